@@ -1,0 +1,45 @@
+// Command nqueens solves, counts, verifies, draws and traces the N-Queens
+// problem. It is a thin layer over the nqueens library: every subcommand
+// parses its arguments and calls a library package.
+//
+// Exit codes: 0 success, 1 failure (an invalid board, a failed count), 2 bad
+// usage (a malformed argument or flag, N out of range, an unknown format).
+// Data goes to stdout; messages and progress go to stderr, one line per error.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run executes one command line and returns the exit code; tests call it.
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCmd()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(root.ErrOrStderr(), "nqueens: "+oneLine(err.Error()))
+	var ue *usageError
+	var fe *failure
+	switch {
+	case errors.As(err, &fe):
+		return fe.code
+	case errors.As(err, &ue), !started(root):
+		// Errors raised by cobra itself (unknown command or flag, wrong
+		// number of arguments) happen before any RunE starts.
+		return 2
+	}
+	return 1
+}
