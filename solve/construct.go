@@ -1,0 +1,83 @@
+package solve
+
+import (
+	"fmt"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// Pattern is the constructed solution for one n. It stores only n: Col
+// computes any row's column in O(1), so the board can be written or verified
+// row by row without being held in memory. Pattern implements [board.Columns].
+type Pattern struct {
+	n    int
+	rest int // n mod 6, which selects the case
+}
+
+// ErrNoSolution says that n = 2 and n = 3 have no solution.
+type ErrNoSolution struct{ N int }
+
+func (e *ErrNoSolution) Error() string {
+	return fmt.Sprintf("there is no solution for n = %d: every placement of %d queens has two on one line (only n = 1 and n ≥ 4 are solvable)", e.N, e.N)
+}
+
+// Construct returns the closed-form solution for n = 1 or n ≥ 4, or
+// *[ErrNoSolution] for n = 2 and 3. Cost O(1); each Col call is O(1).
+func Construct(n int) (Pattern, error) {
+	switch {
+	case n < 1:
+		return Pattern{}, fmt.Errorf("n must be at least 1, got %d", n)
+	case n > board.MaxN:
+		return Pattern{}, fmt.Errorf("n = %d is too large (limit %d)", n, board.MaxN)
+	case n == 2 || n == 3:
+		return Pattern{}, &ErrNoSolution{N: n}
+	}
+	return Pattern{n: n, rest: n % 6}, nil
+}
+
+// N is the board size.
+func (p Pattern) N() int { return p.n }
+
+// Col is the 0-based column of the queen in row (0 ≤ row < n).
+func (p Pattern) Col(row int) int {
+	evens := p.n / 2 // how many even columns 2, 4, … the list starts with
+	if row < evens {
+		j := row
+		if p.rest == 3 {
+			// 4, 6, …, n-1, then 2.
+			if j == evens-1 {
+				return 2 - 1
+			}
+			return 2*j + 4 - 1
+		}
+		return 2*j + 2 - 1
+	}
+	j := row - evens
+	odds := p.n - evens
+	switch p.rest {
+	case 2:
+		// 3, 1, 7, 9, …, n-1, then 5.
+		switch {
+		case j == 0:
+			return 3 - 1
+		case j == 1:
+			return 1 - 1
+		case j == odds-1:
+			return 5 - 1
+		}
+		return 2*j + 3 - 1
+	case 3:
+		// 5, 7, …, n, then 1, 3.
+		switch j {
+		case odds - 2:
+			return 1 - 1
+		case odds - 1:
+			return 3 - 1
+		}
+		return 2*j + 5 - 1
+	}
+	return 2*j + 1 - 1
+}
+
+// Placement materialises the pattern. Cost O(n) time and 4n bytes.
+func (p Pattern) Placement() board.Placement { return board.Collect(p) }
