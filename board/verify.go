@@ -119,3 +119,14 @@ type bits []uint64
 func newBits(n int) bits      { return make(bits, (n+63)/64) }
 func (b bits) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
 func (b bits) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+
+// CheckBlocked reports the first queen that stands on a blocked square, as a
+// *[Problem] of kind [Blocked], or nil. Cost O(len(blocked)).
+func CheckBlocked(q Placement, blocked []Square) error {
+	for _, s := range blocked {
+		if s.Row >= 0 && s.Row < len(q) && int(q[s.Row]) == s.Col {
+			return &Problem{Kind: Blocked, N: len(q), Row: s.Row, Col: s.Col}
+		}
+	}
+	return nil
+}

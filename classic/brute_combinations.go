@@ -1,0 +1,73 @@
+package classic
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// bruteCombinations tries every set of n squares out of the n² squares,
+// C(n², n) of them (4,426,165,368 for n = 8), and checks each whole.
+type bruteCombinations struct{}
+
+func (bruteCombinations) Name() string { return "brute-combinations" }
+func (bruteCombinations) Description() string {
+	return "every choice of n squares out of n², C(n², n) candidates, each checked whole"
+}
+
+// Candidates is C(n², n).
+func (bruteCombinations) Candidates(n int) *big.Int {
+	return new(big.Int).Binomial(int64(n)*int64(n), int64(n))
+}
+
+// Solve walks the combinations in lexicographic order of square numbers
+// (row·n + col). Cost O(n) per candidate, C(n², n) candidates.
+func (b bruteCombinations) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
+	if err := checkN(b, n, MaxN); err != nil {
+		return Counters{}, err
+	}
+	t := newCandidates(ctx, visit)
+	if t.err = ctx.Err(); t.err != nil {
+		return t.done()
+	}
+	squares := n * n
+	pick := make([]int, n) // the chosen squares, increasing
+	for i := range pick {
+		pick[i] = i
+	}
+	p := board.New(n)
+	for t.test(p, isSolutionSet(pick, p)) {
+		// Next combination: bump the rightmost square that can still
+		// move, and put the ones after it right behind.
+		i := n - 1
+		for i >= 0 && pick[i] == squares-n+i {
+			i--
+		}
+		if i < 0 {
+			break
+		}
+		pick[i]++
+		for j := i + 1; j < n; j++ {
+			pick[j] = pick[j-1] + 1
+		}
+	}
+	return t.done()
+}
+
+// isSolutionSet fills p from the chosen squares and reports whether they are
+// a solution: no two in a row, then no two attacking each other.
+func isSolutionSet(pick []int, p board.Placement) bool {
+	n := len(p)
+	for i := range p {
+		p[i] = board.Empty
+	}
+	for _, sq := range pick {
+		r, c := sq/n, sq%n
+		if p[r] != board.Empty {
+			return false
+		}
+		p[r] = int32(c)
+	}
+	return noTwoAttack(p)
+}

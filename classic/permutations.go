@@ -1,0 +1,75 @@
+package classic
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// permutations puts one queen in each row and each column: n! candidates
+// (40,320 for n = 8), so only the diagonals need checking.
+type permutations struct{}
+
+func (permutations) Name() string { return "permutations" }
+func (permutations) Description() string {
+	return "one queen a row and a column, n! candidates, each checked for diagonals"
+}
+
+// Candidates is n!.
+func (permutations) Candidates(n int) *big.Int {
+	return new(big.Int).MulRange(1, int64(n))
+}
+
+// Solve walks the permutations in lexicographic order. Cost O(n²) per
+// candidate for the diagonal check, n! candidates.
+func (b permutations) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
+	if err := checkN(b, n, MaxN); err != nil {
+		return Counters{}, err
+	}
+	t := newCandidates(ctx, visit)
+	if t.err = ctx.Err(); t.err != nil {
+		return t.done()
+	}
+	p := make(board.Placement, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	for t.test(p, diagonalsFree(p)) && nextPermutation(p) {
+	}
+	return t.done()
+}
+
+// diagonalsFree reports whether no two queens share a diagonal, the one
+// attack a permutation allows: |Δrow| == |Δcol|.
+func diagonalsFree(p board.Placement) bool {
+	for i := range p {
+		for j := i + 1; j < len(p); j++ {
+			if d := p[j] - p[i]; int(d) == j-i || int(-d) == j-i {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// nextPermutation steps p to the next permutation in lexicographic order
+// (Narayana's algorithm), reporting false after the last one.
+func nextPermutation(p board.Placement) bool {
+	i := len(p) - 2
+	for i >= 0 && p[i] >= p[i+1] {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	j := len(p) - 1
+	for p[j] <= p[i] {
+		j--
+	}
+	p[i], p[j] = p[j], p[i]
+	for l, r := i+1, len(p)-1; l < r; l, r = l+1, r-1 {
+		p[l], p[r] = p[r], p[l]
+	}
+	return true
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/classic"
+	"github.com/spf13/cobra"
+)
+
+func algoCountCmd() (*cobra.Command, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	cmd := &cobra.Command{}
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetContext(context.Background())
+	return cmd, &out, &errOut
+}
+
+func TestAlgoCountStats(t *testing.T) {
+	cmd, out, _ := algoCountCmd()
+	if err := runAlgoCount(cmd, 8, "stack", true, false); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	// The time varies; every other line is exact.
+	want := `algorithm   stack
+n           8
+solutions   92
+nodes       2,057
+tries       15,720
+placed      2,056
+rejected    13,664
+backtracks  2,056
+time        `
+	if !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 9 {
+		t.Errorf("got\n%s\nwant\n%s…", got, want)
+	}
+}
+
+func TestAlgoCountPlainAndJSON(t *testing.T) {
+	for _, algo := range []string{"brute-rows", "permutations", "backtrack-2d", "bitmask"} {
+		cmd, out, _ := algoCountCmd()
+		if err := runAlgoCount(cmd, 6, algo, false, false); err != nil || out.String() != "4\n" {
+			t.Errorf("%s: %q, err %v; want 4", algo, out, err)
+		}
+	}
+	cmd, out, _ := algoCountCmd()
+	if err := runAlgoCount(cmd, 8, "permutations", true, true); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		N         int
+		Algorithm string
+		Solutions uint64
+		Counters  classic.Counters
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if got.N != 8 || got.Solutions != 92 || got.Counters.Nodes != 40320 || got.Counters.Elapsed <= 0 {
+		t.Errorf("%+v", got)
+	}
+}
+
+func TestAlgoCountErrors(t *testing.T) {
+	cmd, _, _ := algoCountCmd()
+	if err := runAlgoCount(cmd, 8, "nope", false, false); !isUsage(err) {
+		t.Errorf("unknown algorithm: %v is not a usage error", err)
+	}
+	if err := runAlgoCount(cmd, 65, "bitmask", false, false); !isUsage(err) {
+		t.Errorf("n = 65: %v is not a usage error", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cmd, _, errOut := algoCountCmd()
+	cmd.SetContext(ctx)
+	err := runAlgoCount(cmd, 9, "brute-combinations", false, false)
+	if err == nil || isUsage(err) || !strings.Contains(errOut.String(), "takes a while") {
+		t.Errorf("cancelled brute-combinations: err %v, stderr %q", err, errOut)
+	}
+}

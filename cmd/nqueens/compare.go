@@ -1,0 +1,303 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nqueens/nqueens/classic"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newCompareCmd) }
+
+// Compare's timing: a run shorter than minTiming is repeated until the runs
+// add up to about repeatTiming, so that microsecond searches get a stable
+// time; a brute-force method is first run for at most calibration to measure
+// its rate of candidates.
+const (
+	minTiming    = 10 * time.Millisecond
+	repeatTiming = 50 * time.Millisecond
+	maxRepeats   = 10000
+	calibration  = 50 * time.Millisecond
+)
+
+func newCompareCmd() *cobra.Command {
+	var (
+		algos   string
+		timeout time.Duration
+		jsonOut bool
+	)
+	cmd := &cobra.Command{
+		Use:   "compare N",
+		Short: "Run the classic algorithms one after another and compare their work",
+		Long: `Run the classic algorithms for the N×N board one after another and print a
+table of solutions, nodes, tries, time and time relative to bitmask.
+
+A brute-force method whose candidates (known in closed form: C(N², N), N^N,
+N!) would take longer than --timeout at the rate measured in a short
+calibration run is skipped with a note; any other run is stopped at
+--timeout. Runs shorter than 10ms are repeated and averaged.`,
+		Example: `  nqueens compare 8
+  nqueens compare 12 --algos backtrack-flags,stack,bitmask --timeout 10s`,
+		Args: exactArgs(1, "N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseN(args[0], "compare", classic.MaxN)
+			if err != nil {
+				return err
+			}
+			if timeout <= 0 {
+				return usagef("--timeout must be positive, got %v", timeout)
+			}
+			list := classic.All()
+			if algos != "" {
+				list = nil
+				for _, name := range strings.Split(algos, ",") {
+					s, err := lookupAlgo(strings.TrimSpace(name))
+					if err != nil {
+						return err
+					}
+					list = append(list, s)
+				}
+			}
+			rows := make([]compareRow, 0, len(list))
+			for _, s := range list {
+				r, err := compareOne(cmd.Context(), s, n, timeout)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, r)
+			}
+			relativeToBitmask(rows)
+			if jsonOut {
+				return writeCompareJSON(cmd.OutOrStdout(), n, rows)
+			}
+			return writeCompareTable(cmd.OutOrStdout(), rows)
+		},
+	}
+	cmd.Flags().StringVar(&algos, "algos", "", "comma-separated algorithms to run, in order (default: all, see nqueens algorithms)")
+	cmd.Flags().DurationVar(&timeout, "timeout", time.Second, "time allowed to each algorithm")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "JSON Lines, one per algorithm")
+	return cmd
+}
+
+// compareRow is one algorithm's line of the table.
+type compareRow struct {
+	name     string
+	status   string // "ok", "skipped" or "timeout"
+	counters classic.Counters
+	perRun   time.Duration // average over runs
+	runs     int
+	relative float64 // perRun / bitmask's; 0 when unknown
+	note     string
+}
+
+// compareOne runs s for n within timeout. Only a cancellation of ctx itself
+// (Ctrl-C) is an error.
+func compareOne(ctx context.Context, s classic.Strategy, n int, timeout time.Duration) (compareRow, error) {
+	r := compareRow{name: s.Name(), status: "ok"}
+	if e, ok := s.(classic.Estimator); ok {
+		c, err := solveWithin(ctx, s, n, min(calibration, timeout))
+		if err != nil {
+			return r, err
+		}
+		if c.Elapsed > 0 && errors.Is(c.stopped, context.DeadlineExceeded) {
+			work := e.Candidates(n)
+			rate := float64(c.Nodes) / c.Elapsed.Seconds()
+			est := new(big.Float).Quo(new(big.Float).SetInt(work), big.NewFloat(rate))
+			secs, _ := est.Float64()
+			if secs > timeout.Seconds() {
+				r.status = "skipped"
+				r.note = fmt.Sprintf("skipped: %s candidates would take about %s at the measured %s candidates/s (--timeout %v)",
+					groupBig(work), roughDuration(secs), roughRate(rate), timeout)
+				return r, nil
+			}
+		}
+	}
+	c, err := solveWithin(ctx, s, n, timeout)
+	if err != nil {
+		return r, err
+	}
+	r.counters, r.perRun, r.runs = c.Counters, c.Elapsed, 1
+	if c.stopped != nil {
+		r.status = "timeout"
+		r.note = fmt.Sprintf("stopped at --timeout %v: the counts are those reached by then", timeout)
+		return r, nil
+	}
+	// Repeat a quick run so that its time means something.
+	total := c.Elapsed
+	for total < repeatTiming && c.Elapsed < minTiming && r.runs < maxRepeats {
+		c, err := solveWithin(ctx, s, n, timeout)
+		if err != nil || c.stopped != nil {
+			break
+		}
+		total += c.Elapsed
+		r.runs++
+	}
+	r.perRun = total / time.Duration(r.runs)
+	return r, nil
+}
+
+type timedCounters struct {
+	classic.Counters
+	stopped error // the deadline, if it stopped the run
+}
+
+// solveWithin runs s with a deadline; err is only for a cancelled parent.
+func solveWithin(ctx context.Context, s classic.Strategy, n int, limit time.Duration) (timedCounters, error) {
+	run, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	c, err := s.Solve(run, n, nil)
+	var se *classic.SizeError
+	switch {
+	case errors.As(err, &se):
+		return timedCounters{}, &usageError{err}
+	case ctx.Err() != nil:
+		return timedCounters{}, ctx.Err()
+	}
+	return timedCounters{c, err}, nil
+}
+
+func relativeToBitmask(rows []compareRow) {
+	var ref time.Duration
+	for _, r := range rows {
+		if r.name == "bitmask" && r.status == "ok" {
+			ref = r.perRun
+		}
+	}
+	if ref <= 0 {
+		return
+	}
+	for i := range rows {
+		if rows[i].status == "ok" {
+			rows[i].relative = float64(rows[i].perRun) / float64(ref)
+		}
+	}
+}
+
+func writeCompareTable(w io.Writer, rows []compareRow) error {
+	table := [][]string{{"algorithm", "solutions", "nodes", "tries", "time", "vs bitmask"}}
+	var notes []string
+	for _, r := range rows {
+		line := []string{r.name, "-", "-", "-", "-", "-"}
+		if r.status != "skipped" {
+			c := r.counters
+			line[1], line[2], line[3] = classic.Group(c.Solutions), classic.Group(c.Nodes), classic.Group(c.Tries)
+			line[4] = roundDuration(r.perRun).String()
+			if r.status == "timeout" {
+				line[4] = ">" + line[4]
+			}
+			if r.relative > 0 {
+				line[5] = formatRelative(r.relative)
+			}
+		}
+		table = append(table, line)
+		if r.note != "" {
+			notes = append(notes, r.name+": "+r.note)
+		}
+	}
+	// Names flush left, numbers flush right; notes are too long for a
+	// column and go below the table.
+	width := make([]int, len(table[0]))
+	for _, line := range table {
+		for i, cell := range line {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, line := range table {
+		for i, cell := range line {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i == 0 {
+				b.WriteString(cell + pad)
+			} else {
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	for _, note := range notes {
+		b.WriteString(note + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeCompareJSON(w io.Writer, n int, rows []compareRow) error {
+	for _, r := range rows {
+		out := struct {
+			N         int               `json:"n"`
+			Algorithm string            `json:"algorithm"`
+			Status    string            `json:"status"`
+			Counters  *classic.Counters `json:"counters,omitempty"`
+			Runs      int               `json:"runs,omitempty"`
+			Relative  float64           `json:"relative_to_bitmask,omitempty"`
+			Note      string            `json:"note,omitempty"`
+		}{N: n, Algorithm: r.name, Status: r.status, Runs: r.runs, Relative: r.relative, Note: r.note}
+		if r.status != "skipped" {
+			c := r.counters
+			c.Elapsed = r.perRun
+			out.Counters = &c
+		}
+		line, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "%s\n", line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// roundDuration keeps three significant digits: 187ms, 24.4µs, 1.72s.
+func roundDuration(d time.Duration) time.Duration {
+	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
+		if d < 1000*unit {
+			return d.Round(unit)
+		}
+	}
+	return d.Round(time.Second)
+}
+
+func formatRelative(x float64) string {
+	switch {
+	case x < 10:
+		return fmt.Sprintf("%.2f", x)
+	case x < 1000:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return classic.Group(uint64(x + 0.5))
+}
+
+// roughDuration says how long secs is, for an estimate: "48s", "3.2 hours",
+// "2e+12 years".
+func roughDuration(secs float64) string {
+	switch {
+	case secs < 120:
+		return fmt.Sprintf("%.2gs", secs)
+	case secs < 2*3600:
+		return fmt.Sprintf("%.2g minutes", secs/60)
+	case secs < 2*86400:
+		return fmt.Sprintf("%.2g hours", secs/3600)
+	case secs < 2*365.25*86400:
+		return fmt.Sprintf("%.2g days", secs/86400)
+	}
+	return fmt.Sprintf("%.2g years", secs/(365.25*86400))
+}
+
+func roughRate(r float64) string {
+	switch {
+	case r >= 1e9:
+		return fmt.Sprintf("%.3g billion", r/1e9)
+	case r >= 1e6:
+		return fmt.Sprintf("%.3g million", r/1e6)
+	}
+	return fmt.Sprintf("%.3g", r)
+}

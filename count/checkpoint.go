@@ -1,0 +1,192 @@
+package count
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// CheckpointFormat is the format tag a checkpoint file starts with.
+const CheckpointFormat = "nqueens-count-checkpoint/1"
+
+// Checkpoint records the finished units of a count of N, so that a stopped
+// run can resume and give exactly the count of an uninterrupted one.
+//
+// On disk it is one JSON object:
+//
+//	{"format":"nqueens-count-checkpoint/1","fingerprint":"…","n":16,
+//	 "units":[{"index":0,"total":…,"rot180":…,"rot90":…,"nodes":…},…],
+//	 "sha256":"…"}
+//
+// with the units sorted by index and sha256 the SHA-256 of the same object
+// written by encoding/json without the sha256 field, so that any change to
+// the content is detected.
+type Checkpoint struct {
+	Fingerprint string
+	N           int
+	Units       []UnitResult
+}
+
+type checkpointBody struct {
+	Format      string       `json:"format"`
+	Fingerprint string       `json:"fingerprint"`
+	N           int          `json:"n"`
+	Units       []UnitResult `json:"units"`
+}
+
+type checkpointFile struct {
+	checkpointBody
+	SHA256 string `json:"sha256"`
+}
+
+// NewCheckpoint returns an empty checkpoint for N.
+func NewCheckpoint(n int) *Checkpoint {
+	return &Checkpoint{Fingerprint: Fingerprint(n), N: n, Units: []UnitResult{}}
+}
+
+// Marshal encodes c with its checksum. Cost O(units).
+func (c *Checkpoint) Marshal() ([]byte, error) {
+	units := slices.Clone(c.Units)
+	if units == nil {
+		units = []UnitResult{}
+	}
+	slices.SortFunc(units, func(a, b UnitResult) int { return a.Index - b.Index })
+	body := checkpointBody{CheckpointFormat, c.Fingerprint, c.N, units}
+	sum, err := bodySum(body)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(checkpointFile{body, sum})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+func bodySum(body checkpointBody) (string, error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// ErrCheckpointDamaged reports a checkpoint whose checksum does not match its
+// content: it was truncated, edited or corrupted.
+var ErrCheckpointDamaged = errors.New("checkpoint is damaged or was edited (checksum mismatch)")
+
+// ParseCheckpoint decodes and verifies a checkpoint: format tag, checksum,
+// and unit indexes that are increasing and unique. It does not compare the
+// fingerprint with this engine's; [Checkpoint.Check] does. Cost O(size).
+func ParseCheckpoint(data []byte) (*Checkpoint, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f checkpointFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("checkpoint is truncated or not valid JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("checkpoint has extra data after its JSON object")
+	}
+	if f.Format != CheckpointFormat {
+		return nil, fmt.Errorf("not a count checkpoint (format %q, want %q)", f.Format, CheckpointFormat)
+	}
+	if f.Units == nil {
+		return nil, errors.New("checkpoint has no units list")
+	}
+	sum, err := bodySum(f.checkpointBody)
+	if err != nil {
+		return nil, err
+	}
+	if sum != f.SHA256 {
+		return nil, ErrCheckpointDamaged
+	}
+	if f.N < 1 || f.N > MaxN {
+		return nil, fmt.Errorf("checkpoint is for N = %d, outside 1..%d", f.N, MaxN)
+	}
+	for i, u := range f.Units {
+		if u.Index < 0 || (i > 0 && u.Index <= f.Units[i-1].Index) {
+			return nil, fmt.Errorf("checkpoint unit %d is out of order or repeated", u.Index)
+		}
+	}
+	return &Checkpoint{Fingerprint: f.Fingerprint, N: f.N, Units: f.Units}, nil
+}
+
+// Check reports whether c can resume a count of N with this engine: same N,
+// same fingerprint (unit scheme and engine version), units in range.
+func (c *Checkpoint) Check(n int) error {
+	if c.N != n {
+		return fmt.Errorf("checkpoint is for N = %d, not N = %d", c.N, n)
+	}
+	if fp := Fingerprint(n); c.Fingerprint != fp {
+		return fmt.Errorf("checkpoint was written by another engine or unit scheme (%q; this one is %q)", c.Fingerprint, fp)
+	}
+	t, err := NewTally(n)
+	if err != nil {
+		return err
+	}
+	for _, u := range c.Units {
+		if err := t.Add(u); err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// WriteCheckpoint saves c to path atomically: it writes a temporary file in
+// the same folder, syncs it, and renames it over path, so that a crash
+// leaves either the old or the new checkpoint, never a mix.
+func WriteCheckpoint(path string, c *Checkpoint) error {
+	data, err := c.Marshal()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // make the rename durable; some systems refuse, harmlessly
+		d.Close()
+	}
+	return nil
+}
+
+// ReadCheckpoint loads and verifies the checkpoint at path for a count of N.
+func ReadCheckpoint(path string, n int) (*Checkpoint, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := ParseCheckpoint(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := c.Check(n); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}

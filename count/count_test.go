@@ -1,0 +1,369 @@
+package count
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// reference reads ../../shared/reference/queens-counts.tsv (relative to
+// this package's folder): n → {total, unique}.
+func reference(t *testing.T) map[int][2]Uint128 {
+	t.Helper()
+	f, err := os.Open("../../shared/reference/queens-counts.tsv")
+	if err != nil {
+		t.Fatalf("reference counts: %v", err)
+	}
+	defer f.Close()
+	ref := map[int][2]Uint128{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		fs := strings.Split(line, "\t")
+		if len(fs) != 3 {
+			t.Fatalf("bad reference line %q", line)
+		}
+		n, err1 := strconv.Atoi(fs[0])
+		tot, err2 := ParseUint128(fs[1])
+		uni, err3 := ParseUint128(fs[2])
+		if err1 != nil || err2 != nil || err3 != nil {
+			t.Fatalf("bad reference line %q", line)
+		}
+		ref[n] = [2]Uint128{tot, uni}
+	}
+	return ref
+}
+
+func longTests() bool { return os.Getenv("NQUEENS_LONG") == "1" }
+
+func TestCountMatchesReference(t *testing.T) {
+	ref := reference(t)
+	maxN := 16
+	if longTests() {
+		maxN = 17
+	}
+	for n := 1; n <= maxN; n++ {
+		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
+			r, err := Count(context.Background(), n, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ref[n]
+			if r.Total != want[0] || r.Unique != want[1] {
+				t.Errorf("N=%d: got total %s unique %s, want %s %s", n, r.Total, r.Unique, want[0], want[1])
+			}
+			if r.Units != Units(n) {
+				t.Errorf("N=%d: %d units, want %d", n, r.Units, Units(n))
+			}
+		})
+	}
+}
+
+// slowCompletions enumerates the completions of p row by row with plain
+// boolean arrays, verifies each with board.Verify, and counts those fixed
+// by a half and a quarter turn: obviously correct, and slow.
+func slowCompletions(t *testing.T, p board.Placement) (total, rot180, rot90 uint64) {
+	n := len(p)
+	col := make([]bool, n)
+	diag := make([]bool, 2*n)
+	anti := make([]bool, 2*n)
+	mark := func(r, c int, v bool) { col[c], diag[r-c+n], anti[r+c] = v, v, v }
+	for r, c := range p {
+		if c != board.Empty {
+			mark(r, int(c), true)
+		}
+	}
+	var rec func(r int)
+	rec = func(r int) {
+		if r == n {
+			if err := board.Verify(p); err != nil {
+				t.Fatalf("slow counter built an invalid board %v: %v", p, err)
+			}
+			total++
+			for _, g := range []board.Symmetry{board.Rotate180, board.Rotate90} {
+				q, err := g.Apply(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if q.Equal(p) {
+					if g == board.Rotate180 {
+						rot180++
+					} else {
+						rot90++
+					}
+				}
+			}
+			return
+		}
+		if p[r] != board.Empty {
+			rec(r + 1)
+			return
+		}
+		for c := range n {
+			if col[c] || diag[r-c+n] || anti[r+c] {
+				continue
+			}
+			p[r] = int32(c)
+			mark(r, c, true)
+			rec(r + 1)
+			mark(r, c, false)
+			p[r] = board.Empty
+		}
+	}
+	rec(0)
+	return
+}
+
+// TestUnitsAgainstSlowCounter checks every unit of every N ≤ 12 against the
+// slow counter run on the unit's constellation.
+func TestUnitsAgainstSlowCounter(t *testing.T) {
+	maxN := 12
+	if testing.Short() {
+		maxN = 10
+	}
+	for n := 1; n <= maxN; n++ {
+		for i := range Units(n) {
+			c, err := Unit(n, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := CountUnit(context.Background(), n, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := c.orbit(n)
+			tot, r180, r90 := slowCompletions(t, c.Placement(n))
+			want := UnitResult{Index: i, Total: uint64(w) * tot, Nodes: got.Nodes}
+			if c.fixedBy(n, board.Rotate180) {
+				want.Rot180 = uint64(w) * r180
+			} else if r180 != 0 {
+				t.Errorf("N=%d unit %d %+v: %d half-turn solutions but the constellation is not fixed", n, i, c, r180)
+			}
+			if c.fixedBy(n, board.Rotate90) {
+				want.Rot90 = uint64(w) * r90
+			} else if r90 != 0 {
+				t.Errorf("N=%d unit %d %+v: %d quarter-turn solutions but the constellation is not fixed", n, i, c, r90)
+			}
+			if got != want {
+				t.Errorf("N=%d unit %d %+v: got %+v, want %+v", n, i, c, got, want)
+			}
+		}
+	}
+}
+
+// TestUnitBijection checks Unit and UnitIndex are inverse, and that each
+// orbit of valid constellations holds exactly one unit.
+func TestUnitBijection(t *testing.T) {
+	for n := 1; n <= 11; n++ {
+		for i := range Units(n) {
+			c, _ := Unit(n, i)
+			if j, ok := UnitIndex(n, c); !ok || j != i {
+				t.Fatalf("N=%d: UnitIndex(Unit(%d)) = %d, %v", n, i, j, ok)
+			}
+		}
+		var all int
+		for a := range n {
+			for b := range n {
+				for l := range n {
+					for r := range n {
+						c := Constellation{a, b, l, r}
+						if !c.valid(n) {
+							if _, ok := UnitIndex(n, c); ok {
+								t.Fatalf("N=%d: invalid %+v has a unit", n, c)
+							}
+							continue
+						}
+						all++
+						reps := 0
+						for _, g := range board.Symmetries {
+							if _, ok := UnitIndex(n, c.image(n, g)); ok {
+								reps++
+							}
+						}
+						size, _ := c.orbit(n)
+						// each member of the orbit appears 8/size times among the images
+						if reps*size != 8 {
+							t.Fatalf("N=%d: orbit of %+v holds %d units (orbit size %d)", n, c, reps*size/8, size)
+						}
+					}
+				}
+			}
+		}
+		var sum int
+		for i := range Units(n) {
+			c, _ := Unit(n, i)
+			s, _ := c.orbit(n)
+			sum += s
+		}
+		if sum != all {
+			t.Errorf("N=%d: orbits of units cover %d constellations, want %d", n, sum, all)
+		}
+	}
+	if _, err := Unit(8, Units(8)); err == nil {
+		t.Error("Unit past the end: no error")
+	}
+	if _, err := Unit(0, 0); err == nil {
+		t.Error("Unit(N=0): no error")
+	}
+}
+
+func TestResumeGivesSameCount(t *testing.T) {
+	const n = 12
+	var first []UnitResult
+	full, err := Count(context.Background(), n, Options{Workers: 3, OnUnit: func(u UnitResult) { first = append(first, u) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != Units(n) {
+		t.Fatalf("OnUnit saw %d units, want %d", len(first), Units(n))
+	}
+	var seen []UnitResult
+	half := first[:len(first)/2]
+	r, err := Count(context.Background(), n, Options{Done: half, OnUnit: func(u UnitResult) { seen = append(seen, u) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Total != full.Total || r.Unique != full.Unique || r.Nodes != full.Nodes {
+		t.Errorf("resumed %+v, uninterrupted %+v", r, full)
+	}
+	if len(seen) != Units(n)-len(half) {
+		t.Errorf("resumed run searched %d units, want %d", len(seen), Units(n)-len(half))
+	}
+	if _, err := Count(context.Background(), n, Options{Done: append(half, half[0])}); err == nil {
+		t.Error("a unit given twice in Done: no error")
+	}
+}
+
+func TestCountCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var done int
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	start := time.Now()
+	r, err := Count(ctx, 20, Options{Workers: 2, OnUnit: func(UnitResult) { done++ }})
+	if err == nil {
+		t.Fatal("cancelled count returned no error")
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("cancel took %v", el)
+	}
+	if r.Units != Units(20) || r.Total.Cmp(Uint128{}) < 0 {
+		t.Errorf("partial result %+v", r)
+	}
+	if _, err := CountUnit(ctx, 20, 0); err == nil {
+		t.Error("CountUnit on a cancelled context: no error")
+	}
+}
+
+func TestCombine(t *testing.T) {
+	const n = 9
+	var us []UnitResult
+	for i := range Units(n) {
+		u, err := CountUnit(context.Background(), n, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		us = append(us, u)
+	}
+	r, err := Combine(n, us)
+	if err != nil || r.Total != U128(352) || r.Unique != U128(46) {
+		t.Fatalf("Combine: %+v, %v", r, err)
+	}
+	if _, err := Combine(n, us[1:]); err == nil {
+		t.Error("missing unit: no error")
+	}
+	if _, err := Combine(n, append(us, us[0])); err == nil {
+		t.Error("duplicate unit: no error")
+	}
+	bad := append([]UnitResult(nil), us...)
+	bad[0].Index = len(us)
+	if _, err := Combine(n, bad); err == nil {
+		t.Error("unit out of range: no error")
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var last Progress
+	calls := 0
+	_, err := Count(context.Background(), 11, Options{Progress: func(p Progress) { last = p; calls++ }, ProgressEvery: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || last.UnitsDone != last.Units || last.Units != Units(11) || last.Nodes.Cmp(Uint128{}) <= 0 {
+		t.Errorf("last progress %+v after %d calls", last, calls)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	if Fingerprint(12) == Fingerprint(13) {
+		t.Error("fingerprints of N=12 and 13 agree")
+	}
+	if !strings.Contains(Fingerprint(12), "engine="+EngineVersion) {
+		t.Errorf("fingerprint %q lacks the engine version", Fingerprint(12))
+	}
+}
+
+func TestEstimateTree(t *testing.T) {
+	ref := reference(t)
+	for _, n := range []int{10, 12} {
+		e, err := EstimateTree(context.Background(), n, 20000, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Count(context.Background(), n, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ref[n][0].Float64()
+		if d := e.Total - want; d*d > 25*e.TotalErr*e.TotalErr {
+			t.Errorf("N=%d: estimated total %.0f ± %.0f, true %v", n, e.Total, e.TotalErr, want)
+		}
+		if d := e.Nodes - r.Nodes.Float64(); d*d > 25*e.NodesErr*e.NodesErr {
+			t.Errorf("N=%d: estimated nodes %.0f ± %.0f, true %v", n, e.Nodes, e.NodesErr, r.Nodes)
+		}
+	}
+}
+
+func TestWideBoards(t *testing.T) {
+	// N > 32 takes the two-word path; a unit of N = 40 is far too big to
+	// finish, but a cancelled one must stop promptly, and the unit table
+	// must be well formed.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := CountUnit(ctx, 40, 0); err == nil {
+		t.Error("unit of N=40 finished in 20 ms")
+	}
+	if Units(MaxN+1) != 0 {
+		t.Error("Units beyond MaxN")
+	}
+}
+
+func ExampleCount() {
+	r, err := Count(context.Background(), 8, Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Total, r.Unique)
+	// Output: 92 12
+}
+
+func TestKnownMatchesReference(t *testing.T) {
+	ref := reference(t)
+	for n := 0; n <= 30; n++ {
+		tot, uni, ok := Known(n)
+		want, has := ref[n]
+		if ok != has || (ok && (tot != want[0] || uni != want[1])) {
+			t.Errorf("Known(%d) = %s %s %v, reference %v %v", n, tot, uni, ok, want, has)
+		}
+	}
+}

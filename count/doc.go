@@ -1,0 +1,70 @@
+// Package count counts the solutions of the N-Queens problem exactly, both
+// all of them (OEIS A000170) and their classes under the 8 symmetries of the
+// square (OEIS A002562), split into numbered work units that run on all cores,
+// resume from a checkpoint, and can be farmed out to other machines.
+//
+// # Method
+//
+// Constellations. Every solution has exactly one queen in the top row, the
+// bottom row, the left column and the right column (a corner queen counts
+// for its row and its column). Their positions form the solution's
+// [Constellation]. A symmetry g of the square moves the border to itself, so
+// the constellation of g·S is g applied to the constellation of S, and g is a
+// bijection between the solutions with constellation σ and those with g·σ.
+// Grouping the constellations into orbits under D4 therefore gives
+//
+//	Total = Σ over representatives σ of |orbit(σ)| · N(σ),
+//
+// where N(σ) counts the completions of σ's border queens and |orbit(σ)| is
+// 8, 4, 2 or 1 (8 divided by the number of symmetries fixing σ). The
+// representative of an orbit is its smallest member in the order (Top,
+// Bottom, Left, Right); each representative is one work unit, numbered in
+// that order (3206 units for N = 16). This is exact for any choice of one
+// representative per orbit: every solution is counted once through its own
+// constellation's orbit, and nothing else is counted.
+//
+// Unique count. By Burnside's lemma the number of classes is the average,
+// over the 8 symmetries, of the number of solutions each fixes. The identity
+// fixes Total. No reflection fixes a solution for N > 1: a left-right mirror
+// would need each queen on the middle column; a top-bottom mirror the same
+// for rows; a transpose maps a queen (r, c) off the main diagonal to (c, r),
+// which lies on the same anti-diagonal r+c, so every queen would be on the
+// main diagonal, where at most one fits (the anti-transpose likewise). The
+// quarter turns each fix Rot90 solutions and the half turn Rot180, so
+//
+//	Unique = (Total + Rot180 + 2·Rot90) / 8.
+//
+// A solution fixed by a rotation has a constellation fixed by it, so Rot180
+// and Rot90 are counted inside the few units whose constellation a rotation
+// fixes, by a separate search that places whole orbits of squares (a queen
+// with its 2 or 4 images) and weighted by the orbit size as above; rotations
+// commute with or are conjugated into each other by the symmetries, so every
+// member of an orbit has the same number. The division by 8 is checked to be
+// exact. N = 1 is the one board where reflections fix a solution; its unique
+// count is 1.
+//
+// Search. Each unit starts from its border queens and fills the other rows
+// with the engine of internal/kernel: a depth-first search on bit masks that
+// branches on the empty row with the fewest free squares (so dead ends and
+// forced moves surface at once), counts the last two rows in closed form,
+// and keeps an explicit fixed-size stack (no recursion, no allocation).
+// Diagonals are kept as absolute sets so rows can be taken in any order.
+// At N = 16 it visits 71 million nodes against 1141 million for the plain
+// row-by-row search, and the counts of rotated boards come almost for free.
+//
+// # Units and checkpoints
+//
+// [Units], [Unit] and [UnitIndex] are the bijection between unit numbers and
+// constellations; [CountUnit] searches one unit; [Tally] and [Combine] add
+// [UnitResult]s up into a [Result], refusing duplicates and overflow (counts
+// are 128-bit, [Uint128]). [Fingerprint] names N, the unit scheme and
+// [EngineVersion]; a [Checkpoint] carries it with the finished units and a
+// SHA-256 checksum, and is written atomically.
+//
+// # Estimates
+//
+// [Estimate] runs Knuth's random probes (Math. Comp. 29, 1975) over the same
+// units and search tree: each probe picks a unit at random and follows a
+// random path, and the product of the branching factors met is an unbiased
+// estimate of that unit's nodes and solutions.
+package count

@@ -1,0 +1,208 @@
+package count
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/kernel"
+)
+
+// Constellation is the position of the border queens of a solution: the
+// queen of the top row (row 0) stands in column Top, the queen of the bottom
+// row (row N−1) in column Bottom, the queen of the left column (column 0) in
+// row Left and the queen of the right column (column N−1) in row Right, all
+// 0-based. A corner queen is both a row's and a column's border queen.
+type Constellation struct{ Top, Bottom, Left, Right int }
+
+// squares returns the distinct border queens as (row, column) pairs.
+func (c Constellation) squares(n int) [][2]int {
+	q := [4][2]int{{0, c.Top}, {n - 1, c.Bottom}, {c.Left, 0}, {c.Right, n - 1}}
+	out := make([][2]int, 0, 4)
+	for _, a := range q {
+		dup := false
+		for _, b := range out {
+			dup = dup || a == b
+		}
+		if !dup {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Placement returns the border queens as a board with the other rows empty.
+func (c Constellation) Placement(n int) board.Placement {
+	p := board.New(n)
+	for _, q := range c.squares(n) {
+		p[q[0]] = int32(q[1])
+	}
+	return p
+}
+
+// valid reports whether the border queens are consistent (a corner queen
+// belongs to its row and its column) and attack no one.
+func (c Constellation) valid(n int) bool {
+	for _, v := range [4]int{c.Top, c.Bottom, c.Left, c.Right} {
+		if v < 0 || v >= n {
+			return false
+		}
+	}
+	if (c.Top == 0) != (c.Left == 0) || (c.Top == n-1) != (c.Right == 0) ||
+		(c.Bottom == 0) != (c.Left == n-1) || (c.Bottom == n-1) != (c.Right == n-1) {
+		return false
+	}
+	q := c.squares(n)
+	for a := range q {
+		for b := a + 1; b < len(q); b++ {
+			r1, c1, r2, c2 := q[a][0], q[a][1], q[b][0], q[b][1]
+			if r1 == r2 || c1 == c2 || r1-c1 == r2-c2 || r1+c1 == r2+c2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// image returns the constellation of g·S for any solution S with
+// constellation c: the border queens move with the board.
+func (c Constellation) image(n int, g board.Symmetry) Constellation {
+	var o Constellation
+	for _, q := range c.squares(n) {
+		r, col := g.Map(n, q[0], q[1])
+		if r == 0 {
+			o.Top = col
+		}
+		if r == n-1 {
+			o.Bottom = col
+		}
+		if col == 0 {
+			o.Left = r
+		}
+		if col == n-1 {
+			o.Right = r
+		}
+	}
+	return o
+}
+
+func (c Constellation) less(d Constellation) bool {
+	if c.Top != d.Top {
+		return c.Top < d.Top
+	}
+	if c.Bottom != d.Bottom {
+		return c.Bottom < d.Bottom
+	}
+	if c.Left != d.Left {
+		return c.Left < d.Left
+	}
+	return c.Right < d.Right
+}
+
+// orbit returns the number of distinct images of c under D4 (its orbit size:
+// 1, 2, 4 or 8) and whether c is the smallest of them, the representative
+// this engine searches.
+func (c Constellation) orbit(n int) (size int, canonical bool) {
+	var seen [8]Constellation
+	canonical = true
+	for _, g := range board.Symmetries {
+		im := c.image(n, g)
+		canonical = canonical && !im.less(c)
+		dup := false
+		for _, s := range seen[:size] {
+			dup = dup || s == im
+		}
+		if !dup {
+			seen[size] = im
+			size++
+		}
+	}
+	return size, canonical
+}
+
+// fixedBy reports whether g maps c to itself.
+func (c Constellation) fixedBy(n int, g board.Symmetry) bool { return c.image(n, g) == c }
+
+// unitTable caches the sorted representatives per N.
+var unitTable sync.Map // int → []Constellation
+
+// units returns the representatives for n in unit order: lexicographic by
+// (Top, Bottom, Left, Right). Cost O(N⁴) on first use per N, then O(1).
+func units(n int) []Constellation {
+	if v, ok := unitTable.Load(n); ok {
+		return v.([]Constellation)
+	}
+	var out []Constellation
+	// The representative is the smallest image, and some image puts the
+	// border queen nearest a corner in the top row's left half, so Top ≤ N/2.
+	for top := 0; top <= n/2 && top < n; top++ {
+		for bottom := 0; bottom < n; bottom++ {
+			for left := 0; left < n; left++ {
+				for right := 0; right < n; right++ {
+					c := Constellation{top, bottom, left, right}
+					if !c.valid(n) {
+						continue
+					}
+					if _, ok := c.orbit(n); ok {
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	}
+	v, _ := unitTable.LoadOrStore(n, out)
+	return v.([]Constellation)
+}
+
+// Units returns the number of work units for an N×N board: one per
+// constellation representative, so about N⁴/8 (3206 for N = 16). The
+// numbering is the same on every machine for a given N and [EngineVersion].
+// Cost O(N⁴) on first use per N, then O(1).
+func Units(n int) int {
+	if n < 1 || n > MaxN {
+		return 0
+	}
+	return len(units(n))
+}
+
+// Unit returns the constellation that unit index stands for. It is the
+// inverse of [UnitIndex]. Cost O(1) after the first call for n.
+func Unit(n, index int) (Constellation, error) {
+	if n < 1 || n > MaxN {
+		return Constellation{}, fmt.Errorf("N = %d is outside 1..%d", n, MaxN)
+	}
+	u := units(n)
+	if index < 0 || index >= len(u) {
+		return Constellation{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", index, len(u)-1, n)
+	}
+	return u[index], nil
+}
+
+// UnitIndex returns the index of the unit that searches c, and false when c
+// is not a representative (an inconsistent, attacking or non-canonical
+// constellation). Cost O(log units).
+func UnitIndex(n int, c Constellation) (int, bool) {
+	if n < 1 || n > MaxN {
+		return 0, false
+	}
+	u := units(n)
+	i := sort.Search(len(u), func(i int) bool { return !u[i].less(c) })
+	if i < len(u) && u[i] == c {
+		return i, true
+	}
+	return 0, false
+}
+
+// startBoard returns the kernel board with c's queens placed and every other
+// row to fill.
+func startBoard(n int, c Constellation) kernel.Board {
+	b := kernel.Board{N: n}
+	for r := 0; r < n; r++ {
+		b.Rows |= 1 << uint(r)
+	}
+	for _, q := range c.squares(n) {
+		b.Place(q[0], q[1])
+	}
+	return b
+}

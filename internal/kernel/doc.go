@@ -1,0 +1,12 @@
+// Package kernel holds the hot search loops of the exact counter. Only
+// package count imports it; everything here is allocation-free and works on
+// plain bit masks.
+//
+// A [Board] is a partial placement: the columns and both diagonal families
+// occupied by queens already placed, and the set of rows still empty. [Count]
+// finishes it by depth-first search that always branches on the empty row
+// with the fewest free squares (a row with none prunes the node at once) and
+// counts the last two rows in closed form. Rows can be filled in any order
+// because diagonals are kept as absolute sets, not as masks shifted row by
+// row.
+package kernel

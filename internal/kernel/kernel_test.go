@@ -1,0 +1,107 @@
+package kernel
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+)
+
+// brute counts completions of b row by row, the obvious way.
+func brute(b *Board) uint64 {
+	if b.Rows == 0 {
+		return 1
+	}
+	r := 0
+	for b.Rows&(1<<uint(r)) == 0 {
+		r++
+	}
+	var s uint64
+	for c := 0; c < b.N; c++ {
+		if b.Free(r)&(1<<uint(c)) != 0 {
+			child := *b
+			child.Place(r, c)
+			s += brute(&child)
+		}
+	}
+	return s
+}
+
+// randomBoard places up to k non-attacking queens at random.
+func randomBoard(rng *rand.Rand, n, k int) Board {
+	b := Board{N: n}
+	for r := range n {
+		b.Rows |= 1 << uint(r)
+	}
+	for range k {
+		r := rng.IntN(n)
+		if b.Rows&(1<<uint(r)) == 0 {
+			continue
+		}
+		if a := b.Free(r); a != 0 {
+			cs := []int{}
+			for c := range n {
+				if a&(1<<uint(c)) != 0 {
+					cs = append(cs, c)
+				}
+			}
+			b.Place(r, cs[rng.IntN(len(cs))])
+		}
+	}
+	return b
+}
+
+func TestCountMatchesBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 400 {
+		n := 1 + rng.IntN(11)
+		b := randomBoard(rng, n, rng.IntN(5))
+		want := brute(&b)
+		s, nodes, ok := count32(&b, nil)
+		sw, nodesW, okW := countWide(&b, nil)
+		if !ok || !okW || s != want || sw != want || nodes != nodesW {
+			t.Fatalf("case %d N=%d board %+v: count32 %d (%d nodes), countWide %d (%d nodes), brute %d", i, n, b, s, nodes, sw, nodesW, want)
+		}
+	}
+}
+
+func TestStop(t *testing.T) {
+	var stop atomic.Bool
+	stop.Store(true)
+	b := Board{N: 24, Rows: 1<<24 - 1}
+	if _, _, ok := Count(&b, &stop); ok {
+		t.Error("N=24 finished although stop was set")
+	}
+	w := Board{N: 40, Rows: 1<<40 - 1}
+	if _, _, ok := Count(&w, &stop); ok {
+		t.Error("N=40 finished although stop was set")
+	}
+}
+
+// TestProbeMean checks Knuth's estimator averages to the true values.
+func TestProbeMean(t *testing.T) {
+	b := Board{N: 9, Rows: 1<<9 - 1}
+	sols, nodes, _ := Count(&b, nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	const probes = 200000
+	var sn, ss float64
+	for range probes {
+		n, s := Probe(&b, func(k int) int { return rng.IntN(k) })
+		sn += n
+		ss += s
+	}
+	if m := sn / probes; m < 0.95*float64(nodes) || m > 1.05*float64(nodes) {
+		t.Errorf("mean node estimate %.0f, true %d", m, nodes)
+	}
+	if m := ss / probes; m < 0.9*float64(sols) || m > 1.1*float64(sols) {
+		t.Errorf("mean solution estimate %.1f, true %d", m, sols)
+	}
+}
+
+var sinkSols uint64
+
+func BenchmarkCount32(b *testing.B) {
+	board := Board{N: 13, Rows: 1<<13 - 1}
+	for b.Loop() {
+		sinkSols, _, _ = Count(&board, nil)
+	}
+}

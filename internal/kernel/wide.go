@@ -1,0 +1,77 @@
+package kernel
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// countWide is count32 for 32 < N ≤ 64, where each diagonal set takes two
+// words. It follows the same branching rule, so node counts agree.
+func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
+	if bits.OnesCount64(b.Rows) <= 2 {
+		s, nd := countSmall(b)
+		return s, nd, true
+	}
+	type wframe struct {
+		b     Board
+		avail uint64
+		row   int
+	}
+	var stack [64]wframe
+	cur := *b
+	row, avail := cur.choose()
+	cur.Rows &^= 1 << uint(row)
+	d := 0
+	budget := stopEvery
+	for {
+		if avail == 0 {
+			if d == 0 {
+				break
+			}
+			d--
+			f := &stack[d&63]
+			cur, avail, row = f.b, f.avail, f.row
+			continue
+		}
+		c := bits.TrailingZeros64(avail)
+		avail &= avail - 1
+		nodes++
+		child := cur
+		child.Place(row, c)
+		if bits.OnesCount64(child.Rows) == 2 {
+			s, _ := countSmall(&child)
+			sols += s
+			continue
+		}
+		r, a := child.choose()
+		if a == 0 {
+			continue
+		}
+		budget--
+		if budget == 0 {
+			budget = stopEvery
+			if stop != nil && stop.Load() {
+				return sols, nodes, false
+			}
+		}
+		stack[d&63] = wframe{cur, avail, row}
+		d++
+		cur, avail, row = child, a, r
+		cur.Rows &^= 1 << uint(r)
+	}
+	return sols, nodes, true
+}
+
+// choose returns the empty row with the fewest free squares (the lowest such
+// row on ties) and those squares.
+func (b *Board) choose() (row int, avail uint64) {
+	best := 99
+	for x := b.Rows; x != 0; x &= x - 1 {
+		r := bits.TrailingZeros64(x)
+		a := b.Free(r)
+		if pc := bits.OnesCount64(a); pc < best {
+			best, row, avail = pc, r, a
+		}
+	}
+	return row, avail
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test of nqueens on a fresh machine: formatting, go vet, and the
+# whole suite under the race detector. Installs what the tests need first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Browser tests of the web page drive Debian's Chromium.
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+	echo "test.sh: installing chromium for the browser tests" >&2
+	apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "test.sh: not gofmt-formatted:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+go vet ./...
+go test -race -timeout 20m "$@" ./...
