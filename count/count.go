@@ -230,8 +230,8 @@ func Combine(n int, results []UnitResult) (Result, error) {
 //
 // If ctx ends first, Count stops every worker within a few milliseconds and
 // returns ctx's error together with a Result holding the units finished so
-// far (Options.OnUnit has seen each of them). Cost: about 0.1 s for N = 16
-// on one core, ×7 per step of N; memory O(units).
+// far (Options.OnUnit has seen each of them). Cost: about 1 s for N = 16
+// on one core of a 2020s server, ×6.5 per step of N; memory O(units).
 func Count(ctx context.Context, n int, opts Options) (Result, error) {
 	start := time.Now()
 	t, err := NewTally(n)

@@ -69,8 +69,8 @@ type Rate struct {
 	Elapsed     time.Duration
 }
 
-// MeasureRate counts N on one worker and returns the node rate. N = 14 takes
-// about 0.1 s. The rate per node grows slowly with N (more rows to compare
+// MeasureRate counts N on one worker and returns the node rate. N = 15 takes
+// about 0.2 s. The rate per node grows slowly with N (more rows to compare
 // at each node), so times predicted from a small N are on the low side.
 func MeasureRate(ctx context.Context, n int) (Rate, error) {
 	r, err := Count(ctx, n, Options{Workers: 1})

@@ -15,10 +15,10 @@ const MaxN = 64
 // need 2N−1 bits, so boards with N > 32 keep the high halves in DiagHi and
 // AntiHi (bits 64 and up).
 type Board struct {
-	N            int
-	Cols         uint64 // occupied columns
-	Rows         uint64 // rows still to fill
-	Diag, Anti   uint64
+	N              int
+	Cols           uint64 // occupied columns
+	Rows           uint64 // rows still to fill
+	Diag, Anti     uint64
 	DiagHi, AntiHi uint64
 }
 
@@ -140,9 +140,13 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		for x := rem; x != 0; x &= x - 1 {
 			r := uint64(bits.TrailingZeros64(x))
 			a := mask &^ (nc | nd>>((n1-r)&63) | na>>(r&63))
+			if a == 0 { // an empty row has no free square: dead end
+				key = 0
+				break
+			}
 			key = min(key, uint64(bits.OnesCount64(a))<<6|r)
 		}
-		if key < 64 { // some empty row has no free square
+		if key < 64 {
 			continue
 		}
 		budget--

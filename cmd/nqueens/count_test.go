@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// runCount runs the command line through run and returns exit code, stdout
+// and stderr.
+func runCLI(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestCountCommand(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		stdout   string // exact, if not empty
+		inStderr string
+	}{
+		{[]string{"count", "12"}, 0, "total 14200\nunique 1787\n", ""},
+		{[]string{"count", "1", "--workers", "1"}, 0, "total 1\nunique 1\n", ""},
+		{[]string{"count", "3"}, 0, "total 0\nunique 0\n", ""},
+		{[]string{"count", "65"}, 2, "", "limit 64"},
+		{[]string{"count", "0"}, 2, "", "at least 1"},
+		{[]string{"count", "x"}, 2, "", "whole number"},
+		{[]string{"count"}, 2, "", "needs N"},
+		{[]string{"count", "8", "--range", "1-3"}, 2, "", "not both"},
+		{[]string{"count", "--range", "5-3"}, 2, "", "empty"},
+		{[]string{"count", "--range", "3"}, 2, "", "A-B"},
+		{[]string{"count", "8", "--workers", "-1"}, 2, "", "--workers"},
+		{[]string{"count", "30"}, 2, "", "--yes"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(tt.args...)
+			if code != tt.code || (tt.stdout != "" && out != tt.stdout) || !strings.Contains(errOut, tt.inStderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr containing %q",
+					code, out, errOut, tt.code, tt.stdout, tt.inStderr)
+			}
+			if tt.code != 0 && out != "" {
+				t.Errorf("failed command wrote to stdout: %q", out)
+			}
+		})
+	}
+}
+
+func TestCountJSON(t *testing.T) {
+	code, out, _ := runCLI("count", "10", "--json", "--workers", "2")
+	var j map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	for _, k := range []string{"n", "total", "unique", "nodes", "seconds", "workers", "units"} {
+		if _, ok := j[k]; !ok {
+			t.Errorf("JSON lacks %q: %s", k, out)
+		}
+	}
+	if j["total"] != 724.0 || j["unique"] != 92.0 || j["workers"] != 2.0 {
+		t.Errorf("JSON %s", out)
+	}
+}
+
+func TestCountRange(t *testing.T) {
+	code, out, errOut := runCLI("count", "--range", "1-11")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 12 || lines[0] != "n\ttotal\tunique\tseconds\treference" {
+		t.Fatalf("table:\n%s", out)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasSuffix(l, "\tok") {
+			t.Errorf("row not checked ok: %q", l)
+		}
+	}
+	if !strings.HasPrefix(lines[11], "11\t2680\t341\t") {
+		t.Errorf("row 11: %q", lines[11])
+	}
+	code, out, _ = runCLI("count", "--range", "4-5", "--json")
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, `"reference":"ok"`) {
+		t.Errorf("JSON lines: exit %d %q", code, out)
+	}
+}
+
+func TestEstimateCommand(t *testing.T) {
+	code, out, errOut := runCLI("estimate", "12", "--probes", "3000")
+	if code != 0 || !strings.Contains(out, "solutions") || !strings.Contains(out, "published 14200") || !strings.Contains(out, "measured counting N = 12") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ = runCLI("estimate", "22", "--probes", "500", "--json")
+	var j map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["rate_n"] != 15.0 {
+		t.Errorf("exit %d, JSON %q", code, out)
+	}
+	if code, _, _ := runCLI("estimate", "65"); code != 2 {
+		t.Errorf("estimate 65: exit %d", code)
+	}
+	if code, _, _ := runCLI("estimate", "12", "--probes", "1"); code != 2 {
+		t.Errorf("--probes 1: exit %d", code)
+	}
+}
+
+func TestCountCheckpointRefusals(t *testing.T) {
+	dir := t.TempDir()
+	ck := count.NewCheckpoint(9)
+	path := filepath.Join(dir, "n9.json")
+	if err := count.WriteCheckpoint(path, ck); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("count", "10", "--resume", path); code != 1 || !strings.Contains(errOut, "N = 9, not N = 10") {
+		t.Errorf("other N: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("count", "9", "--checkpoint", path); code != 2 || !strings.Contains(errOut, "--resume") {
+		t.Errorf("existing checkpoint: exit %d, %q", code, errOut)
+	}
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, data[:len(data)-20], 0o644)
+	if code, _, errOut := runCLI("count", "9", "--resume", path); code != 1 || !strings.Contains(errOut, "truncated") {
+		t.Errorf("truncated: exit %d, %q", code, errOut)
+	}
+	// An empty checkpoint resumes into a full count, and is kept up to date.
+	count.WriteCheckpoint(path, ck)
+	if code, out, errOut := runCLI("count", "9", "--resume", path); code != 0 || out != "total 352\nunique 46\n" {
+		t.Errorf("resume from empty: exit %d, %q %q", code, out, errOut)
+	}
+	if c, err := count.ReadCheckpoint(path, 9); err != nil || len(c.Units) != count.Units(9) {
+		t.Errorf("final checkpoint: %v", err)
+	}
+}
+
+// buildBinary compiles nqueens into a temporary folder.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "nqueens")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// waitForFile polls until path exists.
+func waitForFile(t *testing.T, path string, limit time.Duration) {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < limit; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s did not appear within %v", path, limit)
+}
+
+// TestCountKilledAndResumed kills a real count with SIGKILL after its first
+// checkpoint write, resumes it and checks the exact total; then the same
+// with SIGINT, which must stop promptly and say how to resume.
+func TestCountKilledAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and counts N = 16 twice")
+	}
+	bin := buildBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			ck := filepath.Join(dir, "ck.json")
+			cmd := exec.Command(bin, "count", "16", "--checkpoint", ck, "--workers", "1", "--checkpoint-every", "100ms")
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForFile(t, ck, 20*time.Second)
+			cmd.Process.Signal(sig)
+			stopped := time.Now()
+			err := cmd.Wait()
+			if d := time.Since(stopped); d > time.Second {
+				t.Errorf("stopped %v after the signal", d)
+			}
+			var ee *exec.ExitError
+			if err == nil || !errorsAs(err, &ee) {
+				t.Fatalf("killed count exited normally: %v", err)
+			}
+			if sig == syscall.SIGINT && (ee.ExitCode() != 1 || !strings.Contains(errOut.String(), "--resume "+ck)) {
+				t.Errorf("after SIGINT: exit %d, stderr %q", ee.ExitCode(), errOut.String())
+			}
+			c, err := count.ReadCheckpoint(ck, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The run was stopped partway: the resumed count must add the rest.
+			if len(c.Units) == 0 || len(c.Units) == count.Units(16) {
+				t.Fatalf("checkpoint holds %d of %d units; the test stopped nothing", len(c.Units), count.Units(16))
+			}
+			t.Logf("checkpoint holds %d of %d units", len(c.Units), count.Units(16))
+			out, err := exec.Command(bin, "count", "16", "--resume", ck, "--json").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var j struct {
+				Total, Unique count.Uint128
+			}
+			if err := json.Unmarshal(out, &j); err != nil || j.Total != count.U128(14772512) || j.Unique != count.U128(1846955) {
+				t.Errorf("resumed count %s: %v", out, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nqueens/nqueens/count"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newEstimateCmd) }
+
+func newEstimateCmd() *cobra.Command {
+	var probes int
+	var seed uint64
+	var jsonOut bool
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "estimate N",
+		Short: "Estimate the solutions of N and the time an exact count would take",
+		Long: `estimate runs Knuth's random probes (Math. Comp. 1975) down the exact
+counter's own search tree: each probe picks a work unit at random and follows
+one random path; the product of the branching factors met is an unbiased
+estimate of the nodes and solutions. It prints the mean with its standard
+error, and the expected run time from the node rate measured by counting
+N = 15 on one worker (the rate per node slows a little as N grows, so long
+runs take somewhat longer than shown). Useful for N from 20 to 40.`,
+		Args: exactArgs(1, "N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseN(args[0], "estimate", count.MaxN)
+			if err != nil {
+				return err
+			}
+			if probes < 2 {
+				return usagef("--probes must be at least 2, got %d", probes)
+			}
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			start := time.Now()
+			e, err := count.EstimateTree(ctx, n, probes, seed)
+			if err != nil {
+				return err
+			}
+			probeTime := time.Since(start)
+			rt, err := measuredRate(ctx, min(n, rateN))
+			if err != nil {
+				return err
+			}
+			w := workersOf(workers)
+			secs1 := e.Nodes / rt.NodesPerSec
+			secsW := secs1 / float64(w)
+			relErr := 0.0
+			if e.Nodes > 0 {
+				relErr = e.NodesErr / e.Nodes
+			}
+			known, _, hasKnown := count.Known(n)
+			out := cmd.OutOrStdout()
+			if jsonOut {
+				j := struct {
+					N           int     `json:"n"`
+					Probes      int     `json:"probes"`
+					Seed        uint64  `json:"seed"`
+					Units       int     `json:"units"`
+					Solutions   float64 `json:"solutions"`
+					SolutionsSE float64 `json:"solutions_stderr"`
+					Published   string  `json:"published,omitempty"`
+					Nodes       float64 `json:"nodes"`
+					NodesSE     float64 `json:"nodes_stderr"`
+					RateN       int     `json:"rate_n"`
+					NodesPerSec float64 `json:"nodes_per_second"`
+					Seconds1    float64 `json:"seconds_one_worker"`
+					Workers     int     `json:"workers"`
+					SecondsW    float64 `json:"seconds"`
+				}{n, probes, seed, e.Units, e.Total, e.TotalErr, "", e.Nodes, e.NodesErr,
+					rt.N, rt.NodesPerSec, secs1, w, secsW}
+				if hasKnown {
+					j.Published = known.String()
+				}
+				return writeJSONLine(out, j)
+			}
+			fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", n, probes, e.Units, seed, formatDuration(probeTime))
+			fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
+			if hasKnown {
+				fmt.Fprintf(out, "; published %s", known)
+			}
+			fmt.Fprintln(out)
+			fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
+			fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d\n", rt.NodesPerSec, rt.N)
+			fmt.Fprintf(out, "time       ≈ %s on 1 worker, %s on %d workers (±%.0f%% from the probes alone)\n",
+				formatSeconds(secs1), formatSeconds(secsW), w, 100*relErr)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&probes, "probes", 50000, "number of random probes")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed (same seed, same estimate)")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object")
+	cmd.Flags().IntVarP(&workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
+	return cmd
+}
