@@ -1,0 +1,237 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// Shard is part I of K (0 ≤ I < K) of a run: the units whose index is I
+// modulo K.
+type Shard struct{ I, K int }
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.I, s.K) }
+
+// maxShards bounds K; more shards than units would leave some empty.
+const maxShards = 1 << 20
+
+// ParseShard reads "I/K" with 0 ≤ I < K (I is 0-based, like
+// JOB_COMPLETION_INDEX). Cost O(len(s)).
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("shard %q is not I/K (like 0/4)", s)
+	}
+	i, err1 := strconv.Atoi(a)
+	k, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q is not I/K with whole numbers I and K", s)
+	}
+	sh := Shard{i, k}
+	return sh, sh.check()
+}
+
+func (s Shard) check() error {
+	if s.K < 1 || s.K > maxShards {
+		return fmt.Errorf("shard count K = %d is outside 1..%d", s.K, maxShards)
+	}
+	if s.I < 0 || s.I >= s.K {
+		return fmt.Errorf("shard index %d is outside 0..%d (shards are numbered from 0)", s.I, s.K-1)
+	}
+	return nil
+}
+
+// ShardFromEnv returns shard I of k with I taken from JOB_COMPLETION_INDEX
+// (Kubernetes Indexed Jobs) or else SLURM_ARRAY_TASK_ID (Slurm arrays, which
+// must be submitted as --array=0-(K-1)). getenv is os.Getenv in production.
+func ShardFromEnv(k int, getenv func(string) string) (Shard, error) {
+	for _, name := range []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"} {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			continue
+		}
+		i, err := strconv.Atoi(v)
+		if err != nil {
+			return Shard{}, fmt.Errorf("%s=%q is not a whole number", name, v)
+		}
+		s := Shard{i, k}
+		if err := s.check(); err != nil {
+			return Shard{}, fmt.Errorf("%s=%s: %w", name, v, err)
+		}
+		return s, nil
+	}
+	return Shard{}, errors.New("neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set")
+}
+
+// Units yields the unit indices of the shard for N in increasing order.
+// Cost O(units/K) for the whole sequence.
+func (s Shard) Units(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if s.K < 1 {
+			return
+		}
+		for i := s.I; i < count.Units(n); i += s.K {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// Size returns the number of units of the shard for N. Cost O(1).
+func (s Shard) Size(n int) int {
+	u := count.Units(n)
+	if s.K < 1 || s.I >= u {
+		return 0
+	}
+	return (u-s.I-1)/s.K + 1
+}
+
+// ShardOptions tune [RunShard]. The zero value uses every core and saves
+// results every 2 seconds.
+type ShardOptions struct {
+	Workers int // goroutines counting units; 0 means GOMAXPROCS
+	// SaveEvery is the longest time a finished unit waits before it is
+	// appended (and synced) to the ledger; what a kill can lose.
+	SaveEvery time.Duration
+	// Progress, if set, is called after every append, from one goroutine.
+	Progress func(ShardProgress)
+}
+
+// ShardProgress reports a shard's state.
+type ShardProgress struct {
+	Shard   Shard
+	Units   int // units of the shard
+	Resumed int // found in the ledger at the start
+	Done    int // in the ledger now (resumed included)
+	Elapsed time.Duration
+}
+
+// RunShard counts the units of shard s of N that the ledger lacks and
+// appends their results to it. If ctx ends first it saves the units
+// finished so far and returns ctx's error; a later call resumes. Cost: the
+// shard's share of the count.
+func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (ShardProgress, error) {
+	start := time.Now()
+	if err := s.check(); err != nil {
+		return ShardProgress{}, err
+	}
+	if l.n != n {
+		return ShardProgress{}, fmt.Errorf("ledger %s is for N = %d, not %d", l.path, l.n, n)
+	}
+	p := ShardProgress{Shard: s, Units: s.Size(n)}
+	var todo []int
+	for i := range s.Units(n) {
+		if l.Has(i) {
+			p.Resumed++
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	p.Done = p.Resumed
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(todo)))
+	every := o.SaveEvery
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+
+	type timed struct {
+		r    count.UnitResult
+		secs float64
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make(chan timed, 64)
+	errc := make(chan error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(todo) {
+					return
+				}
+				t0 := time.Now()
+				r, err := count.CountUnit(ctx, n, todo[k])
+				if err != nil {
+					if ctx.Err() == nil {
+						errc <- err
+						cancel()
+					}
+					return
+				}
+				results <- timed{r, time.Since(t0).Seconds()}
+			}
+		})
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	var batch []count.UnitResult
+	var secs float64
+	var saveErr error
+	save := func() {
+		if len(batch) == 0 || saveErr != nil {
+			return
+		}
+		if saveErr = l.Append(batch, secs); saveErr != nil {
+			cancel()
+			return
+		}
+		p.Done += len(batch)
+		batch, secs = nil, 0
+		if o.Progress != nil {
+			p.Elapsed = time.Since(start)
+			o.Progress(p)
+		}
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+loop:
+	for {
+		select {
+		case t, ok := <-results:
+			if !ok {
+				break loop
+			}
+			batch = append(batch, t.r)
+			secs += t.secs
+			if len(batch) >= 4096 {
+				save()
+			}
+		case <-tick.C:
+			save()
+		}
+	}
+	save()
+	p.Elapsed = time.Since(start)
+	select {
+	case err := <-errc:
+		return p, err
+	default:
+	}
+	if saveErr != nil {
+		return p, saveErr
+	}
+	if p.Done < p.Units {
+		err := ctx.Err()
+		if err == nil {
+			err = errors.New("stopped early")
+		}
+		return p, fmt.Errorf("shard %s of N = %d stopped after %d of %d units: %w", s, n, p.Done, p.Units, err)
+	}
+	return p, nil
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/nqueens/nqueens/cluster"
+	"github.com/spf13/cobra"
+)
+
+// shardFlags are the array-job options of count: count one shard of the
+// units into a ledger file (see docs/cluster.md).
+type shardFlags struct {
+	shard     string
+	ledger    string
+	fromEnv   bool
+	shards    int
+	saveEvery time.Duration
+}
+
+// addShardFlags registers --shard, --ledger, --shard-from-env and --shards
+// on the count command.
+func addShardFlags(cmd *cobra.Command) *shardFlags {
+	s := &shardFlags{}
+	fl := cmd.Flags()
+	fl.StringVar(&s.shard, "shard", "", "count only shard I/K (0 ≤ I < K: the units whose index is I mod K) into --ledger")
+	fl.StringVar(&s.ledger, "ledger", "", "append the shard's unit results to this JSON Lines file (skipping units already in it)")
+	fl.BoolVar(&s.fromEnv, "shard-from-env", false, "take the shard index I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID (needs --shards K)")
+	fl.IntVar(&s.shards, "shards", 0, "number of shards K, with --shard-from-env")
+	fl.DurationVar(&s.saveEvery, "ledger-every", 2*time.Second, "longest time a finished unit waits before it is synced to the ledger")
+	return s
+}
+
+// active reports whether count was asked for a shard rather than a whole
+// count.
+func (s *shardFlags) active() bool {
+	return s.shard != "" || s.ledger != "" || s.fromEnv || s.shards != 0
+}
+
+// runShardCount counts shard I/K of N into the ledger; the merge command
+// adds the ledgers up.
+func runShardCount(cmd *cobra.Command, n int, s *shardFlags) error {
+	var sh cluster.Shard
+	var err error
+	switch {
+	case s.ledger == "":
+		return usagef("a shard needs --ledger FILE to write its results to")
+	case s.shard != "" && s.fromEnv:
+		return usagef("give either --shard I/K or --shard-from-env --shards K, not both")
+	case s.shard != "":
+		if s.shards != 0 {
+			return usagef("--shards goes with --shard-from-env; --shard I/K already says K")
+		}
+		if sh, err = cluster.ParseShard(s.shard); err != nil {
+			return usagef("--shard: %v", err)
+		}
+	case s.fromEnv:
+		if s.shards < 1 {
+			return usagef("--shard-from-env needs --shards K (the number of array tasks)")
+		}
+		if sh, err = cluster.ShardFromEnv(s.shards, os.Getenv); err != nil {
+			return usagef("--shard-from-env: %v", err)
+		}
+	default:
+		return usagef("--ledger needs --shard I/K or --shard-from-env --shards K")
+	}
+	if s.saveEvery <= 0 {
+		return usagef("--ledger-every must be positive, got %s", s.saveEvery)
+	}
+	workers, _ := cmd.Flags().GetInt("workers")
+	if workers < 0 {
+		return usagef("--workers must be at least 1, got %d", workers)
+	}
+	jsonOut, _ := cmd.Flags().GetBool("json")
+	stderr := cmd.ErrOrStderr()
+
+	l, err := cluster.OpenLedger(s.ledger, n)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	l.Host, _ = os.Hostname()
+	l.Shard = sh.String()
+	if l.Repaired > 0 {
+		fmt.Fprintf(stderr, "nqueens: %s:%d: removed a last line cut short by an earlier kill\n", s.ledger, l.Repaired)
+	}
+	last := time.Now()
+	p, err := cluster.RunShard(cmd.Context(), n, sh, l, cluster.ShardOptions{
+		Workers:   workers,
+		SaveEvery: s.saveEvery,
+		Progress: func(p cluster.ShardProgress) {
+			if time.Since(last) >= statusEvery {
+				last = time.Now()
+				fmt.Fprintf(stderr, "nqueens: shard %s of N = %d: %d/%d units\n", sh, n, p.Done, p.Units)
+			}
+		},
+	})
+	if p.Resumed > 0 {
+		fmt.Fprintf(stderr, "nqueens: shard %s of N = %d: %d of its %d units were already in %s\n", sh, n, p.Resumed, p.Units, s.ledger)
+	}
+	if err != nil {
+		if errors.Is(err, cmd.Context().Err()) && cmd.Context().Err() != nil {
+			return fmt.Errorf("%v; the ledger %s keeps the finished units, rerun the same command to continue", err, s.ledger)
+		}
+		return err
+	}
+	if jsonOut {
+		return writeJSONLine(cmd.OutOrStdout(), struct {
+			N       int     `json:"n"`
+			Shard   string  `json:"shard"`
+			Units   int     `json:"units"`
+			Resumed int     `json:"resumed"`
+			Seconds float64 `json:"seconds"`
+			Ledger  string  `json:"ledger"`
+		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), s.ledger})
+	}
+	fmt.Fprintf(stderr, "nqueens: shard %s of N = %d complete: %d units in %s (%s); add up all shards with: nqueens merge LEDGER…\n",
+		sh, n, p.Units, s.ledger, formatDuration(p.Elapsed))
+	return nil
+}
