@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/nqueens/nqueens/web"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newServeCmd) }
+
+func newServeCmd() *cobra.Command {
+	cfg := web.DefaultConfig()
+	var (
+		addr  string
+		quiet bool
+		grace time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the web page and the JSON API",
+		Long: `serve runs the web page of nqueens and its JSON API (docs/api.md): the board
+view that plays a classic search step by step, the gallery of all solutions by
+symmetry class, the counting engine with live progress, huge boards, and
+completion of partial boards. The page is built into the binary and loads
+nothing from elsewhere.
+
+It listens on 127.0.0.1 only unless --addr says otherwise. Every request has
+a body-size and a time limit; N is bounded per endpoint by the --max-* flags;
+at most --max-jobs heavy jobs run at once and further ones get 429. Request
+logs go to stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
+		Example: `  nqueens serve
+  nqueens serve --addr 127.0.0.1:9000 --max-count-n 17
+  nqueens serve --addr :8080 --max-jobs 8   # every interface: mind who can reach it`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			level := slog.LevelInfo
+			if quiet {
+				level = slog.LevelWarn
+			}
+			cfg.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			srv, err := web.New(cfg)
+			if err != nil {
+				return &usageError{err}
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: serving on http://%s/ (Ctrl-C stops)\n", ln.Addr())
+			err = srv.Serve(cmd.Context(), ln, grace)
+			fmt.Fprintln(cmd.ErrOrStderr(), "nqueens: server stopped")
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	f.IntVar(&cfg.MaxTraceN, "max-trace-n", cfg.MaxTraceN, "largest N for /api/trace (board view)")
+	f.IntVar(&cfg.MaxGalleryN, "max-gallery-n", cfg.MaxGalleryN, "largest N for /api/solutions (gallery)")
+	f.IntVar(&cfg.MaxCountN, "max-count-n", cfg.MaxCountN, "largest N for /api/count")
+	f.IntVar(&cfg.MaxSolveN, "max-solve-n", cfg.MaxSolveN, "largest N for /api/solve")
+	f.IntVar(&cfg.MaxRenderN, "max-render-n", cfg.MaxRenderN, "largest N for /api/render")
+	f.IntVar(&cfg.MaxCompleteN, "max-complete-n", cfg.MaxCompleteN, "largest N for /api/complete")
+	f.IntVar(&cfg.MaxVerifyN, "max-verify-n", cfg.MaxVerifyN, "largest N for /api/verify")
+	f.IntVar(&cfg.MaxTraceEvents, "max-trace-events", cfg.MaxTraceEvents, "most events in one trace stream")
+	f.Int64Var(&cfg.MaxBodyBytes, "max-body", cfg.MaxBodyBytes, "largest request body in bytes")
+	f.DurationVar(&cfg.RequestTimeout, "timeout", cfg.RequestTimeout, "time limit of a request (streams excepted)")
+	f.DurationVar(&cfg.StreamTimeout, "stream-timeout", cfg.StreamTimeout, "time limit of an event stream")
+	f.DurationVar(&cfg.CountTimeout, "count-timeout", cfg.CountTimeout, "time limit of a count job")
+	f.DurationVar(&cfg.CountIdle, "count-idle", cfg.CountIdle, "cancel a count job when nobody has watched it this long")
+	f.IntVar(&cfg.CountWorkers, "count-workers", 0, "worker goroutines of one count job (default: all cores)")
+	f.IntVar(&cfg.MaxJobs, "max-jobs", cfg.MaxJobs, "heavy jobs at once (solve, render, complete, gallery, trace, count); more get 429")
+	f.DurationVar(&grace, "grace", 5*time.Second, "on shutdown, time given to requests in flight")
+	f.BoolVarP(&quiet, "quiet", "q", false, "log warnings only, not every request")
+	return cmd
+}

@@ -1,0 +1,329 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"math"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// A count job runs count.Count in the background, detached from the request
+// that started it, so that its progress can be watched and it can be
+// cancelled from another request. It holds a heavy-job slot until it ends.
+//
+// Life: POST /api/count starts it; GET /api/count/{id}/events streams its
+// progress and result; DELETE /api/count/{id} cancels it. A job with nobody
+// connected to its events for Config.CountIdle is cancelled (a page that
+// was closed stops its work), and every job ends after Config.CountTimeout.
+// A finished job is kept for countKeep so that a late client reads its
+// result, then forgotten.
+
+// countKeep is how long a finished job's result stays readable.
+const countKeep = 2 * time.Minute
+
+// Job states.
+const (
+	stateRunning   = "running"
+	stateDone      = "done"
+	stateCancelled = "cancelled"
+	stateFailed    = "failed"
+)
+
+// errIdle is the cause of a job cancelled because nobody was listening.
+var errIdle = errors.New("nobody was listening to its events")
+
+// errDeleted is the cause of a job cancelled by DELETE.
+var errDeleted = errors.New("cancelled by the client")
+
+type countJob struct {
+	id     string
+	n      int
+	cancel context.CancelCauseFunc
+
+	mu        sync.Mutex
+	state     string
+	progress  countProgressJSON
+	result    *countResultJSON
+	reason    string        // why it was cancelled or failed
+	changed   chan struct{} // closed at every change, then replaced
+	listeners int
+	idle      *time.Timer // cancels the job when it fires
+}
+
+type countJobs struct {
+	mu     sync.Mutex
+	jobs   map[string]*countJob
+	closed bool // set by Server.Close: no new jobs
+}
+
+func newCountJobs() *countJobs { return &countJobs{jobs: map[string]*countJob{}} }
+
+func (c *countJobs) get(id string) (*countJob, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	j, ok := c.jobs[id]
+	if !ok {
+		return nil, errorf(http.StatusNotFound, "no count job %q (finished jobs are kept for %v)", id, countKeep)
+	}
+	return j, nil
+}
+
+// countProgressJSON is a "progress" event.
+type countProgressJSON struct {
+	N         int     `json:"n"`
+	UnitsDone int     `json:"units_done"`
+	Units     int     `json:"units"`
+	Nodes     string  `json:"nodes"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// countResultJSON is the "result" event and the result field of a job's
+// status: the fields of `nqueens count N --json`, counts as decimal strings
+// so that JavaScript reads them exactly.
+type countResultJSON struct {
+	N         int     `json:"n"`
+	Total     string  `json:"total"`
+	Unique    string  `json:"unique"`
+	Nodes     string  `json:"nodes"`
+	Seconds   float64 `json:"seconds"`
+	Workers   int     `json:"workers"`
+	Units     int     `json:"units"`
+	Reference string  `json:"reference"` // ok, mismatch, or none (no published count)
+}
+
+// countStatusJSON is the answer of POST /api/count and GET /api/count/{id}.
+type countStatusJSON struct {
+	ID       string             `json:"id"`
+	N        int                `json:"n"`
+	State    string             `json:"state"`
+	Reason   string             `json:"reason,omitempty"`
+	Progress *countProgressJSON `json:"progress,omitempty"`
+	Result   *countResultJSON   `json:"result,omitempty"`
+	Events   string             `json:"events"`
+}
+
+func (j *countJob) status() countStatusJSON {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	p := j.progress
+	return countStatusJSON{ID: j.id, N: j.n, State: j.state, Reason: j.reason, Progress: &p, Result: j.result,
+		Events: "/api/count/" + j.id + "/events"}
+}
+
+// update changes the job under its lock and wakes every listener.
+func (j *countJob) update(f func()) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f()
+	close(j.changed)
+	j.changed = make(chan struct{})
+}
+
+// listen registers a listener; the returned func unregisters it. While
+// anybody listens the idle timer is stopped.
+func (j *countJob) listen(idle time.Duration) (leave func()) {
+	j.mu.Lock()
+	j.listeners++
+	if j.idle != nil {
+		j.idle.Stop()
+	}
+	j.mu.Unlock()
+	return func() {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		j.listeners--
+		if j.listeners == 0 && j.state == stateRunning && j.idle != nil {
+			j.idle.Reset(idle)
+		}
+	}
+}
+
+type countRequest struct {
+	N int `json:"n"`
+}
+
+func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error {
+	var req countRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	if err := checkN(req.N, "count", s.cfg.MaxCountN); err != nil {
+		return err
+	}
+	release, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	var idb [8]byte
+	_, _ = rand.Read(idb[:])
+	ctx, cancel := context.WithCancelCause(s.base)
+	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errors.New("it ran past the server's count time limit"))
+	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, cancel: cancel, state: stateRunning,
+		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: count.Units(req.N), Nodes: "0"}}
+	j.idle = time.AfterFunc(s.cfg.CountIdle, func() { cancel(errIdle) })
+	// Registering and starting under the lock that Close takes keeps a
+	// job from starting after Close has begun to wait for them.
+	s.counts.mu.Lock()
+	if s.counts.closed {
+		s.counts.mu.Unlock()
+		j.idle.Stop()
+		release()
+		cancelTimeout()
+		cancel(nil)
+		return errorf(http.StatusServiceUnavailable, "the server is shutting down")
+	}
+	s.counts.jobs[j.id] = j
+	s.wg.Go(func() {
+		defer release()
+		defer cancelTimeout()
+		defer j.idle.Stop()
+		s.runCount(ctx, j)
+		time.AfterFunc(countKeep, func() {
+			s.counts.mu.Lock()
+			delete(s.counts.jobs, j.id)
+			s.counts.mu.Unlock()
+		})
+	})
+	s.counts.mu.Unlock()
+	s.log.Info("count job started", "id", j.id, "n", j.n)
+	return writeJSON(w, http.StatusAccepted, j.status())
+}
+
+// runCount runs the count and records its progress and its end in j.
+func (s *Server) runCount(ctx context.Context, j *countJob) {
+	res, err := count.Count(ctx, j.n, count.Options{
+		Workers:       s.cfg.CountWorkers,
+		ProgressEvery: 200 * time.Millisecond,
+		Progress: func(p count.Progress) {
+			j.update(func() {
+				j.progress = countProgressJSON{N: j.n, UnitsDone: p.UnitsDone, Units: p.Units,
+					Nodes: p.Nodes.String(), Seconds: seconds(p.Elapsed)}
+			})
+		},
+	})
+	j.update(func() {
+		switch {
+		case err == nil:
+			j.state = stateDone
+			ref := "none"
+			if total, unique, ok := count.Known(j.n); ok {
+				ref = "ok"
+				if total != res.Total || unique != res.Unique {
+					ref = "mismatch"
+				}
+			}
+			j.result = &countResultJSON{N: j.n, Total: res.Total.String(), Unique: res.Unique.String(),
+				Nodes: res.Nodes.String(), Seconds: seconds(res.Elapsed), Workers: res.Workers, Units: res.Units, Reference: ref}
+		case ctx.Err() != nil:
+			j.state = stateCancelled
+			j.reason = context.Cause(ctx).Error()
+			if errors.Is(context.Cause(ctx), context.Canceled) {
+				j.reason = "the server is shutting down"
+			}
+		default:
+			j.state = stateFailed
+			j.reason = err.Error()
+		}
+	})
+	s.log.Info("count job ended", "id", j.id, "n", j.n, "state", j.state, "reason", j.reason)
+}
+
+func (s *Server) handleCountStatus(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	j, err := s.counts.get(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, j.status())
+}
+
+func (s *Server) handleCountCancel(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	j, err := s.counts.get(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	j.cancel(errDeleted)
+	// Wait briefly for the workers to stop, so that the answer says so.
+	timeout := time.After(5 * time.Second)
+	for {
+		j.mu.Lock()
+		state, changed := j.state, j.changed
+		j.mu.Unlock()
+		if state != stateRunning {
+			break
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			return writeJSON(w, http.StatusAccepted, j.status())
+		case <-r.Context().Done():
+			return r.Context().Err()
+		}
+	}
+	return writeJSON(w, http.StatusOK, j.status())
+}
+
+// handleCountEvents streams "progress" events (at most every 200 ms) and
+// ends with one "result" event, or a "stopped" event for a job cancelled or
+// failed. A client that connects after the end gets the end at once.
+func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	j, err := s.counts.get(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	defer j.listen(s.cfg.CountIdle)()
+	es := startEventStream(w)
+	for {
+		j.mu.Lock()
+		state, p, res, reason, changed := j.state, j.progress, j.result, j.reason, j.changed
+		j.mu.Unlock()
+		switch state {
+		case stateRunning:
+			if err := es.sendNow("progress", p); err != nil {
+				return err
+			}
+		case stateDone:
+			if err := es.send("progress", p); err != nil {
+				return err
+			}
+			return es.sendNow("result", res)
+		default:
+			return es.sendNow("stopped", stoppedEvent(state, reason))
+		}
+		select {
+		case <-changed:
+		case <-r.Context().Done():
+			// The stream's own time limit, the client left, or the server
+			// is stopping, in which case the job has ended first: say so.
+			j.mu.Lock()
+			state, reason := j.state, j.reason
+			j.mu.Unlock()
+			if state == stateCancelled || state == stateFailed {
+				es.sendNow("stopped", stoppedEvent(state, reason))
+			}
+			return r.Context().Err()
+		}
+	}
+}
+
+// stoppedEvent is the data of a "stopped" event.
+func stoppedEvent(state, reason string) map[string]string {
+	return map[string]string{"state": state, "error": "count " + state + ": " + reason}
+}
+
+// seconds is d in seconds, to the millisecond.
+func seconds(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }

@@ -1,0 +1,37 @@
+// Package web serves the nqueens web page and its JSON API, the code behind
+// `nqueens serve`.
+//
+// The page (static/, embedded with //go:embed, plain HTML, CSS and
+// JavaScript, nothing loaded from elsewhere) plays a classic search step by
+// step, shows every solution by symmetry class, runs the counting engine
+// with live progress, solves and draws huge boards, and completes partial
+// boards. It uses only the API, which docs/api.md describes endpoint by
+// endpoint:
+//
+//	GET    /api/limits              the limits of this server
+//	GET    /api/algorithms          the classic strategies
+//	POST   /api/verify              is a board a solution, and if not why
+//	GET    /api/solve               one solution (construction or random), any format
+//	GET    /api/render              a board as SVG or PNG (downsampled when huge)
+//	POST   /api/render              the same for a board in the body
+//	GET    /api/solutions           every solution, grouped by symmetry class
+//	GET    /api/trace               a classic search as server-sent events
+//	POST   /api/complete            complete a partial board with blocked squares
+//	POST   /api/count               start a count job
+//	GET    /api/count/{id}          its state
+//	GET    /api/count/{id}/events   its progress and result as server-sent events
+//	DELETE /api/count/{id}          cancel it
+//
+// Every handler calls the library that does the work (board, classic,
+// count, solve, complete); none of them computes anything itself.
+//
+// # Safety
+//
+// [Config] bounds everything: N per endpoint, the request body, the time of
+// a request and of a stream, and the number of heavy jobs at once (further
+// ones get 429 at once rather than a queue). A request's work stops when its
+// client disconnects; a count job stops when nobody has watched its events
+// for Config.CountIdle. Errors are JSON objects {"error": "..."} with a 4xx
+// status saying what is wrong. POST bodies must be application/json, which a
+// cross-site form cannot send.
+package web

@@ -1,0 +1,60 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/nqueens/nqueens/classic"
+)
+
+// limitsJSON is the answer of GET /api/limits: what this server accepts, so
+// that the page can bound its inputs.
+type limitsJSON struct {
+	MaxTraceN      int     `json:"max_trace_n"`
+	MaxGalleryN    int     `json:"max_gallery_n"`
+	MaxCountN      int     `json:"max_count_n"`
+	MaxSolveN      int     `json:"max_solve_n"`
+	MaxRenderN     int     `json:"max_render_n"`
+	MaxCompleteN   int     `json:"max_complete_n"`
+	MaxVerifyN     int     `json:"max_verify_n"`
+	MaxTraceEvents int     `json:"max_trace_events"`
+	MaxBodyBytes   int64   `json:"max_body_bytes"`
+	MaxJobs        int     `json:"max_jobs"`
+	RequestTimeout float64 `json:"request_timeout_s"`
+	StreamTimeout  float64 `json:"stream_timeout_s"`
+	CountTimeout   float64 `json:"count_timeout_s"`
+	CountIdle      float64 `json:"count_idle_s"`
+}
+
+func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	c := s.cfg
+	return writeJSON(w, http.StatusOK, limitsJSON{
+		MaxTraceN: c.MaxTraceN, MaxGalleryN: c.MaxGalleryN, MaxCountN: c.MaxCountN,
+		MaxSolveN: c.MaxSolveN, MaxRenderN: c.MaxRenderN, MaxCompleteN: c.MaxCompleteN,
+		MaxVerifyN: c.MaxVerifyN, MaxTraceEvents: c.MaxTraceEvents, MaxBodyBytes: c.MaxBodyBytes,
+		MaxJobs: c.MaxJobs, RequestTimeout: c.RequestTimeout.Seconds(), StreamTimeout: c.StreamTimeout.Seconds(),
+		CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
+	})
+}
+
+// algorithmJSON is one strategy, as `nqueens algorithms --json` prints it.
+type algorithmJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Traceable   bool   `json:"traceable"`
+	Enumerates  bool   `json:"enumerates"`
+}
+
+func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	var out []algorithmJSON
+	for _, a := range classic.All() {
+		_, traceable := a.(classic.Tracer)
+		out = append(out, algorithmJSON{a.Name(), a.Description(), traceable, classic.Enumerates(a)})
+	}
+	return writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,315 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed static
+var staticFiles embed.FS
+
+// Server is the web page and the JSON API. It is an [http.Handler]; [Server.Serve]
+// runs it on a listener with the connection timeouts it needs.
+type Server struct {
+	cfg  Config
+	mux  *http.ServeMux
+	log  *slog.Logger
+	jobs chan struct{} // one token per running heavy job
+
+	// base is the parent of every count job; Close cancels it.
+	base   context.Context
+	cancel context.CancelFunc
+	counts *countJobs
+	wg     sync.WaitGroup // count job goroutines
+
+	allowed map[string][]string // path → methods, for 405 answers
+}
+
+// route kinds decide the time limit and whether a job slot is taken.
+type routeKind uint8
+
+const (
+	light  routeKind = iota // cheap: RequestTimeout, no job slot
+	heavy                   // RequestTimeout and a job slot, or 429
+	stream                  // a long event stream: StreamTimeout, no slot of its own
+)
+
+// New checks cfg, fills its defaults and returns the server. Call
+// [Server.Close] to stop its background jobs.
+func New(cfg Config) (*Server, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, jobs: make(chan struct{}, cfg.MaxJobs),
+		allowed: map[string][]string{}}
+	s.base, s.cancel = context.WithCancel(context.Background())
+	s.counts = newCountJobs()
+
+	static, _ := fs.Sub(staticFiles, "static")
+	files := http.FileServerFS(static)
+	// "/" rather than "GET /": a method in this pattern would conflict
+	// with the method-less 405 patterns of the API paths.
+	s.mux.Handle("/", s.wrap(light, func(w http.ResponseWriter, r *http.Request) error {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			return errorf(http.StatusMethodNotAllowed, "method %s is not allowed here (want GET)", r.Method)
+		}
+		securityHeaders(w)
+		files.ServeHTTP(w, r)
+		return nil
+	}))
+
+	s.api("GET /api/limits", light, s.handleLimits)
+	s.api("GET /api/algorithms", light, s.handleAlgorithms)
+	s.api("POST /api/verify", light, s.handleVerify)
+	s.api("GET /api/solutions", heavy, s.handleSolutions)
+	s.api("GET /api/trace", stream, s.handleTrace)
+	s.api("POST /api/count", light, s.handleCountStart)
+	s.api("GET /api/count/{id}", light, s.handleCountStatus)
+	s.api("GET /api/count/{id}/events", stream, s.handleCountEvents)
+	s.api("DELETE /api/count/{id}", light, s.handleCountCancel)
+	s.mux.Handle("/api/", s.wrap(light, func(http.ResponseWriter, *http.Request) error {
+		return errorf(http.StatusNotFound, "no such endpoint; see docs/api.md for the list")
+	}))
+	return s, nil
+}
+
+// api registers h for pattern ("METHOD /path") and, for the same path with
+// any other method, a JSON 405 naming the allowed methods.
+func (s *Server) api(pattern string, kind routeKind, h handlerFunc) {
+	s.mux.Handle(pattern, s.wrap(kind, h))
+	method, path, _ := strings.Cut(pattern, " ")
+	s.allowed[path] = append(s.allowed[path], method)
+	if len(s.allowed[path]) > 1 {
+		return // the 405 handler of this path is registered already
+	}
+	s.mux.Handle(path, s.wrap(light, func(w http.ResponseWriter, r *http.Request) error {
+		allow := s.allowed[path]
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		return errorf(http.StatusMethodNotAllowed, "method %s is not allowed here (want %s)", r.Method, strings.Join(allow, ", "))
+	}))
+}
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Config returns the configuration in force, defaults filled in.
+func (s *Server) Config() Config { return s.cfg }
+
+// Close cancels every count job and waits for them to stop.
+func (s *Server) Close() {
+	s.counts.mu.Lock()
+	s.counts.closed = true
+	s.counts.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+}
+
+// Serve accepts connections on ln until ctx is cancelled, then shuts down
+// gracefully: it stops accepting, cancels count jobs so that their streams
+// end with a "stopped" event, cancels the other requests in flight and
+// waits up to grace for them to finish. Header reads and idle
+// connections have their own time limits so that a slow client cannot hold
+// a connection open.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	reqs, stopReqs := context.WithCancel(context.Background())
+	defer stopReqs()
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// Requests are cancelled when the server stops, but only after
+		// the count jobs have ended, so their streams can say how.
+		BaseContext: func(net.Listener) context.Context { return reqs },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return err
+	case <-ctx.Done():
+	}
+	s.Close()
+	stopReqs()
+	shut, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	err := hs.Shutdown(shut)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = hs.Close()
+	}
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// handlerFunc is an API handler: it writes a response, or returns an error
+// that becomes a JSON error response (an *apiError says which status).
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// wrap adds what every request gets: the body and time limits, a job slot
+// for heavy work, panic recovery, a JSON error for a returned error, and a
+// log line.
+func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		w := &statusWriter{ResponseWriter: rw}
+		limit := s.cfg.RequestTimeout
+		if kind == stream {
+			limit = s.cfg.StreamTimeout
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), limit)
+		defer cancel()
+		r = r.WithContext(ctx)
+		// The write deadline stops a client that reads too slowly; not
+		// every ResponseWriter (httptest's) supports one.
+		_ = http.NewResponseController(rw).SetWriteDeadline(time.Now().Add(limit + time.Second))
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				if !w.wrote {
+					writeError(w, errorf(http.StatusInternalServerError, "internal error"))
+				}
+			}
+			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
+				"status", w.status, "bytes", w.bytes, "ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
+		}()
+		if kind == heavy {
+			release, err := s.acquire()
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			defer release()
+		}
+		if err := h(w, r); err != nil {
+			if !w.wrote {
+				writeError(w, err)
+			} else if ctx.Err() == nil {
+				s.log.Warn("error after the response started", "path", r.URL.Path, "err", err)
+			}
+		}
+	})
+}
+
+// acquire takes a heavy-job slot without waiting: a full server answers 429
+// at once rather than queueing work that the client may not wait for.
+func (s *Server) acquire() (release func(), err error) {
+	select {
+	case s.jobs <- struct{}{}:
+		return func() { <-s.jobs }, nil
+	default:
+		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
+			Msg: fmt.Sprintf("server busy: %d heavy jobs are running, the limit is %d; try again in a moment", cap(s.jobs), cap(s.jobs))}
+	}
+}
+
+// statusWriter records the status and size of a response for the log and
+// for wrap, which must not write an error after the response has begun.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.status, w.wrote = http.StatusOK, true
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach Flush and the deadlines.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// apiError is an error with the HTTP status it answers with.
+type apiError struct {
+	Status     int
+	Msg        string
+	RetryAfter int // seconds, for 429
+}
+
+func (e *apiError) Error() string { return e.Msg }
+
+func errorf(status int, format string, args ...any) error {
+	return &apiError{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+func badRequest(format string, args ...any) error {
+	return errorf(http.StatusBadRequest, format, args...)
+}
+
+// writeError answers {"error": "..."} with the error's status: an
+// *apiError's own, 503 for a request that ran out of time, 500 otherwise.
+func writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+	case errors.Is(err, context.DeadlineExceeded):
+		ae = &apiError{Status: http.StatusServiceUnavailable, Msg: "the request ran out of time (server limit); try a smaller N"}
+	case errors.Is(err, context.Canceled):
+		// The client went away; the status is for the log only.
+		ae = &apiError{Status: 499, Msg: "request cancelled"}
+	default:
+		ae = &apiError{Status: http.StatusInternalServerError, Msg: err.Error()}
+	}
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", fmt.Sprint(ae.RetryAfter))
+	}
+	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg})
+}
+
+// writeJSON writes v as the whole response.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// securityHeaders keep the page to its own origin: no external scripts,
+// styles or connections, no framing.
+func securityHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+}

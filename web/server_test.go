@@ -1,0 +1,372 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// newServer returns a server with cfg (defaults for zero fields) that logs
+// nothing, closed at the end of the test.
+func newServer(t *testing.T, cfg Config) *Server {
+	t.Helper()
+	cfg.Logger = quietLogger()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// fuzzedEndpoints read a board from a POST body.
+var fuzzedEndpoints = []string{"/api/verify"}
+
+// do sends one request to h and returns the recorded response.
+func do(h http.Handler, method, target, body string) *httptest.ResponseRecorder {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, rd)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// decode reads a JSON response body into v, failing the test if it is not
+// JSON.
+func decode(t *testing.T, rec *httptest.ResponseRecorder, v any) {
+	t.Helper()
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type = %q, want application/json; body %s", ct, rec.Body)
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil {
+		t.Fatalf("body is not JSON: %v: %s", err, rec.Body)
+	}
+}
+
+// sseEvent is one server-sent event.
+type sseEvent struct {
+	Name string
+	Data string
+}
+
+// readEvents reads a whole text/event-stream body.
+func readEvents(t *testing.T, r io.Reader) []sseEvent {
+	t.Helper()
+	var out []sseEvent
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	cur := sseEvent{Name: "message"}
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.Data != "" {
+				out = append(out, cur)
+			}
+			cur = sseEvent{Name: "message"}
+		case strings.HasPrefix(line, "event: "):
+			cur.Name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			cur.Data += strings.TrimPrefix(line, "data: ")
+		default:
+			t.Fatalf("unexpected line in event stream: %q", line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"negative", Config{MaxCountN: -1}, "max count N must not be negative"},
+		{"count over engine", Config{MaxCountN: 65}, "max count N = 65 is over what the engine supports (64)"},
+		{"trace over engine", Config{MaxTraceN: 100}, "max trace N = 100"},
+		{"negative timeout", Config{RequestTimeout: -time.Second}, "request timeout must not be negative"},
+		{"negative body", Config{MaxBodyBytes: -1}, "max body bytes must not be negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(tc.cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New: %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	s := newServer(t, Config{})
+	got := s.Config()
+	got.Logger = nil
+	want := DefaultConfig()
+	if got != want {
+		t.Fatalf("Config() = %+v, want defaults %+v", got, want)
+	}
+}
+
+func TestPageAndStatic(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, tc := range []struct {
+		path, contentType, contains string
+	}{
+		{"/", "text/html", `<script src="app.js" defer>`},
+		{"/app.js", "javascript", "streamEvents"},
+		{"/style.css", "text/css", ".grid"},
+		{"/favicon.svg", "image/svg+xml", "<svg"},
+	} {
+		rec := do(s, "GET", tc.path, "")
+		if rec.Code != http.StatusOK {
+			t.Errorf("GET %s: status %d", tc.path, rec.Code)
+			continue
+		}
+		if ct := rec.Header().Get("Content-Type"); !strings.Contains(ct, tc.contentType) {
+			t.Errorf("GET %s: Content-Type %q, want %q", tc.path, ct, tc.contentType)
+		}
+		if !strings.Contains(rec.Body.String(), tc.contains) {
+			t.Errorf("GET %s: body lacks %q", tc.path, tc.contains)
+		}
+		if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			t.Errorf("GET %s: Content-Security-Policy %q", tc.path, csp)
+		}
+	}
+	// The page must load nothing from elsewhere.
+	for _, f := range []string{"/", "/app.js", "/style.css"} {
+		body := do(s, "GET", f, "").Body.String()
+		for _, bad := range []string{"http://", "https://", "//cdn"} {
+			if strings.Contains(body, bad) {
+				t.Errorf("%s refers to %q: the page must not load anything from elsewhere", f, bad)
+			}
+		}
+	}
+	if rec := do(s, "GET", "/nope.js", ""); rec.Code != http.StatusNotFound {
+		t.Errorf("GET /nope.js: status %d, want 404", rec.Code)
+	}
+	if rec := do(s, "POST", "/", `{}`); rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST /: status %d, want 405", rec.Code)
+	}
+}
+
+// TestErrors checks that every malformed request gets the right status and a
+// JSON error saying what is wrong.
+func TestErrors(t *testing.T) {
+	s := newServer(t, Config{MaxBodyBytes: 200})
+	big := `{"queens":[` + strings.Repeat("1,", 200) + `1]}`
+	for _, tc := range []struct {
+		method, target, body string
+		status               int
+		want                 string
+	}{
+		// Routing.
+		{"GET", "/api/nope", "", 404, "no such endpoint"},
+		{"GET", "/api/verify", "", 405, "method GET is not allowed here (want POST)"},
+		{"PUT", "/api/count", "", 405, "want POST"},
+		{"POST", "/api/trace?n=4", "", 405, "want GET"},
+		{"PATCH", "/api/count/abc", "", 405, "want GET, DELETE"},
+		{"GET", "/api/limits?x=1", "", 400, `unknown query parameter "x"`},
+		{"GET", "/api/algorithms?x=1", "", 400, `unknown query parameter "x"`},
+
+		// Bodies.
+		{"POST", "/api/verify", "", 400, "request body is empty"},
+		{"POST", "/api/verify", `{"queens":[1,2`, 400, "ends in the middle"},
+		{"POST", "/api/verify", `{"queens":[1,2,]}`, 400, "malformed JSON at byte"},
+		{"POST", "/api/verify", `[1,2]`, 400, "must be a JSON object"},
+		{"POST", "/api/verify", `{"queens":"1 2"}`, 400, `field "queens" must be an array`},
+		{"POST", "/api/verify", `{"queens":[1],"colour":1}`, 400, `unknown field "colour"`},
+		{"POST", "/api/verify", `{"queens":[1]} {}`, 400, "more than one JSON value"},
+		{"POST", "/api/verify", big, 413, "larger than the limit of 200 bytes"},
+		{"POST", "/api/verify", `{}`, 400, "the request needs a board"},
+		{"POST", "/api/verify", `{"queens":[]}`, 400, "n must be at least 1"},
+		{"POST", "/api/verify", `{"queens":[1,2],"n":3}`, 400, "n = 3 but the board has 2 rows"},
+		{"POST", "/api/verify", `{"queens":[99999999999]}`, 400, "queens[0] = 99999999999 is out of range"},
+		{"POST", "/api/verify", `{"queens":[1,3],"blocked":[[3,1]]}`, 400, "blocked[0] = [3, 1] is off the 2×2 board"},
+		{"POST", "/api/verify", `{"queens":[1],"format":"list"}`, 400, `"format" applies to "board" text only`},
+		{"POST", "/api/count", `{"n":0}`, 400, "n must be at least 1, got 0"},
+		{"POST", "/api/count", `{"n":17}`, 400, "n = 17 is too large for count (server limit 16)"},
+		{"POST", "/api/count", `{"n":"8"}`, 400, `field "n" must be a number`},
+
+		// Query parameters.
+		{"GET", "/api/trace", "", 400, "query parameter n (the board size) is missing"},
+		{"GET", "/api/trace?n=x", "", 400, `n must be a whole number, got "x"`},
+		{"GET", "/api/trace?n=21", "", 400, "n = 21 is too large for trace (server limit 20)"},
+		{"GET", "/api/trace?n=99999999999999999999", "", 400, "too large for trace"},
+		{"GET", "/api/trace?n=-3", "", 400, "n must be at least 1, got -3"},
+		{"GET", "/api/trace?n=4&n=5", "", 400, `query parameter "n" is given 2 times`},
+		{"GET", "/api/trace?n=4&algo=quick", "", 400, `unknown algorithm "quick"`},
+		{"GET", "/api/trace?n=4&algo=permutations", "", 400, "algorithm permutations cannot be traced (want one of"},
+		{"GET", "/api/trace?n=4&limit=0", "", 400, "limit = 0 is out of range 1..200000"},
+		{"GET", "/api/trace?n=4&limit=200001", "", 400, "limit = 200001 is out of range 1..200000"},
+		{"GET", "/api/trace?n=4&speed=2", "", 400, `unknown query parameter "speed"`},
+		{"GET", "/api/solutions?n=13", "", 400, "n = 13 is too large for solutions (server limit 12)"},
+		{"GET", "/api/solutions", "", 400, "query parameter n (the board size) is missing"},
+
+		// Count jobs.
+		{"GET", "/api/count/0123", "", 404, `no count job "0123"`},
+		{"GET", "/api/count/0123/events", "", 404, `no count job "0123"`},
+		{"DELETE", "/api/count/0123", "", 404, `no count job "0123"`},
+	} {
+		t.Run(tc.method+" "+tc.target+" "+tc.body, func(t *testing.T) {
+			rec := do(s, tc.method, tc.target, tc.body)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.status, rec.Body)
+			}
+			var e struct{ Error string }
+			decode(t, rec, &e)
+			if !strings.Contains(e.Error, tc.want) {
+				t.Fatalf("error %q, want it to contain %q", e.Error, tc.want)
+			}
+		})
+	}
+}
+
+func TestContentTypeMustBeJSON(t *testing.T) {
+	s := newServer(t, Config{})
+	// A form post from another site cannot set application/json without a
+	// CORS preflight, so refusing other types blocks cross-site posts.
+	req := httptest.NewRequest("POST", "/api/count", strings.NewReader(`{"n":4}`))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusUnsupportedMediaType {
+		t.Fatalf("status %d, want 415: %s", rec.Code, rec.Body)
+	}
+}
+
+func TestLimitsAndAlgorithms(t *testing.T) {
+	s := newServer(t, Config{MaxCountN: 12, MaxJobs: 2})
+	var l limitsJSON
+	decode(t, do(s, "GET", "/api/limits", ""), &l)
+	if l.MaxCountN != 12 || l.MaxJobs != 2 || l.MaxTraceN != 20 || l.RequestTimeout != 60 {
+		t.Fatalf("limits %+v", l)
+	}
+	var algos []algorithmJSON
+	decode(t, do(s, "GET", "/api/algorithms", ""), &algos)
+	found := map[string]algorithmJSON{}
+	for _, a := range algos {
+		found[a.Name] = a
+	}
+	if !found["stack"].Traceable || found["permutations"].Traceable || found["bitmask"].Description == "" {
+		t.Fatalf("algorithms %+v", algos)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, tc := range []struct {
+		body string
+		want verifyResponse
+	}{
+		{`{"queens":[2,4,1,3]}`, verifyResponse{N: 4, OK: true, Queens: 4}},
+		{`{"n":4,"queens":[2,4,1,3]}`, verifyResponse{N: 4, OK: true, Queens: 4}},
+		{`{"queens":[2,4,1,4]}`, verifyResponse{N: 4, Queens: 4,
+			Error:   "queens at row 2, column 4 and row 4, column 4 attack each other on the same column",
+			Problem: &problemJSON{Kind: "same column", Row: 4, Col: 4, Row2: 2, Col2: 4}}},
+		{`{"queens":[1,2,0,0]}`, verifyResponse{N: 4, Queens: 2,
+			Error:   "queens at row 1, column 1 and row 2, column 2 attack each other on the same diagonal (↘)",
+			Problem: &problemJSON{Kind: "same diagonal", Row: 2, Col: 2, Row2: 1, Col2: 1}}},
+		{`{"queens":[2,0,0,0]}`, verifyResponse{N: 4, Queens: 1,
+			Error: "row 2 has no queen", Problem: &problemJSON{Kind: "empty row", Row: 2}}},
+		{`{"queens":[2,0,0,0],"partial":true}`, verifyResponse{N: 4, OK: true, Queens: 1}},
+		{`{"queens":[5,0,0,0],"partial":true}`, verifyResponse{N: 4, Queens: 1,
+			Error: "row 1: column 5 is out of range 1..4", Problem: &problemJSON{Kind: "column out of range", Row: 1, Col: 5}}},
+		{`{"queens":[2,4,1,3],"blocked":[[3,1]]}`, verifyResponse{N: 4, Queens: 4,
+			Error: "queen at row 3, column 1 stands on a blocked square", Problem: &problemJSON{Kind: "blocked square", Row: 3, Col: 1}}},
+	} {
+		t.Run(tc.body, func(t *testing.T) {
+			rec := do(s, "POST", "/api/verify", tc.body)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+			var got verifyResponse
+			decode(t, rec, &got)
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(tc.want)
+			if string(gj) != string(wj) {
+				t.Fatalf("got  %s\nwant %s", gj, wj)
+			}
+		})
+	}
+}
+
+func TestSolutions(t *testing.T) {
+	s := newServer(t, Config{})
+	for n, want := range map[int][2]int{1: {1, 1}, 2: {0, 0}, 3: {0, 0}, 4: {2, 1}, 6: {4, 1}, 8: {92, 12}, 10: {724, 92}} {
+		var got solutionsJSON
+		decode(t, do(s, "GET", "/api/solutions?n="+itoa(n), ""), &got)
+		if got.N != n || got.Total != want[0] || got.Unique != want[1] || len(got.Classes) != want[1] {
+			t.Fatalf("n=%d: total %d unique %d classes %d, want %v", n, got.Total, got.Unique, len(got.Classes), want)
+		}
+		seen := map[string]bool{}
+		sum := 0
+		for _, c := range got.Classes {
+			if len(c.Orbit) != c.Size || !equal32(c.Orbit[0], c.Canonical) {
+				t.Fatalf("n=%d: class %v: orbit %v of size %d", n, c.Canonical, c.Orbit, c.Size)
+			}
+			sum += c.Size
+			for _, q := range c.Orbit {
+				// Every board is a solution, and appears once.
+				body, _ := json.Marshal(map[string]any{"queens": q})
+				var v verifyResponse
+				decode(t, do(s, "POST", "/api/verify", string(body)), &v)
+				if !v.OK {
+					t.Fatalf("n=%d: %v is not a solution: %s", n, q, v.Error)
+				}
+				key := string(body)
+				if seen[key] {
+					t.Fatalf("n=%d: %v listed twice", n, q)
+				}
+				seen[key] = true
+			}
+		}
+		if sum != got.Total {
+			t.Fatalf("n=%d: orbit sizes add up to %d, total %d", n, sum, got.Total)
+		}
+	}
+}
+
+func equal32(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// waitFor polls cond until it holds or the test times out after d.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("timed out waiting for %s", what)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}

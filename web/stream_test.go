@@ -1,0 +1,278 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/internal/reference"
+)
+
+// startHTTP serves s on a loopback port for the tests that stream.
+func startHTTP(t *testing.T, s *Server) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func get(t *testing.T, url string) *http.Response {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Body.Close() })
+	return res
+}
+
+// TestTraceMatchesLibrary checks the stream against the library: the same
+// events, in the JSON form of `nqueens trace --format json`, and final
+// counters equal to those of a plain Solve (what `nqueens count --algo
+// --stats` prints).
+func TestTraceMatchesLibrary(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := startHTTP(t, s)
+	for _, tc := range []struct {
+		algo string
+		n    int
+	}{{"stack", 6}, {"backtrack-2d", 5}, {"bitmask", 4}, {"backtrack-flags-iterative", 1}} {
+		res := get(t, ts.URL+"/api/trace?n="+itoa(tc.n)+"&algo="+tc.algo)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("%s: status %d, Content-Type %q", tc.algo, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		events := readEvents(t, res.Body)
+		a, _ := classic.Lookup(tc.algo)
+		seq, err := a.(classic.Tracer).Trace(context.Background(), tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for e := range seq {
+			want, _ := json.Marshal(e)
+			if i >= len(events) || events[i].Name != "message" || events[i].Data != string(want) {
+				t.Fatalf("%s n=%d event %d: got %+v, want %s", tc.algo, tc.n, i, events[min(i, len(events)-1)], want)
+			}
+			i++
+		}
+		if len(events) != i+1 || events[i].Name != "end" {
+			t.Fatalf("%s: %d events, want %d and an end event", tc.algo, len(events), i+1)
+		}
+		var end traceEnd
+		if err := json.Unmarshal([]byte(events[i].Data), &end); err != nil {
+			t.Fatal(err)
+		}
+		c, err := a.Solve(context.Background(), tc.n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Elapsed = 0
+		if !end.Complete || end.Truncated || end.Events != i || end.Counters != c || end.Algorithm != tc.algo {
+			t.Fatalf("%s: end %+v, want counters %+v after %d events", tc.algo, end, c, i)
+		}
+	}
+}
+
+func TestTraceLimit(t *testing.T) {
+	s := newServer(t, Config{MaxTraceEvents: 50})
+	ts := startHTTP(t, s)
+	for _, tc := range []struct {
+		query     string
+		events    int
+		truncated bool
+	}{
+		{"n=8", 50, true},         // the server's limit
+		{"n=8&limit=7", 7, true},  // the client's
+		{"n=4&limit=50", 0, true}, // the n=4 search has more than 50 steps
+		{"n=1&limit=50", 3, false},
+	} {
+		events := readEvents(t, get(t, ts.URL+"/api/trace?"+tc.query).Body)
+		var end traceEnd
+		if err := json.Unmarshal([]byte(events[len(events)-1].Data), &end); err != nil {
+			t.Fatal(err)
+		}
+		if tc.events == 0 {
+			tc.events = 50
+		}
+		if len(events) != tc.events+1 || end.Events != tc.events || end.Truncated != tc.truncated || end.Complete == tc.truncated {
+			t.Fatalf("%s: %d events, end %+v", tc.query, len(events), end)
+		}
+	}
+}
+
+// TestTraceClientGone checks that a client that leaves mid-stream stops the
+// search and frees its job slot.
+func TestTraceClientGone(t *testing.T) {
+	s := newServer(t, Config{MaxJobs: 1, MaxTraceEvents: 1 << 30})
+	ts := startHTTP(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/trace?n=20&limit=1000000000", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	if _, err := res.Body.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.jobs) != 1 {
+		t.Fatalf("%d job slots taken while streaming, want 1", len(s.jobs))
+	}
+	cancel()
+	res.Body.Close()
+	waitFor(t, 10*time.Second, "the trace to stop", func() bool { return len(s.jobs) == 0 })
+}
+
+// countEvents starts a count of n and returns the job and its event stream.
+func startCount(t *testing.T, ts *httptest.Server, n int) countStatusJSON {
+	t.Helper()
+	res, err := http.Post(ts.URL+"/api/count", "application/json", strings.NewReader(`{"n":`+itoa(n)+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st countStatusJSON
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusAccepted || st.ID == "" || st.State != stateRunning || st.Events != "/api/count/"+st.ID+"/events" {
+		t.Fatalf("POST /api/count: status %d, %+v", res.StatusCode, st)
+	}
+	return st
+}
+
+func TestCountResult(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := startHTTP(t, s)
+	for _, n := range []int{1, 2, 8, 12} {
+		st := startCount(t, ts, n)
+		events := readEvents(t, get(t, ts.URL+st.Events).Body)
+		last := events[len(events)-1]
+		if last.Name != "result" {
+			t.Fatalf("n=%d: last event %+v", n, last)
+		}
+		for _, e := range events[:len(events)-1] {
+			var p countProgressJSON
+			if e.Name != "progress" || json.Unmarshal([]byte(e.Data), &p) != nil || p.N != n || p.UnitsDone > p.Units {
+				t.Fatalf("n=%d: event %+v", n, e)
+			}
+		}
+		var r countResultJSON
+		if err := json.Unmarshal([]byte(last.Data), &r); err != nil {
+			t.Fatal(err)
+		}
+		row, ok, err := reference.Get(n)
+		if err != nil || !ok {
+			t.Fatalf("reference for %d: %v %v", n, ok, err)
+		}
+		if r.N != n || r.Total != row.Total.String() || r.Unique != row.Unique.String() || r.Reference != "ok" {
+			t.Fatalf("n=%d: result %+v, want total %s unique %s", n, r, row.Total, row.Unique)
+		}
+		// A late reader gets the result at once, and so does the status.
+		events = readEvents(t, get(t, ts.URL+st.Events).Body)
+		if events[len(events)-1].Data != last.Data {
+			t.Fatalf("n=%d: second reader got %+v", n, events)
+		}
+		var again countStatusJSON
+		decode(t, do(s, "GET", "/api/count/"+st.ID, ""), &again)
+		if again.State != stateDone || again.Result == nil || *again.Result != r {
+			t.Fatalf("n=%d: status %+v", n, again)
+		}
+	}
+}
+
+// TestCountCancel starts a count that would take long, cancels it with
+// DELETE, and checks that its stream ends with "stopped" and its job slot
+// is free again.
+func TestCountCancel(t *testing.T) {
+	s := newServer(t, Config{MaxCountN: 20, MaxJobs: 1})
+	ts := startHTTP(t, s)
+	st := startCount(t, ts, 20)
+	res := get(t, ts.URL+st.Events)
+	// The only job slot is taken: a second heavy request is refused.
+	rec := do(s, "POST", "/api/count", `{"n":4}`)
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
+		t.Fatalf("second count: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	var e struct{ Error string }
+	decode(t, rec, &e)
+	if !strings.Contains(e.Error, "server busy: 1 heavy jobs are running, the limit is 1") {
+		t.Fatalf("429 error %q", e.Error)
+	}
+
+	rec = do(s, "DELETE", "/api/count/"+st.ID, "")
+	var cancelled countStatusJSON
+	decode(t, rec, &cancelled)
+	if rec.Code != http.StatusOK || cancelled.State != stateCancelled || cancelled.Reason != "cancelled by the client" {
+		t.Fatalf("DELETE: status %d, %+v", rec.Code, cancelled)
+	}
+	events := readEvents(t, res.Body)
+	last := events[len(events)-1]
+	if last.Name != "stopped" || !strings.Contains(last.Data, `"state":"cancelled"`) {
+		t.Fatalf("last event %+v", last)
+	}
+	waitFor(t, 5*time.Second, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
+}
+
+// TestCountIdle checks the policy for a page that goes away: with nobody
+// reading its events for CountIdle, a job is cancelled.
+func TestCountIdle(t *testing.T) {
+	s := newServer(t, Config{MaxCountN: 20, CountIdle: 100 * time.Millisecond})
+	ts := startHTTP(t, s)
+
+	// Nobody ever connects.
+	st := startCount(t, ts, 20)
+	waitFor(t, 10*time.Second, "the unwatched job to be cancelled", func() bool {
+		j, _ := s.counts.get(st.ID)
+		return j.status().State == stateCancelled
+	})
+	j, _ := s.counts.get(st.ID)
+	if r := j.status().Reason; r != "nobody was listening to its events" {
+		t.Fatalf("reason %q", r)
+	}
+
+	// A listener keeps the job alive; leaving cancels it.
+	st = startCount(t, ts, 20)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+st.Events, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // three idle periods
+	j, _ = s.counts.get(st.ID)
+	if state := j.status().State; state != stateRunning {
+		t.Fatalf("watched job is %s", state)
+	}
+	cancel()
+	res.Body.Close()
+	waitFor(t, 10*time.Second, "the abandoned job to be cancelled", func() bool { return j.status().State == stateCancelled })
+	waitFor(t, 5*time.Second, "the job slots to be freed", func() bool { return len(s.jobs) == 0 })
+}
+
+// TestCloseStopsJobs checks that closing the server ends running jobs.
+func TestCloseStopsJobs(t *testing.T) {
+	s := newServer(t, Config{MaxCountN: 20})
+	ts := startHTTP(t, s)
+	st := startCount(t, ts, 20)
+	s.Close()
+	j, _ := s.counts.get(st.ID)
+	if got := j.status(); got.State != stateCancelled || got.Reason != "the server is shutting down" {
+		t.Fatalf("after Close: %+v", got)
+	}
+}
+
+// TestNoJobAfterClose checks that a closed server refuses new count jobs.
+func TestNoJobAfterClose(t *testing.T) {
+	s := newServer(t, Config{})
+	s.Close()
+	rec := do(s, "POST", "/api/count", `{"n":8}`)
+	if rec.Code != http.StatusServiceUnavailable || len(s.jobs) != 0 {
+		t.Fatalf("status %d, %d slots taken: %s", rec.Code, len(s.jobs), rec.Body)
+	}
+}

@@ -1,0 +1,89 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/nqueens/nqueens/classic"
+)
+
+// traceEnd is the last event of a trace stream.
+type traceEnd struct {
+	Algorithm string           `json:"algorithm"`
+	N         int              `json:"n"`
+	Events    int              `json:"events"`    // events sent
+	Complete  bool             `json:"complete"`  // the search ran to its end
+	Truncated bool             `json:"truncated"` // the search had more events than the limit
+	Counters  classic.Counters `json:"counters"`  // after the last event sent
+}
+
+// handleTrace streams the classic search of ?algo= on the ?n= board as
+// server-sent events: one default event per step, classic.Event's JSON form
+// (the lines of `nqueens trace N --algo NAME --format json`), then an "end"
+// event. ?limit= bounds the events, at most MaxTraceEvents.
+func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
+	q, err := query(r, "n", "algo", "limit")
+	if err != nil {
+		return err
+	}
+	n, err := nParam(q, "trace", s.cfg.MaxTraceN)
+	if err != nil {
+		return err
+	}
+	limit, err := intParam(q, "limit", s.cfg.MaxTraceEvents, 1, s.cfg.MaxTraceEvents)
+	if err != nil {
+		return err
+	}
+	name := q["algo"]
+	if name == "" {
+		name = "stack"
+	}
+	algo, err := classic.Lookup(name)
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	tr, ok := algo.(classic.Tracer)
+	if !ok {
+		var names []string
+		for _, a := range classic.All() {
+			if _, ok := a.(classic.Tracer); ok {
+				names = append(names, a.Name())
+			}
+		}
+		return badRequest("algorithm %s cannot be traced (want one of %s)", name, strings.Join(names, ", "))
+	}
+	// A stream holds a job slot for its whole life: it runs a search.
+	release, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	defer release()
+
+	// The search stops when the client goes away (r's context) or when the
+	// limit is reached (the break below).
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	seq, err := tr.Trace(ctx, n)
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	es := startEventStream(w)
+	end := traceEnd{Algorithm: algo.Name(), N: n}
+	for e := range seq {
+		if end.Events == limit {
+			end.Truncated = true
+			break
+		}
+		if err := es.send("", e); err != nil {
+			return err // the client is gone; the deferred cancel stops the search
+		}
+		end.Events++
+		end.Counters = e.Counters
+	}
+	if err := r.Context().Err(); err != nil {
+		return err
+	}
+	end.Complete = !end.Truncated
+	return es.sendNow("end", end)
+}

@@ -1,0 +1,130 @@
+package web
+
+import (
+	"errors"
+	"math"
+	"net/http"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// boardRequest is a board in a request body, in one of two forms:
+//
+//	{"queens": [2,4,1,3], "blocked": [[1,1]]}  1-based columns, 0 for an empty row; blocked squares as [row, col], 1-based
+//	{"board": "2 4 1 3", "format": "list"}    text in any format that `nqueens verify` reads (format "auto" or omitted: detect)
+//
+// "n", if given, must equal the board's size.
+type boardRequest struct {
+	N       *int       `json:"n,omitempty"`
+	Queens  []int64    `json:"queens,omitempty"`
+	Blocked [][2]int64 `json:"blocked,omitempty"`
+	Board   *string    `json:"board,omitempty"`
+	Format  string     `json:"format,omitempty"`
+}
+
+// problemBoard is a board with its blocked squares, as read from a request.
+type problemBoard struct {
+	Queens  board.Placement
+	Blocked []board.Square
+}
+
+// read checks the request's board against the limit for op. Queens are not
+// checked against each other: that is the caller's verdict to give.
+func (b *boardRequest) read(op string, limit int) (problemBoard, error) {
+	var pb problemBoard
+	switch {
+	case b.Board != nil && (b.Queens != nil || b.Blocked != nil):
+		return pb, badRequest(`give the board either as "board" text or as "queens" (and "blocked"), not both`)
+	case b.Board != nil:
+		return pb, badRequest(`"board" text is not read by this server yet; give "queens"`)
+	case b.Queens != nil:
+		if b.Format != "" {
+			return pb, badRequest(`"format" applies to "board" text only`)
+		}
+		n := len(b.Queens)
+		if err := checkN(n, op, limit); err != nil {
+			return pb, err
+		}
+		pb.Queens = make(board.Placement, n)
+		for i, c := range b.Queens {
+			// Columns out of 1..n are a verdict of board.Check, but they
+			// must fit the int32 of a Placement.
+			if c < math.MinInt32+1 || c > math.MaxInt32 {
+				return pb, badRequest("queens[%d] = %d is out of range 0..%d", i, c, n)
+			}
+			pb.Queens[i] = int32(c - 1)
+		}
+		for i, sq := range b.Blocked {
+			if sq[0] < 1 || sq[0] > int64(n) || sq[1] < 1 || sq[1] > int64(n) {
+				return pb, badRequest("blocked[%d] = [%d, %d] is off the %d×%d board (rows and columns are 1..%d)", i, sq[0], sq[1], n, n, n)
+			}
+			pb.Blocked = append(pb.Blocked, board.Square{Row: int(sq[0] - 1), Col: int(sq[1] - 1)})
+		}
+	default:
+		return pb, badRequest(`the request needs a board: "queens" (1-based columns, 0 for an empty row) or "board" text`)
+	}
+	if b.N != nil && *b.N != len(pb.Queens) {
+		return pb, badRequest("n = %d but the board has %d rows", *b.N, len(pb.Queens))
+	}
+	return pb, nil
+}
+
+type verifyRequest struct {
+	boardRequest
+	// Partial accepts empty rows: the board need only be free of attacks.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// problemJSON says why a board is not a solution, 1-based; (row2, col2) is
+// the earlier queen of an attacking pair.
+type problemJSON struct {
+	Kind string `json:"kind"`
+	Row  int    `json:"row"`
+	Col  int    `json:"col"`
+	Row2 int    `json:"row2,omitempty"`
+	Col2 int    `json:"col2,omitempty"`
+}
+
+type verifyResponse struct {
+	N       int          `json:"n"`
+	OK      bool         `json:"ok"`
+	Queens  int          `json:"queens"`
+	Error   string       `json:"error,omitempty"`
+	Problem *problemJSON `json:"problem,omitempty"`
+}
+
+// handleVerify says whether the board is a solution (or, with "partial",
+// a board without attacks) and exactly why not. Cost O(n).
+func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
+	var req verifyRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	pb, err := req.read("verify", s.cfg.MaxVerifyN)
+	if err != nil {
+		return err
+	}
+	check := board.Verify
+	if req.Partial {
+		check = board.Check
+	}
+	err = check(pb.Queens)
+	if err == nil {
+		err = board.CheckBlocked(pb.Queens, pb.Blocked)
+	}
+	out := verifyResponse{N: len(pb.Queens), OK: err == nil, Queens: pb.Queens.Queens()}
+	var p *board.Problem
+	if errors.As(err, &p) {
+		out.Error = p.Error()
+		out.Problem = &problemJSON{Kind: p.Kind.String(), Row: p.Row + 1, Col: p.Col + 1}
+		if p.Kind == board.SameColumn || p.Kind == board.Diagonal || p.Kind == board.AntiDiagonal {
+			out.Problem.Row2, out.Problem.Col2 = p.Row2+1, p.Col2+1
+		}
+		if p.Kind == board.EmptyRow {
+			out.Problem.Col = 0
+		}
+	} else if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
