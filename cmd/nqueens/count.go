@@ -32,6 +32,9 @@ type countFlags struct {
 	checkpointEvery time.Duration
 	yes             bool
 	rangeArg        string
+	algo            string
+	stats           bool
+	shard           *shardFlags
 }
 
 // estimateFrom is the smallest N for which count estimates the run time
@@ -61,14 +64,33 @@ against the published counts.`,
 				if len(args) != 0 {
 					return usagef("count takes N or --range A-B, not both")
 				}
+				if f.algo != "" || f.shard.active() {
+					return usagef("--range counts with the fast engine on this machine only; drop --algo and the shard flags")
+				}
 				return runCountRange(cmd, f)
 			}
 			if len(args) != 1 {
 				return usagef("count needs N (or --range A-B)")
 			}
+			if f.algo != "" {
+				if f.shard.active() || f.resume != "" || f.checkpoint != "" {
+					return usagef("--algo runs one classic strategy; it takes no shard or checkpoint flags")
+				}
+				n, err := parseN(args[0], "count", count.MaxN)
+				if err != nil {
+					return err
+				}
+				return runAlgoCount(cmd, n, f.algo, f.stats, f.jsonOut)
+			}
+			if f.stats {
+				return usagef("--stats goes with --algo NAME")
+			}
 			n, err := parseN(args[0], "count", count.MaxN)
 			if err != nil {
 				return err
+			}
+			if f.shard.active() {
+				return runShardCount(cmd, n, f.shard)
 			}
 			return runCount(cmd, n, f)
 		},
@@ -81,6 +103,10 @@ against the published counts.`,
 	fl.DurationVar(&f.checkpointEvery, "checkpoint-every", 5*time.Second, "time between checkpoint saves")
 	fl.BoolVar(&f.yes, "yes", false, "start a count estimated to take over an hour")
 	fl.StringVar(&f.rangeArg, "range", "", "count every N from A to B and print a table")
+	fl.StringVar(&f.algo, "algo", "", "count with one classic strategy instead (see nqueens algorithms)")
+	fl.BoolVar(&f.stats, "stats", false, "with --algo: print the strategy's counters and time")
+	f.shard = addShardFlags(cmd)
+	algoNames(cmd, "algo")
 	return cmd
 }
 
