@@ -13,7 +13,7 @@ func TestAlgorithmsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	classicGolden(t, "algorithms_list.txt", out)
+	golden(t, "algorithms_list.txt", out)
 }
 
 func TestAlgorithmsJSON(t *testing.T) {

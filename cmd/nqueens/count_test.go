@@ -14,14 +14,6 @@ import (
 	"github.com/nqueens/nqueens/count"
 )
 
-// runCount runs the command line through run and returns exit code, stdout
-// and stderr.
-func runCLI(args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
 func TestCountCommand(t *testing.T) {
 	tests := []struct {
 		args     []string

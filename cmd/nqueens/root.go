@@ -108,10 +108,7 @@ func parseN(arg, op string, limit int) (int, error) {
 
 // formatFlag adds --format (and -f) with shell completion of format names.
 func formatFlag(cmd *cobra.Command, def board.Format, allowed []board.Format) *string {
-	names := make([]string, len(allowed))
-	for i, f := range allowed {
-		names[i] = string(f)
-	}
+	names := formatNames(allowed)
 	p := cmd.Flags().StringP("format", "f", string(def), "output format: "+strings.Join(names, ", "))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(names, cobra.ShellCompDirectiveNoFileComp))
 	return p
@@ -128,11 +125,7 @@ func checkFormat(name string, allowed []board.Format) (board.Format, error) {
 			return f, nil
 		}
 	}
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = string(a)
-	}
-	return "", usagef("format %q is not available here (want one of %s)", name, strings.Join(names, ", "))
+	return "", usagef("format %q is not available here (want one of %s)", name, joinFormats(allowed))
 }
 
 // openOutput returns stdout for "" or "-", else a new file. The file is
@@ -159,3 +152,13 @@ func openInput(cmd *cobra.Command, path string) (io.ReadCloser, string, error) {
 	}
 	return f, path, nil
 }
+
+func formatNames(fs []board.Format) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
+}
+
+func joinFormats(fs []board.Format) string { return strings.Join(formatNames(fs), ", ") }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,19 +14,6 @@ import (
 	"github.com/nqueens/nqueens/classic"
 	"github.com/spf13/cobra"
 )
-
-// The golden files are rewritten by go test -update. Another test file of
-// this package may define the flag too, so it is looked up, not owned.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func classicUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // classicExec runs one command line on a fresh root command and returns its
 // stdout, stderr and error.
@@ -40,26 +26,6 @@ func classicExec(t *testing.T, args ...string) (string, string, error) {
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	return out.String(), errOut.String(), err
-}
-
-func classicGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if classicUpdate() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
 }
 
 func isUsage(err error) bool {
@@ -77,7 +43,7 @@ func TestTraceGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		classicGolden(t, tt.file, out)
+		golden(t, tt.file, out)
 	}
 }
 
