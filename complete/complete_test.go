@@ -1,8 +1,3 @@
-//go:build ignore
-
-// This file waits for board.Partial, board.ParseAll and board.WritePartial
-// (board/parse.go): delete these lines once that file is in the tree.
-
 package complete
 
 import (

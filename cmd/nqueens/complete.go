@@ -1,13 +1,7 @@
-//go:build ignore
-
-// This file waits for board.Partial, board.ParseAll and board.WritePartial
-// (board/parse.go): delete these lines once that file is in the tree.
-
 package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -121,13 +115,7 @@ exit 1. Every completion is verified before it is printed.`,
 						return err
 					}
 					k++
-					if f.IsBoard() {
-						if k > 1 {
-							fmt.Fprintln(w)
-						}
-						fmt.Fprintf(w, "# solution %d\n", k)
-					}
-					if err := board.Write(w, sol, f); err != nil {
+					if err := writeListed(w, sol, f, k, 0); err != nil {
 						return err
 					}
 					if k == limit {
@@ -198,21 +186,4 @@ func noCompletion(w io.Writer, n int, jsonOut bool) error {
 	}
 	_, err := fmt.Fprintln(w, "no completion exists")
 	return err
-}
-
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
-}
-
-func formatNames(fs []board.Format) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = string(f)
-	}
-	return out
 }

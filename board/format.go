@@ -1,0 +1,198 @@
+package board
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// MaxBoardN is the largest board drawn square by square in the grid, dots
+// and unicode formats: a bigger one is megabytes of text no one reads.
+const MaxBoardN = 1000
+
+// MaxWriteN returns the largest n that [Write] accepts in format f.
+func MaxWriteN(f Format) int {
+	if f.IsBoard() {
+		return MaxBoardN
+	}
+	return MaxN
+}
+
+// Write writes the board c in format f, ending with a newline (except PNG).
+// c is read row by row through c.Col, so a closed-form board of 10^9 rows
+// streams in list or JSON format in constant memory; grid, dots and
+// unicode refuse boards over [MaxWriteN] rows; SVG and PNG draw boards
+// over [MaxDetailN] rows as queen density per pixel. Cost O(n) (O(n²) for
+// the board formats).
+func Write(w io.Writer, c Columns, f Format) error {
+	return write(w, c, nil, f)
+}
+
+// WritePartial writes a partial board in format f: empty rows are 0 in a
+// list and JSON, blank rows in board formats; blocked squares are 'x' in
+// dots, a "blocked" list in JSON, shaded in pictures, and an error in list
+// and grid formats, which cannot show them.
+func WritePartial(w io.Writer, p Partial, f Format) error {
+	if len(p.Blocked) > 0 && (f == List || f == Grid) {
+		return fmt.Errorf("the %s format cannot show blocked squares; use dots, unicode, json, svg or png", f)
+	}
+	n := len(p.Queens)
+	for _, b := range p.Blocked {
+		if b.Row < 0 || b.Row >= n || b.Col < 0 || b.Col >= n {
+			return fmt.Errorf("blocked square %s is off the %d×%d board", b, n, n)
+		}
+	}
+	return write(w, p.Queens, p.Blocked, f)
+}
+
+func write(w io.Writer, c Columns, blocked []Square, f Format) error {
+	n := c.N()
+	if n < 1 {
+		return fmt.Errorf("a board needs at least one row")
+	}
+	if limit := MaxWriteN(f); n > limit {
+		return fmt.Errorf("a board of %d rows is too large for the %s format (limit %d)", n, f, limit)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var err error
+	switch f {
+	case List:
+		err = writeList(bw, c)
+	case JSON:
+		err = writeJSON(bw, c, blocked)
+	case Grid, Dots, Unicode:
+		err = writeBoard(bw, c, blocked, f)
+	case SVG:
+		err = writeSVG(bw, c, blocked)
+	case PNG:
+		err = writePNG(bw, c, blocked)
+	default:
+		return fmt.Errorf("format %q cannot be written", f)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// column reads row r of c, checking that it is a column or Empty.
+func column(c Columns, r int) (int, error) {
+	col := c.Col(r)
+	if col != Empty && (col < 0 || col >= c.N()) {
+		return 0, fmt.Errorf("row %d: column %d is out of range 1..%d", r+1, col+1, c.N())
+	}
+	return col, nil
+}
+
+func writeList(w *bufio.Writer, c Columns) error {
+	var buf [24]byte
+	for r := range c.N() {
+		col, err := column(c, r)
+		if err != nil {
+			return err
+		}
+		if r > 0 {
+			w.WriteByte(' ')
+		}
+		w.Write(strconv.AppendInt(buf[:0], int64(col+1), 10))
+	}
+	_, err := w.WriteString("\n")
+	return err
+}
+
+func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
+	var buf [24]byte
+	fmt.Fprintf(w, `{"n":%d,"queens":[`, c.N())
+	for r := range c.N() {
+		col, err := column(c, r)
+		if err != nil {
+			return err
+		}
+		if r > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(strconv.AppendInt(buf[:0], int64(col+1), 10))
+	}
+	w.WriteString("]")
+	if len(blocked) > 0 {
+		w.WriteString(`,"blocked":[`)
+		for i, b := range blocked {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			fmt.Fprintf(w, "[%d,%d]", b.Row+1, b.Col+1)
+		}
+		w.WriteString("]")
+	}
+	_, err := w.WriteString("}\n")
+	return err
+}
+
+// Unicode board squares: light and dark squares alternate as on a chess
+// board (the top-left square is light), cells are separated by a space.
+const (
+	uniQueen   = "♛"
+	uniLight   = "□"
+	uniDark    = "■"
+	uniBlocked = "✕"
+)
+
+func writeBoard(w *bufio.Writer, c Columns, blocked []Square, f Format) error {
+	n := c.N()
+	isBlocked := blockedSet(blocked)
+	for r := range n {
+		col, err := column(c, r)
+		if err != nil {
+			return err
+		}
+		for k := range n {
+			switch f {
+			case Grid:
+				if k == col {
+					w.WriteByte('1')
+				} else {
+					w.WriteByte('0')
+				}
+			case Dots:
+				switch {
+				case k == col:
+					w.WriteByte('Q')
+				case isBlocked[Square{r, k}]:
+					w.WriteByte('x')
+				default:
+					w.WriteByte('.')
+				}
+			case Unicode:
+				if k > 0 {
+					w.WriteByte(' ')
+				}
+				switch {
+				case k == col:
+					w.WriteString(uniQueen)
+				case isBlocked[Square{r, k}]:
+					w.WriteString(uniBlocked)
+				case (r+k)%2 == 0:
+					w.WriteString(uniLight)
+				default:
+					w.WriteString(uniDark)
+				}
+			}
+		}
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func blockedSet(blocked []Square) map[Square]bool {
+	if len(blocked) == 0 {
+		return nil
+	}
+	m := make(map[Square]bool, len(blocked))
+	for _, b := range blocked {
+		m[b] = true
+	}
+	return m
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"iter"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/solve"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newListCmd) }
+
+// listFormats are the formats in which list can stream many boards.
+var listFormats = []board.Format{board.List, board.Grid, board.Dots, board.Unicode, board.JSON}
+
+func newListCmd() *cobra.Command {
+	var unique, jsonOut bool
+	var limit int
+	var output string
+	cmd := &cobra.Command{
+		Use:   "list N",
+		Short: "Stream every solution, or one per symmetry class",
+		Long: `list prints the solutions of the N-Queens problem in lexicographic order
+of their 1-based column lists, as they are found (N ≤ 64; beyond N ≈ 30 even
+the first ones take long).
+
+--unique prints one solution per class under the 8 symmetries of the square
+(the lexicographically smallest of its orbit, OEIS A002562), with the size of
+its orbit. Board formats (grid, dots, unicode) put a line "# solution K"
+before each board; list and json print one solution a line, and nothing
+else goes to stdout.`,
+		Example: `  nqueens list 6
+  nqueens list 8 --unique --format dots
+  nqueens list 12 --limit 5 --json`,
+		Args: exactArgs(1, "N"),
+	}
+	format := formatFlag(cmd, board.List, listFormats)
+	fl := cmd.Flags()
+	fl.BoolVarP(&unique, "unique", "u", false, "one solution per symmetry class")
+	fl.IntVarP(&limit, "limit", "k", 0, "stop after this many solutions (0: all)")
+	fl.BoolVar(&jsonOut, "json", false, "print JSON Lines (the same as --format json)")
+	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		f, err := checkFormat(*format, listFormats)
+		if err != nil {
+			return err
+		}
+		if jsonOut {
+			f = board.JSON
+		}
+		if limit < 0 {
+			return usagef("--limit must be 0 or more, got %d", limit)
+		}
+		n, err := parseN(args[0], "list", solve.MaxEnumerateN)
+		if err != nil {
+			return err
+		}
+		if limit := board.MaxWriteN(f); n > limit {
+			return usagef("N = %d is too large for the %s format (limit %d)", n, f, limit)
+		}
+		var sols iter.Seq2[board.Placement, int]
+		if unique {
+			sols = solve.Unique(n)
+		} else {
+			sols = func(yield func(board.Placement, int) bool) {
+				for p := range solve.All(n) {
+					if !yield(p, 0) {
+						return
+					}
+				}
+			}
+		}
+		ctx := cmd.Context()
+		return writeOutput(cmd, output, func(w *bufio.Writer) error {
+			k := 0
+			for p, orbit := range sols {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("stopped after %d solutions: %w", k, err)
+				}
+				k++
+				if err := writeListed(w, p, f, k, orbit); err != nil {
+					return err
+				}
+				if k == limit {
+					break
+				}
+				// Let a reader of a pipe see solutions as they come.
+				if w.Buffered() > 0 && k%64 == 0 {
+					if err := w.Flush(); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	}
+	return cmd
+}
+
+// writeListed writes solution k of a stream; orbit > 0 is the size of its
+// symmetry class (with --unique).
+func writeListed(w *bufio.Writer, p board.Placement, f board.Format, k, orbit int) error {
+	switch {
+	case f == board.JSON && orbit > 0:
+		return writeJSONLine(w, struct {
+			N      int     `json:"n"`
+			Queens []int32 `json:"queens"`
+			Orbit  int     `json:"orbit"`
+		}{len(p), oneBased(p), orbit})
+	case f.IsBoard():
+		if orbit > 0 {
+			fmt.Fprintf(w, "# solution %d (class of %d)\n", k, orbit)
+		} else {
+			fmt.Fprintf(w, "# solution %d\n", k)
+		}
+	}
+	return board.Write(w, p, f)
+}
+
+func oneBased(p board.Placement) []int32 {
+	q := make([]int32, len(p))
+	for i, c := range p {
+		q[i] = c + 1
+	}
+	return q
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newShowCmd) }
+
+func newShowCmd() *cobra.Command {
+	var output, inFormat, transform string
+	var orbit bool
+	cmd := &cobra.Command{
+		Use:   "show [FILE|-]",
+		Short: "Convert boards between formats, draw them (SVG, PNG), turn and mirror them",
+		Long: `show reads boards (from FILE, or stdin when FILE is - or missing), full or
+partial, in any input format (detected, or named with --input-format), and
+writes them in the --format asked for: list, grid, dots, unicode, json, or a
+picture, svg or png (one board only; boards over 1000 rows are drawn
+downsampled, as queen density per pixel).
+
+--transform applies one of the 8 symmetries of the square (identity, rot90,
+rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
+--orbit prints every distinct board the symmetries make of each input board.`,
+		Example: `  echo "2 4 1 3" | nqueens show --format unicode
+  nqueens solve 8 | nqueens show --format svg -o queens8.svg
+  nqueens solve 12 | nqueens show --format png -o queens12.png
+  echo "1 5 8 6 3 7 2 4" | nqueens show --orbit --format list`,
+		Args: maxArgs(1),
+	}
+	format := formatFlag(cmd, board.Unicode, board.Formats)
+	fl := cmd.Flags()
+	fl.StringVar(&inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
+	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVar(&transform, "transform", "", "apply this symmetry of the square first")
+	fl.BoolVar(&orbit, "orbit", false, "print every distinct image of each board under the 8 symmetries")
+	_ = cmd.RegisterFlagCompletionFunc("transform", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		names := make([]string, len(board.Symmetries))
+		for i, s := range board.Symmetries {
+			names[i] = s.String()
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		f, err := checkFormat(*format, board.Formats)
+		if err != nil {
+			return err
+		}
+		inf, err := inputFormat(inFormat)
+		if err != nil {
+			return err
+		}
+		sym := board.Identity
+		if transform != "" {
+			if sym, err = board.ParseSymmetry(transform); err != nil {
+				return &usageError{err}
+			}
+		}
+		if orbit && transform != "" {
+			return usagef("--orbit already shows every transform; drop --transform")
+		}
+		in, name, err := openInput(cmd, argOr(args, 0, "-"))
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		var boards []board.Partial
+		for rec := range board.ParseAll(in, inf) {
+			if rec.Err != nil {
+				return fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
+			}
+			imgs, err := images(rec.Board, sym, orbit)
+			if err != nil {
+				return fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
+			}
+			boards = append(boards, imgs...)
+			if f.IsPicture() && len(boards) > 1 {
+				return usagef("%s holds more than one board; an %s picture shows one", name, f)
+			}
+		}
+		if len(boards) == 0 {
+			return fmt.Errorf("%s: no board found", name)
+		}
+		if limit := board.MaxWriteN(f); len(boards[0].Queens) > limit {
+			return usagef("a board of %d rows is too large for the %s format (limit %d)", len(boards[0].Queens), f, limit)
+		}
+		return writeOutput(cmd, output, func(w *bufio.Writer) error {
+			for k, b := range boards {
+				if f.IsBoard() && len(boards) > 1 {
+					fmt.Fprintf(w, "# board %d\n", k+1)
+				}
+				if err := board.WritePartial(w, b, f); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return cmd
+}
+
+// images returns p under sym, or with orbit every distinct image of p.
+func images(p board.Partial, sym board.Symmetry, orbit bool) ([]board.Partial, error) {
+	syms := []board.Symmetry{sym}
+	if orbit {
+		syms = board.Symmetries[:]
+	}
+	var out []board.Partial
+	for _, s := range syms {
+		q, err := s.Apply(p.Queens)
+		if err != nil {
+			return nil, err
+		}
+		img := board.Partial{Queens: q}
+		n := len(q)
+		for _, sq := range p.Blocked {
+			r, c := s.Map(n, sq.Row, sq.Col)
+			img.Blocked = append(img.Blocked, board.Square{Row: r, Col: c})
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || (o.Queens.Equal(img.Queens) && sameSquares(o.Blocked, img.Blocked))
+		}
+		if !dup {
+			out = append(out, img)
+		}
+	}
+	return out, nil
+}
+
+func sameSquares(a, b []board.Square) bool {
+	set := make(map[board.Square]bool, len(a))
+	for _, s := range a {
+		set[s] = true
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	for _, s := range b {
+		if !set[s] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/solve"
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+)
+
+func init() { register(newSolveCmd) }
+
+// verifyConstructionUpTo bounds the check of constructed boards: the
+// pattern is proved and tested, and above this size the check's 3n bits
+// would break the constant memory that streaming promises.
+const verifyConstructionUpTo = 10_000_000
+
+func newSolveCmd() *cobra.Command {
+	var output string
+	var random, noVerify, jsonOut bool
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "solve N",
+		Short: "Print one solution: the closed-form construction, or a random one",
+		Long: `solve prints one solution of the N-Queens problem.
+
+By default it uses the closed-form construction (cases on N mod 6), which
+computes each row's column on the fly: any N from 4 up to 10^9 (and N = 1)
+streams in list or json format in constant memory. N = 2 and 3 have no
+solution.
+
+--random finds a random solution by local search (Sosic and Gu's QS4): the
+same --seed gives the same board, different seeds different ones. It keeps
+the board in memory, 4 bytes a queen (10^8 queens take about 500 MB).
+
+Every board is verified before it is printed (random ones always unless
+--no-verify; constructed ones up to N = 10^7), so an invalid board is never
+printed. Board formats (grid, dots, unicode) are limited to N ≤ 1000;
+svg and png draw large boards downsampled, as queen density per pixel.`,
+		Example: `  nqueens solve 8 --format unicode
+  nqueens solve 1000000000 --format list | tail -c 40
+  nqueens solve 10000000 --random --seed 7 -o queens.txt
+  nqueens solve 100000 --random --format png -o big.png`,
+		Args: exactArgs(1, "N"),
+	}
+	format := formatFlag(cmd, board.List, board.Formats)
+	fl := cmd.Flags()
+	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	fl.BoolVar(&random, "random", false, "find a random solution by local search")
+	fl.Uint64Var(&seed, "seed", 1, "seed of --random: the same seed gives the same solution")
+	fl.BoolVar(&noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
+	fl.BoolVar(&jsonOut, "json", false, "print JSON (the same as --format json)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		f, err := checkFormat(*format, board.Formats)
+		if err != nil {
+			return err
+		}
+		if jsonOut {
+			f = board.JSON
+		}
+		if cmd.Flags().Changed("seed") && !random {
+			return usagef("--seed goes with --random")
+		}
+		if noVerify && !random {
+			return usagef("--no-verify goes with --random")
+		}
+		n, err := parseN(args[0], "solve", board.MaxN)
+		if err != nil {
+			return err
+		}
+		if limit := board.MaxWriteN(f); n > limit {
+			return usagef("N = %d is too large for the %s format (limit %d); use list, json, svg or png", n, f, limit)
+		}
+		var sol board.Columns
+		if random {
+			p, err := solveRandom(cmd, n, seed)
+			if err != nil {
+				return err
+			}
+			if !noVerify {
+				if err := board.Verify(p); err != nil {
+					return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
+				}
+			}
+			sol = p
+		} else {
+			pat, err := solve.Construct(n)
+			if err != nil {
+				return noSolution(err)
+			}
+			if n <= verifyConstructionUpTo {
+				if err := board.Verify(pat); err != nil {
+					return fmt.Errorf("internal error, the construction is invalid: %w", err)
+				}
+			}
+			sol = pat
+		}
+		return writeOutput(cmd, output, func(w *bufio.Writer) error { return board.Write(w, sol, f) })
+	}
+	return cmd
+}
+
+// noSolution turns "no solution for n = 2 or 3" into a plain failure.
+func noSolution(err error) error {
+	var ns *solve.ErrNoSolution
+	if errors.As(err, &ns) {
+		return &failure{code: 1, msg: ns.Error()}
+	}
+	return err
+}
+
+// solveRandom runs the local search with a progress bar on a terminal for
+// boards big enough to take a while.
+func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error) {
+	opts := solve.RandomOptions{Seed: seed}
+	stderr := cmd.ErrOrStderr()
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && n >= 1_000_000 {
+		p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(30))
+		bar := p.AddBar(int64(n),
+			mpb.PrependDecorators(decor.Name(fmt.Sprintf("solve %d ", n)), decor.Percentage()),
+			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_GO)),
+			mpb.BarRemoveOnComplete())
+		opts.Progress = func(done, total int) { bar.SetCurrent(int64(done)) }
+		defer func() {
+			bar.Abort(true)
+			p.Wait()
+		}()
+	}
+	start := time.Now()
+	sol, err := solve.Random(cmd.Context(), n, opts)
+	if err != nil {
+		return nil, noSolution(err)
+	}
+	if time.Since(start) > 2*time.Second {
+		fmt.Fprintf(stderr, "nqueens: found a random solution of %d queens in %s\n", n, time.Since(start).Round(time.Millisecond))
+	}
+	return sol, nil
+}
+
+// writeOutput buffers the output of write to stdout or to the -o file and
+// reports the first error of writing, flushing or closing.
+func writeOutput(cmd *cobra.Command, path string, write func(w *bufio.Writer) error) error {
+	out, done, err := openOutput(cmd, path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(out, 1<<16)
+	err = write(bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := done(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newVerifyCmd) }
+
+func newVerifyCmd() *cobra.Command {
+	var jsonOut, partial bool
+	var inFormat string
+	cmd := &cobra.Command{
+		Use:   "verify [FILE|-]",
+		Short: "Check boards: print ok, or exactly why a board is not a solution",
+		Long: `verify reads one or more boards (from FILE, or stdin when FILE is - or
+missing) and prints, for each, "ok" or why it is not a solution: which two
+queens attack each other (rows, columns and the line they share), which row
+is empty, which column is out of range. With several boards each line
+starts with the line number where the board begins.
+
+Boards are in any input format, detected or named with --format: 1-based
+column lists ("2 4 1 3", "[2,4,1,3]"), 0/1 grids, dot boards (".Q.."), JSON
+({"n":4,"queens":[2,4,1,3]}). Board formats are separated by blank lines;
+lists and JSON take one line each.
+
+Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
+		Example: `  echo "2 4 1 3" | nqueens verify
+  nqueens list 8 | nqueens verify --json
+  nqueens verify boards.txt --partial`,
+		Args: maxArgs(1),
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&inFormat, "format", "f", "auto", "input format: auto, list, grid, dots, json")
+	fl.BoolVar(&jsonOut, "json", false, "print a JSON object per board")
+	fl.BoolVar(&partial, "partial", false, "accept empty rows: check only that no two queens attack each other")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(append([]string{"auto"}, formatNames(board.InputFormats)...), cobra.ShellCompDirectiveNoFileComp))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		f, err := inputFormat(inFormat)
+		if err != nil {
+			return err
+		}
+		in, name, err := openInput(cmd, argOr(args, 0, "-"))
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		check := board.Verify
+		if partial {
+			check = board.Check
+		}
+		next, stop := iter.Pull(board.ParseAll(in, f))
+		defer stop()
+		first, ok := next()
+		if !ok {
+			return fmt.Errorf("%s: no board found", name)
+		}
+		second, many := next()
+		bad, total := 0, 0
+		return writeOutput(cmd, "", func(w *bufio.Writer) error {
+			report := func(rec board.Record) error {
+				total++
+				v := verdictOf(rec, check)
+				if !v.OK {
+					bad++
+				}
+				if jsonOut {
+					return writeJSONLine(w, v)
+				}
+				msg := "ok"
+				if !v.OK {
+					msg = v.Error
+				}
+				if many {
+					msg = fmt.Sprintf("line %d: %s", rec.Line, msg)
+				}
+				_, err := fmt.Fprintln(w, msg)
+				return err
+			}
+			if err := report(first); err != nil {
+				return err
+			}
+			for rec, ok := second, many; ok; rec, ok = next() {
+				if err := report(rec); err != nil {
+					return err
+				}
+			}
+			if bad > 0 {
+				if err := w.Flush(); err != nil {
+					return err
+				}
+				if total == 1 {
+					return &failure{code: 1, msg: name + ": the board is not a solution"}
+				}
+				return &failure{code: 1, msg: fmt.Sprintf("%s: %d of %d boards are not solutions", name, bad, total)}
+			}
+			return nil
+		})
+	}
+	return cmd
+}
+
+// verdict is the result of verify for one board, also its --json form.
+type verdict struct {
+	Line    int    `json:"line"`
+	N       int    `json:"n,omitempty"`
+	OK      bool   `json:"ok"`
+	Error   string `json:"error,omitempty"`
+	Problem string `json:"problem,omitempty"`
+}
+
+func verdictOf(rec board.Record, check func(board.Columns) error) verdict {
+	v := verdict{Line: rec.Line}
+	if rec.Err != nil {
+		v.Error, v.Problem = "malformed: "+rec.Err.Error(), "malformed"
+		return v
+	}
+	q := rec.Board.Queens
+	v.N = len(q)
+	err := check(q)
+	if err == nil {
+		err = board.CheckBlocked(q, rec.Board.Blocked)
+	}
+	if err != nil {
+		v.Error = err.Error()
+		var p *board.Problem
+		if errors.As(err, &p) {
+			v.Problem = p.Kind.String()
+		}
+		return v
+	}
+	v.OK = true
+	return v
+}
+
+// inputFormat checks an input format name ("auto" detects).
+func inputFormat(name string) (board.Format, error) {
+	f, err := board.ParseFormat(name)
+	if err != nil {
+		return "", &usageError{err}
+	}
+	if f == board.Auto {
+		return f, nil
+	}
+	for _, g := range board.InputFormats {
+		if f == g {
+			return f, nil
+		}
+	}
+	return "", usagef("format %q cannot be read (want auto or one of %s)", name, joinFormats(board.InputFormats))
+}
+
+// argOr returns args[i], or def when there is no such argument.
+func argOr(args []string, i int, def string) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return def
+}
