@@ -81,7 +81,16 @@ func ParseAll(r io.Reader, f Format) iter.Seq[Record] {
 			if len(block) == 0 {
 				return true
 			}
-			recs := parseBlock(block, blockLine, blockFormat)
+			var recs []Record
+			if f == Auto && blockFormat == Grid && len(block) == 1 {
+				// A one-line grid of several cells cannot be square:
+				// it is a list of 0s and 1s, such as an empty board.
+				rec := Record{Line: blockLine, Format: List}
+				rec.Board, rec.Err = parseLine(block[0], List)
+				recs = []Record{rec}
+			} else {
+				recs = parseBlock(block, blockLine, blockFormat)
+			}
 			block = block[:0]
 			for _, rec := range recs {
 				if !yield(rec) {
@@ -151,8 +160,8 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 }
 
 // detect guesses the format of a board from its first non-blank line. A
-// line of 0s and 1s with two or more cells is a grid row, so a list of only
-// 0s and 1s needs commas or --format list.
+// line of 0s and 1s with two or more cells starts a grid, unless it is the
+// board's only line.
 func detect(line []byte) Format {
 	switch line[0] {
 	case '{':
@@ -364,10 +373,16 @@ func parseBlock(lines [][]byte, first int, f Format) []Record {
 		if err := json.Unmarshal(lines[0], &rows); err != nil {
 			return []Record{{Line: first, Format: f, Err: jsonError(lines[0], err)}}
 		}
+		if len(rows) == 0 {
+			return []Record{{Line: first, Format: f, Err: errors.New("the board has no rows")}}
+		}
 		lines = make([][]byte, len(rows))
 		for i, r := range rows {
 			lines[i] = []byte(r)
 		}
+		rec := parseRows(lines, first, f)
+		rec.Line = first // the whole board is on one line
+		return []Record{rec}
 	}
 	rows := make([][]byte, len(lines))
 	for i, l := range lines {
