@@ -1,0 +1,165 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// TestCLIGolden pins the output of the foundation commands.
+func TestCLIGolden(t *testing.T) {
+	tests := []struct {
+		file, stdin string
+		args        []string
+	}{
+		{"solve_8.txt", "", []string{"solve", "8"}},
+		{"solve_8_unicode.txt", "", []string{"solve", "8", "--format", "unicode"}},
+		{"solve_6_grid.txt", "", []string{"solve", "6", "-f", "grid"}},
+		{"solve_10_json.txt", "", []string{"solve", "10", "--json"}},
+		{"solve_12_random_seed7.txt", "", []string{"solve", "12", "--random", "--seed", "7"}},
+		{"solve_8.svg", "", []string{"solve", "8", "-f", "svg"}},
+		{"list_6.txt", "", []string{"list", "6"}},
+		{"list_6_dots.txt", "", []string{"list", "6", "-f", "dots"}},
+		{"list_8_unique_json.txt", "", []string{"list", "8", "--unique", "--json"}},
+		{"list_10_limit3.txt", "", []string{"list", "10", "--limit", "3"}},
+		{"verify_many.txt", "2 4 1 3\n\n.Q..\n...Q\nQ...\n.Q..\n\n{\"queens\":[2,4,0,3]}\n2 4 z 3\n", []string{"verify"}},
+		{"verify_json.txt", "2 4 1 3\n1 2 3 4\n", []string{"verify", "--json"}},
+		{"show_unicode.txt", "2 4 1 3\n", []string{"show"}},
+		{"show_orbit.txt", "1 5 8 6 3 7 2 4\n", []string{"show", "--orbit", "-f", "list"}},
+		{"show_rot90_dots.txt", "x.Q.\n....\n....\n....\n", []string{"show", "--transform", "rot90", "-f", "dots"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			_, out, _ := runCLIIn(tt.stdin, tt.args...)
+			golden(t, filepath.Join("cli", tt.file), out)
+		})
+	}
+}
+
+// TestCLIErrors: every bad input gets one line on stderr and the right
+// exit code, and nothing on stdout.
+func TestCLIErrors(t *testing.T) {
+	tests := []struct {
+		stdin string
+		args  []string
+		code  int
+		msg   string
+	}{
+		{"", []string{"solve", "abc"}, 2, `N must be a whole number, got "abc"`},
+		{"", []string{"solve", "0"}, 2, "N must be at least 1, got 0"},
+		{"", []string{"solve", "-4"}, 2, "unknown shorthand flag: '4' in -4"},
+		{"", []string{"solve", "99999999999999999999"}, 2, "too large for solve"},
+		{"", []string{"solve", "3"}, 1, "no solution for n = 3"},
+		{"", []string{"solve", "2", "--random"}, 1, "no solution for n = 2"},
+		{"", []string{"solve", "8", "-f", "bmp"}, 2, `unknown format "bmp"`},
+		{"", []string{"solve", "1001", "-f", "unicode"}, 2, "too large for the unicode format (limit 1000)"},
+		{"", []string{"solve", "8", "--seed", "3"}, 2, "--seed goes with --random"},
+		{"", []string{"solve"}, 2, "needs N"},
+		{"", []string{"solve", "8", "9"}, 2, "needs N"},
+		{"", []string{"list", "65"}, 2, "too large for list (limit 64)"},
+		{"", []string{"list", "8", "-f", "png"}, 2, `format "png" is not available here`},
+		{"", []string{"list", "8", "--limit", "-1"}, 2, "--limit must be 0 or more"},
+		{"2 4 1\n", []string{"verify"}, 1, "the board is not a solution"},
+		{"", []string{"verify"}, 1, "stdin: no board found"},
+		{"", []string{"verify", "/nonexistent/boards.txt"}, 1, "no such file"},
+		{"2 4 1 3\n", []string{"verify", "-f", "svg"}, 2, `format "svg" cannot be read`},
+		{"2 4 1 3\n3 1 4 2\n", []string{"show", "-f", "png"}, 2, "more than one board"},
+		{"2 4 1 3\n", []string{"show", "--transform", "rot45"}, 2, `unknown symmetry "rot45"`},
+		{".Q.\n", []string{"show"}, 1, "line 1: row 1 has 3 squares but the board has 1 rows"},
+		{"1 1\n", []string{"show", "--transform", "transpose"}, 1, "two queens share a column"},
+		{"", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"", []string{"solve", "8", "--nope"}, 2, "unknown flag: --nope"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLIIn(tt.stdin, tt.args...)
+			if tt.args[0] == "verify" && code == 1 {
+				out = "" // verify prints its verdicts on stdout before failing
+			}
+			if code != tt.code || out != "" || !strings.Contains(errOut, tt.msg) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stderr one line containing %q", code, out, errOut, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+// TestSolveOutputIsValid: every solution solve prints verifies, for both
+// methods and many sizes, read back through the parser.
+func TestSolveOutputIsValid(t *testing.T) {
+	for _, n := range []int{1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 26, 27, 100, 1001, 12345} {
+		for _, extra := range [][]string{nil, {"--random", "--seed", "5"}} {
+			args := append([]string{"solve", itoa(n), "-f", "json"}, extra...)
+			code, out, errOut := runCLI(args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errOut)
+			}
+			p, err := board.Parse(out, board.JSON)
+			if err != nil || len(p) != n || board.Verify(p) != nil {
+				t.Fatalf("%v: %v, %v", args, err, board.Verify(p))
+			}
+		}
+	}
+	// Different seeds give different boards, the same seed the same one.
+	_, a, _ := runCLI("solve", "50", "--random", "--seed", "1")
+	_, b, _ := runCLI("solve", "50", "--random", "--seed", "2")
+	_, c, _ := runCLI("solve", "50", "--random", "--seed", "1")
+	if a == b || a != c {
+		t.Errorf("seeds: %q %q %q", a, b, c)
+	}
+}
+
+// TestListAgreesWithReference: list prints exactly A000170 valid, distinct
+// boards in lexicographic order, and --unique A002562 canonical ones.
+func TestListAgreesWithReference(t *testing.T) {
+	want := map[int][2]int{6: {4, 1}, 8: {92, 12}, 9: {352, 46}}
+	for n, w := range want {
+		for k, flag := range []string{"", "--unique"} {
+			args := []string{"list", itoa(n)}
+			if flag != "" {
+				args = append(args, flag)
+			}
+			code, out, _ := runCLI(args...)
+			if code != 0 {
+				t.Fatal(args)
+			}
+			var prev board.Placement
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			for _, l := range lines {
+				p, err := board.Parse(l, board.List)
+				if err != nil || board.Verify(p) != nil || (prev != nil && !prev.Less(p)) {
+					t.Fatalf("%v: bad or unordered line %q", args, l)
+				}
+				if flag != "" {
+					if ok, _ := board.IsCanonical(p); !ok {
+						t.Fatalf("%v: %v is not canonical", args, p)
+					}
+				}
+				prev = p
+			}
+			if len(lines) != w[k] {
+				t.Errorf("%v: %d boards, want %d", args, len(lines), w[k])
+			}
+		}
+	}
+}
+
+// TestSolveToFile writes PNG and SVG files with -o.
+func TestSolveToFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"png", "svg"} {
+		path := filepath.Join(dir, "q."+f)
+		if code, _, errOut := runCLI("solve", "20000", "--random", "-f", f, "-o", path); code != 0 {
+			t.Fatal(errOut)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) < 100 || len(b) > 4<<20 {
+			t.Errorf("%s: %d bytes, %v", path, len(b), err)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
