@@ -139,6 +139,7 @@ func runCount(cmd *cobra.Command, n int, f countFlags) error {
 	}
 	ctx := cmd.Context()
 	stderr := cmd.ErrOrStderr()
+	prog := newProgressView(stderr, fmt.Sprintf("count %d", n))
 	if n >= estimateFrom {
 		e, took, err := estimateRun(ctx, n, f.workers, 4000)
 		if err != nil {
@@ -149,6 +150,7 @@ func runCount(cmd *cobra.Command, n int, f countFlags) error {
 		if took > 3600 && !f.yes {
 			return usagef("the count of N = %d would take about %s; add --yes to start it", n, formatSeconds(took))
 		}
+		prog.estNodes = e.Nodes
 	}
 
 	// Checkpoint: --resume FILE continues FILE (and keeps saving there
@@ -188,7 +190,6 @@ func runCount(cmd *cobra.Command, n int, f countFlags) error {
 		return count.WriteCheckpoint(ckPath, ck)
 	}
 
-	prog := newProgressView(stderr, fmt.Sprintf("count %d", n))
 	saveErr := make(chan error, 1)
 	stopSaving := make(chan struct{})
 	var savers sync.WaitGroup
@@ -363,9 +364,10 @@ func runCountRange(cmd *cobra.Command, f countFlags) error {
 // progressView shows count progress on stderr: a bar on a terminal, else a
 // status line every few seconds once a run has lasted a couple of seconds.
 type progressView struct {
-	w     io.Writer
-	label string
-	tty   bool
+	w        io.Writer
+	label    string
+	tty      bool
+	estNodes float64 // estimated nodes of the whole count, 0 if unknown
 
 	mu       sync.Mutex
 	p        *mpb.Progress
@@ -385,11 +387,21 @@ func newProgressView(w io.Writer, label string) *progressView {
 	return v
 }
 
-// eta is computed from this run's rate only (resumed units excluded).
-func eta(p count.Progress) string {
+// eta is computed from this run's rate only (resumed units excluded). Units
+// differ in size by orders of magnitude, so when the run has an estimate of
+// its nodes (N ≥ estimateFrom) the ETA is remaining nodes over this run's
+// node rate; otherwise it is remaining units over this run's unit rate.
+func (v *progressView) eta(p count.Progress) string {
 	doneHere := p.UnitsDone - p.Resumed
 	if doneHere <= 0 || p.Elapsed <= 0 {
 		return "?"
+	}
+	if nodes := p.Nodes.Float64(); v.estNodes > 0 && nodes > 0 {
+		// Resumed units are assumed average-sized: their nodes are not known.
+		left := v.estNodes*float64(p.Units-p.Resumed)/float64(p.Units) - nodes
+		if left > 0 {
+			return formatDuration(time.Duration(float64(p.Elapsed) / nodes * left))
+		}
 	}
 	left := p.Units - p.UnitsDone
 	return formatDuration(time.Duration(float64(p.Elapsed) / float64(doneHere) * float64(left)))
@@ -417,7 +429,7 @@ func (v *progressView) update(p count.Progress) {
 				mpb.AppendDecorators(decor.Percentage(), decor.Any(func(decor.Statistics) string {
 					v.mu.Lock()
 					defer v.mu.Unlock()
-					return "  " + rate(v.last) + "  ETA " + eta(v.last)
+					return "  " + rate(v.last) + "  ETA " + v.eta(v.last)
 				})))
 		}
 		v.bar.SetCurrent(int64(p.UnitsDone))
@@ -428,7 +440,7 @@ func (v *progressView) update(p count.Progress) {
 	}
 	v.lastLine = time.Now()
 	fmt.Fprintf(v.w, "nqueens: %s: %d/%d units (%.1f%%), %s, ETA %s\n", v.label, p.UnitsDone, p.Units,
-		100*float64(p.UnitsDone)/float64(max(1, p.Units)), rate(p), eta(p))
+		100*float64(p.UnitsDone)/float64(max(1, p.Units)), rate(p), v.eta(p))
 }
 
 func (v *progressView) finish(ok bool) {

@@ -208,3 +208,24 @@ func TestCountKilledAndResumed(t *testing.T) {
 		})
 	}
 }
+
+func TestProgressETA(t *testing.T) {
+	p := count.Progress{UnitsDone: 30, Units: 100, Resumed: 10, Nodes: count.U128(1000), Elapsed: 10 * time.Second}
+	tests := []struct {
+		est  float64
+		want string
+	}{
+		{0, "35s"},        // 70 units left at 2 units/s
+		{0.5e3, "35s"},    // estimate already passed: fall back to units
+		{10_000, "1m20s"}, // 0.9·10000 − 1000 = 8000 nodes left at 100 nodes/s
+	}
+	for _, tt := range tests {
+		v := &progressView{estNodes: tt.est}
+		if got := v.eta(p); got != tt.want {
+			t.Errorf("estNodes %g: ETA %s, want %s", tt.est, got, tt.want)
+		}
+	}
+	if got := (&progressView{}).eta(count.Progress{Units: 5}); got != "?" {
+		t.Errorf("no progress: ETA %s", got)
+	}
+}
