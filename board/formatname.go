@@ -28,7 +28,7 @@ var InputFormats = []Format{List, Grid, Dots, JSON}
 // ParseFormat checks a format name as given on a command line.
 func ParseFormat(name string) (Format, error) {
 	f := Format(strings.ToLower(strings.TrimSpace(name)))
-	if f == "auto" {
+	if f == "auto" || f == Auto {
 		return Auto, nil
 	}
 	for _, g := range Formats {

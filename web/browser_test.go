@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -15,7 +17,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/solve"
 )
 
 var updateScreenshot = flag.Bool("update-screenshot", false, "rewrite docs/screenshot.png from the browser test")
@@ -165,6 +169,8 @@ func TestBrowser(t *testing.T) {
 		{"board", testBoardPanel},
 		{"gallery", testGalleryPanel},
 		{"count", testCountPanel},
+		{"huge", testHugePanel},
+		{"complete", testCompletePanel},
 		{"phone", testPhone}, // last: it changes the viewport
 	} {
 		t.Run(step.name, func(t *testing.T) {
@@ -316,4 +322,69 @@ func testCountPanel(b *browser) {
 	if s := b.text("count-status"); !strings.Contains(s, "Cancelled") {
 		b.t.Fatalf("status after cancel: %q", s)
 	}
+}
+
+// testHugePanel solves a random board of 10^6 queens, shows its density
+// picture, and checks that the download link gives that same, valid board.
+func testHugePanel(b *browser) {
+	b.open("huge")
+	b.do("solve 10^6 at random", chromedp.SetValue(chromedp.ID("huge-n"), "1000000"),
+		chromedp.SetValue(chromedp.ID("huge-method"), "random"),
+		chromedp.SetValue(chromedp.ID("huge-seed"), "7"),
+		chromedp.Click(chromedp.CSS("#huge-form button[type=submit]")))
+	b.waitJS("the picture", `document.getElementById('huge').dataset.state === 'done'`, 60*time.Second)
+	if w := eval[int](b, `document.getElementById('huge-img').naturalWidth`); w < 500 || w > 1024 {
+		b.t.Fatalf("picture is %d px wide", w)
+	}
+	href := eval[string](b, `document.getElementById('huge-dl-list').href`)
+	res, err := http.Get(href)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	p, err := board.Parse(string(body), board.List)
+	if err != nil || len(p) != 1_000_000 || board.Verify(p) != nil {
+		b.t.Fatalf("downloaded board: %v, %d rows", err, len(p))
+	}
+	want, _ := solve.Random(context.Background(), 1_000_000, solve.RandomOptions{Seed: 7})
+	if !p.Equal(want) {
+		b.t.Fatal("the download is not the seed's board")
+	}
+	b.screenshot("huge")
+}
+
+// testCompletePanel places a queen in a corner of the 8×8 board by
+// clicking, completes it, checks the result keeps that queen and is a
+// solution; then blocks squares until no completion exists.
+func testCompletePanel(b *browser) {
+	b.open("complete")
+	b.do("set 8", chromedp.SetValue(chromedp.ID("complete-n"), "8"))
+	eval[bool](b, `(() => { resetCompletion(); clickSquare(1, 1); return true; })()`)
+	b.do("complete", chromedp.Click(chromedp.ID("complete-go")))
+	b.waitJS("the completion", `['solved', 'none', 'error'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
+	if st := eval[string](b, `document.getElementById('complete').dataset.state`); st != "solved" {
+		b.t.Fatalf("state %s: %s", st, b.text("complete-status"))
+	}
+	p, err := board.Parse(b.text("complete-list"), board.List)
+	if err != nil || board.Verify(p) != nil || p[0] != 0 {
+		b.t.Fatalf("completion %q: %v", b.text("complete-list"), err)
+	}
+	if n := eval[int](b, `completion.added.size`); n != 7 {
+		b.t.Fatalf("the solver added %d queens, want 7", n)
+	}
+	b.screenshot("complete")
+
+	// A 4×4 board with a queen in the corner has no completion.
+	b.do("set 4", chromedp.SetValue(chromedp.ID("complete-n"), "4"))
+	eval[bool](b, `(() => { resetCompletion(); clickSquare(1, 1); return true; })()`)
+	b.do("complete", chromedp.Click(chromedp.ID("complete-go")))
+	b.waitJS("the proof", `['solved', 'none', 'error'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
+	if st := eval[string](b, `document.getElementById('complete').dataset.state`); st != "none" || !strings.Contains(b.text("complete-status"), "No completion exists") {
+		b.t.Fatalf("state %s: %s", st, b.text("complete-status"))
+	}
+	b.screenshot("complete-none")
 }

@@ -29,7 +29,7 @@ func newServer(t *testing.T, cfg Config) *Server {
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 // fuzzedEndpoints read a board from a POST body.
-var fuzzedEndpoints = []string{"/api/verify"}
+var fuzzedEndpoints = []string{"/api/verify", "/api/render", "/api/complete"}
 
 // do sends one request to h and returns the recorded response.
 func do(h http.Handler, method, target, body string) *httptest.ResponseRecorder {

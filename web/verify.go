@@ -2,8 +2,10 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
+	"slices"
 
 	"github.com/nqueens/nqueens/board"
 )
@@ -22,21 +24,29 @@ type boardRequest struct {
 	Format  string     `json:"format,omitempty"`
 }
 
-// problemBoard is a board with its blocked squares, as read from a request.
-type problemBoard struct {
-	Queens  board.Placement
-	Blocked []board.Square
-}
-
 // read checks the request's board against the limit for op. Queens are not
 // checked against each other: that is the caller's verdict to give.
-func (b *boardRequest) read(op string, limit int) (problemBoard, error) {
-	var pb problemBoard
+func (b *boardRequest) read(op string, limit int) (board.Partial, error) {
+	var pb board.Partial
 	switch {
 	case b.Board != nil && (b.Queens != nil || b.Blocked != nil):
 		return pb, badRequest(`give the board either as "board" text or as "queens" (and "blocked"), not both`)
 	case b.Board != nil:
-		return pb, badRequest(`"board" text is not read by this server yet; give "queens"`)
+		f, err := board.ParseFormat(b.Format)
+		if err == nil && f != board.Auto && !slices.Contains(board.InputFormats, f) {
+			err = fmt.Errorf("format %q cannot be read (want auto, list, grid, dots or json)", b.Format)
+		}
+		if err != nil {
+			return pb, badRequest(`"format": %v`, err)
+		}
+		p, err := board.ParsePartial(*b.Board, f)
+		if err != nil {
+			return pb, badRequest(`"board": %v`, err)
+		}
+		if err := checkN(len(p.Queens), op, limit); err != nil {
+			return pb, err
+		}
+		pb.Queens, pb.Blocked = p.Queens, p.Blocked
 	case b.Queens != nil:
 		if b.Format != "" {
 			return pb, badRequest(`"format" applies to "board" text only`)

@@ -568,7 +568,7 @@ function solveHuge() {
     // An <img> does not show the error body; ask again for the message.
     let msg = 'The server could not draw this board.';
     try {
-      const res = await fetch(`/api/render?${q}&format=png`);
+      const res = await fetch(`/api/solve?${q}&format=png`);
       const body = await res.json();
       msg = body.error || msg;
     } catch (_) { /* keep the generic message */ }
@@ -577,10 +577,10 @@ function solveHuge() {
   };
   $('huge').dataset.state = 'loading';
   img.alt = `One solution of the ${n}×${n} board`;
-  img.src = `/api/render?${q}&format=png`;
+  img.src = `/api/solve?${q}&format=png`;
   $('huge-dl-list').href = `/api/solve?${q}&format=list&download=1`;
   $('huge-dl-json').href = `/api/solve?${q}&format=json&download=1`;
-  $('huge-dl-png').href = `/api/render?${q}&format=png&download=1`;
+  $('huge-dl-png').href = `/api/solve?${q}&format=png&download=1`;
 }
 
 function initHuge() {
@@ -644,7 +644,7 @@ async function completeBoard() {
   $('complete').dataset.state = 'searching';
   try {
     const res = await postJSON('/api/complete', { queens: completion.queens, blocked });
-    if (res.found) {
+    if (res.exists) {
       res.queens.forEach((c, i) => {
         if (completion.queens[i] === 0) completion.added.add((i + 1) + ',' + c);
       });

@@ -1,0 +1,268 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/complete"
+	"github.com/nqueens/nqueens/solve"
+)
+
+// contentTypes of the formats a board can be sent in.
+var contentTypes = map[board.Format]string{
+	board.List:    "text/plain; charset=utf-8",
+	board.Grid:    "text/plain; charset=utf-8",
+	board.Dots:    "text/plain; charset=utf-8",
+	board.Unicode: "text/plain; charset=utf-8",
+	board.JSON:    "application/json",
+	board.SVG:     "image/svg+xml",
+	board.PNG:     "image/png",
+}
+
+// formatParam reads an output format; def when absent.
+func formatParam(q map[string]string, def board.Format) (board.Format, error) {
+	v, ok := q["format"]
+	if !ok {
+		return def, nil
+	}
+	f, err := board.ParseFormat(v)
+	if err != nil || f == board.Auto {
+		return "", badRequest("format = %q is not one of %s", v, formatNames())
+	}
+	return f, nil
+}
+
+func formatNames() string {
+	s := ""
+	for i, f := range board.Formats {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(f)
+	}
+	return s
+}
+
+// sendBoard writes a board in format f. It is rendered into memory first,
+// so that an error (a board too large for the format) is still a clean
+// JSON answer; download names the file for the browser to save.
+func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download string) error {
+	if limit := board.MaxWriteN(f); len(p.Queens) > limit {
+		return badRequest("a board of %d rows is too large for the %s format (limit %d); use list, json, svg or png", len(p.Queens), f, limit)
+	}
+	var buf bytes.Buffer
+	if err := board.WritePartial(&buf, p, f); err != nil {
+		return badRequest("%v", err)
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentTypes[f])
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if f == board.SVG {
+		// An SVG opened on its own must not run anything.
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+	}
+	if download != "" {
+		ext := string(f)
+		if f.IsBoard() || f == board.List {
+			ext = "txt"
+		}
+		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", download+"."+ext))
+	}
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// handleSolve answers GET /api/solve?n=N[&method=construct|random][&seed=S]
+// [&format=F][&download=1]: one solution, verified before it is sent. The
+// same seed gives the same random board, so the page can show a picture
+// and offer the same solution as a file. Cost O(n).
+func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) error {
+	q, err := query(r, "n", "method", "seed", "format", "download")
+	if err != nil {
+		return err
+	}
+	n, err := nParam(q, "solve", s.cfg.MaxSolveN)
+	if err != nil {
+		return err
+	}
+	method, err := choice(q, "method", "construct", "construct", "random")
+	if err != nil {
+		return err
+	}
+	seed, err := uintParam(q, "seed", 1)
+	if err != nil {
+		return err
+	}
+	if _, ok := q["seed"]; ok && method != "random" {
+		return badRequest("seed goes with method=random")
+	}
+	f, err := formatParam(q, board.JSON)
+	if err != nil {
+		return err
+	}
+	download, err := choice(q, "download", "0", "0", "1")
+	if err != nil {
+		return err
+	}
+	var p board.Placement
+	start := time.Now()
+	if method == "random" {
+		p, err = solve.Random(r.Context(), n, solve.RandomOptions{Seed: seed})
+	} else {
+		var pat solve.Pattern
+		if pat, err = solve.Construct(n); err == nil {
+			p = pat.Placement()
+		}
+	}
+	var ns *solve.ErrNoSolution
+	switch {
+	case errors.As(err, &ns):
+		return errorf(http.StatusUnprocessableEntity, "%v", err)
+	case err != nil:
+		return err
+	}
+	if err := board.Verify(p); err != nil {
+		return fmt.Errorf("internal error, the %s solution is invalid: %w", method, err)
+	}
+	w.Header().Set("X-Solve-Seconds", strconv.FormatFloat(time.Since(start).Seconds(), 'f', 3, 64))
+	name := ""
+	if download == "1" {
+		name = fmt.Sprintf("queens-%d-%s", n, method)
+		if method == "random" {
+			name += fmt.Sprintf("-seed%d", seed)
+		}
+	}
+	return sendBoard(w, board.Partial{Queens: p}, f, name)
+}
+
+// renderRequest is the body of POST /api/render: a board and the format to
+// draw it in (default svg).
+type renderRequest struct {
+	boardRequest
+	Output string `json:"output,omitempty"`
+}
+
+// handleRender draws a board: GET /api/render?board=TEXT[&input=F][&format=svg|png|…]
+// (or queens=2,4,1,3 instead of board)
+// or POST /api/render with a board request and "output". Blocked squares
+// are drawn; the board need not be a solution. Cost O(n) (O(n²) for the
+// text board formats).
+func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) error {
+	var req renderRequest
+	var f board.Format
+	if r.Method == http.MethodGet {
+		q, err := query(r, "board", "queens", "input", "format")
+		if err != nil {
+			return err
+		}
+		text, ok := q["board"]
+		req.Format = q["input"]
+		switch queens, hasQueens := q["queens"]; {
+		case ok && hasQueens:
+			return badRequest("give either board (text) or queens (1-based columns), not both")
+		case hasQueens:
+			if _, given := q["input"]; given {
+				return badRequest("input names the format of board text; queens is always a list")
+			}
+			text, req.Format = queens, string(board.List)
+		case !ok:
+			return badRequest("query parameter board (the board as text, such as 2 4 1 3) or queens (such as 2,4,1,3) is missing")
+		}
+		req.Board = &text
+		if f, err = formatParam(q, board.SVG); err != nil {
+			return err
+		}
+	} else {
+		if err := decodeJSON(r, &req); err != nil {
+			return err
+		}
+		f = board.SVG
+		if req.Output != "" {
+			var err error
+			if f, err = formatParam(map[string]string{"format": req.Output}, board.SVG); err != nil {
+				return err
+			}
+		}
+	}
+	p, err := req.read("render", s.cfg.MaxRenderN)
+	if err != nil {
+		return err
+	}
+	return sendBoard(w, p, f, "")
+}
+
+type completeRequest struct {
+	boardRequest
+	// Count asks for the number of completions instead of one of them.
+	Count bool   `json:"count,omitempty"`
+	Seed  uint64 `json:"seed,omitempty"`
+}
+
+type completeResponse struct {
+	N           int     `json:"n"`
+	Exists      bool    `json:"exists"`
+	Queens      []int32 `json:"queens,omitempty"`
+	Completions string  `json:"completions,omitempty"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// handleComplete completes a partial board: POST /api/complete with a board
+// request (queens, 0 for an empty row, and blocked squares), answering one
+// completion or exists = false, which is then a proof by exhaustive search;
+// with "count" the exact number of completions as a decimal string. A board
+// whose queens attack each other or stand on blocked squares is a 422 naming
+// the squares. Cost: exponential in the worst case (the problem is
+// NP-complete), well under a second for n ≤ 21; bounded by the request
+// time limit.
+func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
+	var req completeRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return err
+	}
+	p, err := req.read("complete", s.cfg.MaxCompleteN)
+	if err != nil {
+		return err
+	}
+	if err := complete.Validate(p); err != nil {
+		return errorf(http.StatusUnprocessableEntity, "%v", err)
+	}
+	start := time.Now()
+	out := completeResponse{N: len(p.Queens)}
+	opts := complete.Options{Seed: req.Seed}
+	if req.Count {
+		k, err := complete.Count(r.Context(), p, opts)
+		if err != nil {
+			return completeError(err)
+		}
+		out.Exists, out.Completions = k > 0, fmtCount(k)
+	} else {
+		sol, err := complete.Complete(r.Context(), p, opts)
+		switch {
+		case errors.Is(err, complete.ErrNoCompletion):
+		case err != nil:
+			return completeError(err)
+		default:
+			if err := board.Verify(sol); err != nil {
+				return fmt.Errorf("internal error, the completion is invalid: %w", err)
+			}
+			out.Exists, out.Queens = true, oneBased(sol)
+		}
+	}
+	out.Seconds = time.Since(start).Seconds()
+	return writeJSON(w, http.StatusOK, out)
+}
+
+func completeError(err error) error {
+	var tl *complete.TooLargeError
+	if errors.As(err, &tl) {
+		return errorf(http.StatusUnprocessableEntity, "%v", err)
+	}
+	return err
+}
