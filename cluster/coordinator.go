@@ -17,46 +17,52 @@ import (
 
 // CoordinatorOptions tune [Coordinate]. The zero value is usable.
 type CoordinatorOptions struct {
-	// AckWait is how long a worker may hold a unit without reporting
+	// AckWait is how long a worker may hold a block without reporting
 	// progress before the server delivers it to another (default 1 min;
 	// workers report progress at a third of it).
 	AckWait time.Duration
-	// MaxDeliver is the number of attempts after which a failing unit is
+	// MaxDeliver is the number of attempts after which a failing block is
 	// reported instead of delivered again (default 5).
 	MaxDeliver int
+	// BlockSize is the number of units per message; 0 means
+	// [DefaultBlockSize]. It is fixed when the run is created: resuming a
+	// run with another explicit size is an error.
+	BlockSize int
 	// Replicas of the stream and bucket on a clustered NATS (default 1).
 	Replicas int
 	// Progress, if set, is called about every ProgressEvery (default 5 s)
 	// and once at the end, from one goroutine.
 	Progress      func(RunProgress)
 	ProgressEvery time.Duration
-	// Log, if set, receives one line per notable event: resuming, units
+	// Log, if set, receives one line per notable event: resuming, blocks
 	// published, failures, alarms.
 	Log func(string)
 }
 
 // RunProgress reports the state of a run.
 type RunProgress struct {
-	Run     Run
-	Units   int
-	Done    int   // units with a result
-	Resumed int   // of those, found in the bucket at the start
-	Failed  []int // units the server gave up delivering
-	Alarms  int   // units with two different results
-	Workers int   // distinct workers that stored results
-	Nodes   count.Uint128
-	Elapsed time.Duration
+	Run       Run
+	BlockSize int
+	Units     int
+	Done      int           // units with a result
+	Resumed   int           // of those, found in the bucket at the start
+	Failed    []Block       // blocks the server gave up delivering
+	Alarms    int           // units with two different results
+	Workers   int           // distinct workers that stored results
+	Nodes     count.Uint128 // search nodes of the units counted since the start (resumed ones excluded)
+	Elapsed   time.Duration
 }
 
 // Coordinate runs the count of N on the work queue reached through nc: it
 // creates (or finds) the run's stream, bucket and consumer, publishes the
-// units that have neither a result nor a queued message, and tallies the
-// results as workers store them. It returns the exact count once every unit
-// has a result and no alarm was raised; an error when a unit has two
-// different results, or when the only units left are ones the server gave
-// up delivering (a later call retries those). If ctx ends first it returns
-// ctx's error; the run's state stays on the server and a later call resumes
-// it. Cost: O(units) messages and memory.
+// blocks of units that have neither a result nor a queued message, and
+// tallies the results as workers store them. It returns the exact count
+// once every unit has a result and no alarm was raised; an error when a
+// unit has two different results, or when the only blocks left are ones
+// the server gave up delivering (a later call retries those). If ctx ends
+// first it returns ctx's error; the run's state stays on the server and a
+// later call resumes it. Cost: O(units) memory, O(units/BlockSize)
+// messages.
 func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions) (count.Result, error) {
 	if n < 1 || n > count.MaxN {
 		return count.Result{}, fmt.Errorf("N = %d is outside 1..%d", n, count.MaxN)
@@ -69,6 +75,9 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 	}
 	if o.Replicas <= 0 {
 		o.Replicas = 1
+	}
+	if o.BlockSize < 0 || o.BlockSize > MaxBlockSize {
+		return count.Result{}, fmt.Errorf("block size %d is outside 1..%d", o.BlockSize, MaxBlockSize)
 	}
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = 5 * time.Second
@@ -85,37 +94,12 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 	if err != nil {
 		return count.Result{}, err
 	}
-	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:        run.Stream,
-		Description: run.Fingerprint,
-		Subjects:    []string{run.Subject + ".*"},
-		Retention:   jetstream.WorkQueuePolicy,
-		Storage:     jetstream.FileStorage,
-		Replicas:    o.Replicas,
-		Duplicates:  10 * time.Minute,
-		Metadata:    map[string]string{metaN: strconv.Itoa(n), metaFingerprint: run.Fingerprint, metaBucket: run.Bucket},
-	})
+	stream, kv, cons, size, err := ensureRun(ctx, js, run, o)
 	if err != nil {
-		return count.Result{}, fmt.Errorf("creating stream %s: %w", run.Stream, err)
-	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: run.Bucket, Description: run.Fingerprint, Storage: jetstream.FileStorage, Replicas: o.Replicas, History: 1,
-	})
-	if err != nil {
-		return count.Result{}, fmt.Errorf("creating bucket %s: %w", run.Bucket, err)
-	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, run.Stream, jetstream.ConsumerConfig{
-		Durable:       Consumer,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       o.AckWait,
-		MaxDeliver:    o.MaxDeliver,
-		FilterSubject: run.Subject + ".*",
-	})
-	if err != nil {
-		return count.Result{}, fmt.Errorf("creating consumer %s: %w", Consumer, err)
+		return count.Result{}, err
 	}
 
-	// Units the server gives up on are announced by an advisory.
+	// Blocks the server gives up on are announced by an advisory.
 	advisories := make(chan *nats.Msg, 64)
 	sub, err := nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+run.Stream+"."+Consumer, advisories)
 	if err != nil {
@@ -129,8 +113,9 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 	}
 	defer watcher.Stop()
 
-	c := &coordinator{n: n, run: run, units: units, got: make([]*UnitRecord, units), failed: map[int]FailRecord{},
-		workers: map[string]bool{}, logf: logf, kv: kv}
+	nblocks := run.blocks(size)
+	c := &coordinator{n: n, run: run, size: size, units: units, got: make([]*BlockRecord, nblocks),
+		failed: map[int]FailRecord{}, workers: map[string]bool{}, logf: logf, kv: kv}
 	// The watcher first delivers every stored entry, then a nil marker.
 	for loaded := false; !loaded; {
 		select {
@@ -152,45 +137,49 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 		logf("resuming run %s: %d of %d units already counted", run.ID, c.done, units)
 	}
 
-	// Retry the units the server gave up on in an earlier session.
-	retry := map[int]uint64{}
-	for u, f := range c.failed {
-		if f.GaveUp && c.got[u] == nil {
-			retry[u] = f.StreamSeq
+	// Retry the blocks the server gave up on in an earlier session.
+	retry := map[int]uint64{} // block number → stream sequence of its failed message
+	for k, f := range c.failed {
+		if f.GaveUp && c.got[k] == nil {
+			retry[k] = f.StreamSeq
 		}
 	}
-	for u, seq := range retry {
+	var retried []string
+	for k, seq := range retry {
+		b := run.block(k, size)
 		if err := stream.DeleteMsg(ctx, seq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
-			logf("unit %d: cannot remove its failed message %d: %v", u, seq, err)
+			logf("%s: cannot remove its failed message %d: %v", b, seq, err)
 		}
-		_ = kv.Delete(ctx, failedKey(u))
-		delete(c.failed, u)
+		_ = kv.Delete(ctx, failedKey(b))
+		delete(c.failed, k)
+		retried = append(retried, b.String())
 	}
 	if len(retry) > 0 {
-		logf("retrying %d unit(s) that failed in an earlier session: %s", len(retry), FormatUnits(slices.Sorted(mapKeys(retry))))
+		slices.Sort(retried)
+		logf("retrying %d block(s) that failed in an earlier session: %s", len(retry), strings.Join(retried, "; "))
 	}
 
-	queued, err := queuedUnits(ctx, stream, run)
+	queued, err := queuedBlocks(ctx, stream, run, size)
 	if err != nil {
 		return count.Result{}, err
 	}
-	var todo []int
-	for i := range units {
-		if c.got[i] == nil && (!queued[i] || retry[i] != 0) {
-			todo = append(todo, i)
+	var todo []Block
+	for k := range nblocks {
+		if c.got[k] == nil && (!queued[k] || retry[k] != 0) {
+			todo = append(todo, run.block(k, size))
 		}
 	}
-	idFor := func(i int) string {
-		if seq := retry[i]; seq != 0 {
-			return fmt.Sprintf("%s.%d.r%d", run.ID, i, seq)
+	idFor := func(b Block) string {
+		if seq := retry[b.First/size]; seq != 0 {
+			return fmt.Sprintf("%s.%d.r%d", run.ID, b.First, seq)
 		}
-		return fmt.Sprintf("%s.%d", run.ID, i)
+		return fmt.Sprintf("%s.%d", run.ID, b.First)
 	}
-	if err := publishUnits(ctx, js, run, todo, idFor); err != nil {
+	if err := publishBlocks(ctx, js, run, todo, idFor); err != nil {
 		return count.Result{}, err
 	}
 	if len(todo) > 0 {
-		logf("published %d unit(s) of run %s to stream %s", len(todo), run.ID, run.Stream)
+		logf("published %d block(s) of up to %d units (%d units in all) of run %s to stream %s", len(todo), size, units, run.ID, run.Stream)
 	}
 
 	report := func() {
@@ -200,14 +189,14 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 	}
 	tick := time.NewTicker(o.ProgressEvery)
 	defer tick.Stop()
-	check := time.NewTicker(5 * time.Second)
+	check := time.NewTicker(min(max(o.AckWait, time.Second), 5*time.Second))
 	defer check.Stop()
 	stalls := 0
 	for c.done < units {
-		if len(c.failed) > 0 && c.done+c.gaveUp() == units {
+		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.done+blocksLen(failed) == units {
 			report()
-			return count.Result{}, fmt.Errorf("run %s: %d unit(s) failed %d times and were set aside: %s; restart the coordinator to retry them",
-				run.ID, c.gaveUp(), o.MaxDeliver, FormatUnits(c.gaveUpUnits()))
+			return count.Result{}, fmt.Errorf("run %s: %d block(s) failed %d times and were set aside: %s; restart the coordinator to retry them",
+				run.ID, len(failed), o.MaxDeliver, formatBlocks(failed))
 		}
 		select {
 		case <-ctx.Done():
@@ -225,9 +214,10 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 		case <-tick.C:
 			report()
 		case <-check.C:
-			// Everything acknowledged yet units missing: a result was lost
-			// (a server crash between storing and acknowledging). Publish
-			// those units again under fresh ids, after two checks in a row.
+			// Everything acknowledged yet blocks missing: a result was lost
+			// (a server crash between storing and acknowledging), or a
+			// block used up its deliveries while no coordinator listened.
+			// Act after two checks in a row.
 			info, err := cons.Info(ctx)
 			if err != nil || info.NumPending > 0 || info.NumAckPending > 0 {
 				stalls = 0
@@ -237,20 +227,30 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 				continue
 			}
 			stalls = 0
-			queued, err := queuedUnits(ctx, stream, run)
+			queued, err := queuedBlocks(ctx, stream, run, size)
 			if err != nil {
 				continue
 			}
-			var lost []int
-			for i := range units {
-				if c.got[i] == nil && !queued[i] {
-					lost = append(lost, i)
+			var lost []Block
+			for k := range nblocks {
+				b := run.block(k, size)
+				switch {
+				case c.got[k] != nil, c.failed[k].GaveUp:
+				case !queued[k]:
+					lost = append(lost, b)
+				default:
+					// Queued, yet neither pending nor in flight: set it
+					// aside like one the advisory announced.
+					m, err := stream.GetLastMsgForSubject(ctx, run.blockSubject(b))
+					if err == nil {
+						c.giveUp(ctx, b, m.Sequence, uint64(o.MaxDeliver))
+					}
 				}
 			}
 			if len(lost) > 0 {
-				logf("%d unit(s) have no result and no message; publishing them again: %s", len(lost), FormatUnits(lost))
+				logf("%d block(s) have no result and no message; publishing them again: %s", len(lost), formatBlocks(lost))
 				nonce := time.Now().UnixNano()
-				if err := publishUnits(ctx, js, run, lost, func(i int) string { return fmt.Sprintf("%s.%d.s%d", run.ID, i, nonce) }); err != nil {
+				if err := publishBlocks(ctx, js, run, lost, func(b Block) string { return fmt.Sprintf("%s.%d.s%d", run.ID, b.First, nonce) }); err != nil {
 					return count.Result{}, err
 				}
 			}
@@ -265,8 +265,10 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 		return count.Result{}, err
 	}
 	for _, r := range c.got {
-		if err := t.Add(r.UnitResult); err != nil {
-			return count.Result{}, err
+		for _, u := range r.Units {
+			if err := t.Add(u); err != nil {
+				return count.Result{}, err
+			}
 		}
 	}
 	r, err := t.Result()
@@ -277,15 +279,73 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 	return r, nil
 }
 
-// coordinator is the tally of one Coordinate call.
+// ensureRun creates the stream, bucket and consumer of run, or finds them
+// (updating the consumer's ack wait and attempts to o's), and returns the
+// run's block size: o.BlockSize (or the default) for a new run, the stored
+// one for an existing run. o must have its defaults filled in.
+func ensureRun(ctx context.Context, js jetstream.JetStream, run Run, o CoordinatorOptions) (jetstream.Stream, jetstream.KeyValue, jetstream.Consumer, int, error) {
+	size := o.BlockSize
+	if size == 0 {
+		size = DefaultBlockSize(run.N)
+	}
+	existing, err := js.Stream(ctx, run.Stream)
+	switch {
+	case err == nil:
+		stored, err := strconv.Atoi(existing.CachedInfo().Config.Metadata[metaBlock])
+		if err != nil || stored < 1 || stored > MaxBlockSize {
+			return nil, nil, nil, 0, fmt.Errorf("stream %s has no valid block size in its metadata; delete it (nats stream rm %s) to start the run again", run.Stream, run.Stream)
+		}
+		if o.BlockSize != 0 && o.BlockSize != stored {
+			return nil, nil, nil, 0, fmt.Errorf("run %s was started with blocks of %d units, not %d; resume it without a block size or with %d", run.ID, stored, o.BlockSize, stored)
+		}
+		size = stored
+	case !errors.Is(err, jetstream.ErrStreamNotFound):
+		return nil, nil, nil, 0, fmt.Errorf("reading stream %s: %w", run.Stream, err)
+	}
+	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        run.Stream,
+		Description: run.Fingerprint,
+		Subjects:    []string{run.Subject + ".*"},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Replicas:    o.Replicas,
+		Duplicates:  10 * time.Minute,
+		Metadata: map[string]string{metaN: strconv.Itoa(run.N), metaFingerprint: run.Fingerprint,
+			metaBucket: run.Bucket, metaBlock: strconv.Itoa(size)},
+	})
+	if err != nil {
+		return nil, nil, nil, 0, fmt.Errorf("creating stream %s: %w", run.Stream, err)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: run.Bucket, Description: run.Fingerprint, Storage: jetstream.FileStorage, Replicas: o.Replicas, History: 1,
+	})
+	if err != nil {
+		return nil, nil, nil, 0, fmt.Errorf("creating bucket %s: %w", run.Bucket, err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, run.Stream, jetstream.ConsumerConfig{
+		Durable:       Consumer,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       o.AckWait,
+		MaxDeliver:    o.MaxDeliver,
+		FilterSubject: run.Subject + ".*",
+	})
+	if err != nil {
+		return nil, nil, nil, 0, fmt.Errorf("creating consumer %s: %w", Consumer, err)
+	}
+	return stream, kv, cons, size, nil
+}
+
+// coordinator is the tally of one Coordinate call. Blocks are numbered
+// k = First/size.
 type coordinator struct {
 	n       int
 	run     Run
+	size    int
 	units   int
-	got     []*UnitRecord
-	done    int
+	got     []*BlockRecord
+	done    int // units in got
 	resumed int
-	nodes   count.Uint128
+	nodes   count.Uint128 // of the results that arrived live
 	failed  map[int]FailRecord
 	alarms  []error
 	alarmed map[string]bool
@@ -294,49 +354,74 @@ type coordinator struct {
 	kv      jetstream.KeyValue
 }
 
+// keyBlock reads the block from a bucket key with the given prefix.
+func (c *coordinator) keyBlock(key, prefix string) (int, Block, bool) {
+	s, ok := strings.CutPrefix(key, prefix)
+	if !ok {
+		return 0, Block{}, false
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = s[:i] // alarm.<first>.<nonce>
+	}
+	first, err := strconv.Atoi(s)
+	if err != nil || first < 0 || first >= c.units || first%c.size != 0 {
+		return 0, Block{}, false
+	}
+	k := first / c.size
+	return k, c.run.block(k, c.size), true
+}
+
 // apply takes one bucket entry into account; live says it arrived during
 // the run (so failures are worth a log line).
 func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
+	key := e.Key()
 	if e.Operation() != jetstream.KeyValuePut {
-		if u, ok := keyUnit(e.Key(), "failed."); ok {
-			delete(c.failed, u)
+		if k, _, ok := c.keyBlock(key, "failed."); ok {
+			delete(c.failed, k)
 		}
 		return
 	}
-	key := e.Key()
 	switch {
-	case strings.HasPrefix(key, "unit."):
-		var rec UnitRecord
-		u, ok := keyUnit(key, "unit.")
-		if err := json.Unmarshal(e.Value(), &rec); err != nil || !ok || rec.Index != u || rec.N != c.n {
+	case strings.HasPrefix(key, "block."):
+		var rec BlockRecord
+		k, b, ok := c.keyBlock(key, "block.")
+		if !ok || json.Unmarshal(e.Value(), &rec) != nil || rec.check(c.n, b) != nil {
 			c.alarms = append(c.alarms, fmt.Errorf("bucket key %s holds a malformed result", key))
 			return
 		}
-		if prev := c.got[u]; prev != nil {
+		if prev := c.got[k]; prev != nil {
 			// Only a write that bypassed the create-only rule gets here.
-			if !sameCounts(prev.UnitResult, rec.UnitResult) {
-				c.alarm(AlarmRecord{Unit: u, First: *prev, Second: rec})
+			if !sameCounts(*prev, rec) {
+				c.alarm(AlarmRecord{First: *prev, Second: rec})
 			}
 			return
 		}
-		c.got[u] = &rec
-		c.done++
-		c.nodes, _ = c.nodes.Add(count.U128(rec.Nodes))
+		c.got[k] = &rec
+		c.done += b.Len()
+		if live {
+			for _, u := range rec.Units {
+				c.nodes, _ = c.nodes.Add(count.U128(u.Nodes))
+			}
+		}
 		c.workers[rec.Worker] = true
-		delete(c.failed, u)
+		delete(c.failed, k)
+		if live && rec.Delivered > 1 {
+			c.logf("%s counted by %s on delivery %d (an earlier worker died, failed or lost its connection)", b, rec.Worker, rec.Delivered)
+		}
 	case strings.HasPrefix(key, "failed."):
 		var f FailRecord
-		u, ok := keyUnit(key, "failed.")
-		if json.Unmarshal(e.Value(), &f) != nil || !ok || c.got[u] != nil {
+		k, b, ok := c.keyBlock(key, "failed.")
+		if !ok || json.Unmarshal(e.Value(), &f) != nil || c.got[k] != nil {
 			return
 		}
-		c.failed[u] = f
-		if live {
+		known := c.failed[k].GaveUp
+		c.failed[k] = f
+		if live && !(known && f.GaveUp) {
 			verb := "failed"
 			if f.GaveUp {
 				verb = "failed for the last time (set aside until the coordinator restarts)"
 			}
-			c.logf("unit %d %s on attempt %d (worker %s): %s", u, verb, f.Delivered, f.Worker, f.Error)
+			c.logf("%s %s on attempt %d (worker %s): %s", b, verb, f.Delivered, f.Worker, f.Error)
 		}
 	case strings.HasPrefix(key, "alarm."):
 		var a AlarmRecord
@@ -349,19 +434,20 @@ func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
 }
 
 func (c *coordinator) alarm(a AlarmRecord) {
-	err := a.err(c.n)
 	if c.alarmed == nil {
 		c.alarmed = map[string]bool{}
 	}
-	if c.alarmed[err.Error()] {
-		return
+	for _, err := range a.conflicts() {
+		if c.alarmed[err.Error()] {
+			continue
+		}
+		c.alarmed[err.Error()] = true
+		c.alarms = append(c.alarms, err)
+		c.logf("ALARM: %v", err)
 	}
-	c.alarmed[err.Error()] = true
-	c.alarms = append(c.alarms, err)
-	c.logf("ALARM: %v", err)
 }
 
-// advisory records a unit the server stopped delivering.
+// advisory records a block the server stopped delivering.
 func (c *coordinator) advisory(ctx context.Context, stream jetstream.Stream, m *nats.Msg) {
 	var adv struct {
 		StreamSeq  uint64 `json:"stream_seq"`
@@ -372,92 +458,107 @@ func (c *coordinator) advisory(ctx context.Context, stream jetstream.Stream, m *
 	}
 	msg, err := stream.GetMsg(ctx, adv.StreamSeq)
 	if err != nil {
-		c.logf("a unit message (stream sequence %d) failed %d times, and cannot be read: %v", adv.StreamSeq, adv.Deliveries, err)
+		c.logf("a block message (stream sequence %d) failed %d times, and cannot be read: %v", adv.StreamSeq, adv.Deliveries, err)
 		return
 	}
-	u, err := c.run.unitOf(msg.Subject)
+	b, err := c.run.blockOf(msg.Subject, c.size)
 	if err != nil {
 		c.logf("message %d on %s failed %d times: %v", adv.StreamSeq, msg.Subject, adv.Deliveries, err)
 		return
 	}
-	if c.got[u] != nil {
+	c.giveUp(ctx, b, adv.StreamSeq, adv.Deliveries)
+}
+
+// giveUp records that the server stopped delivering block b (its message
+// has stream sequence seq), so that the run reports it and the next
+// coordinator start retries it.
+func (c *coordinator) giveUp(ctx context.Context, b Block, seq, deliveries uint64) {
+	k := b.First / c.size
+	if c.got[k] != nil {
 		return
 	}
-	f := c.failed[u]
-	f.Unit, f.GaveUp, f.StreamSeq, f.Delivered = u, true, adv.StreamSeq, adv.Deliveries
+	f := c.failed[k]
+	f.First, f.Last, f.GaveUp, f.StreamSeq = b.First, b.Last, true, seq
+	f.Delivered = max(f.Delivered, deliveries)
 	if f.Error == "" {
 		f.Error = "no worker finished it (killed, or lost its connection, each time)"
 	}
 	v, _ := json.Marshal(f)
-	if _, err := c.kv.Put(ctx, failedKey(u), v); err != nil {
-		c.logf("unit %d: cannot record its failure: %v", u, err)
-		c.failed[u] = f
+	if _, err := c.kv.Put(ctx, failedKey(b), v); err != nil {
+		c.logf("%s: cannot record its failure: %v", b, err)
 	}
+	// The watcher will bring the same record; keep it now so that the
+	// run's end is seen without waiting for it.
+	c.failed[k] = f
+	c.logf("%s set aside after %d attempt(s): %s; retried when the coordinator restarts", b, f.Delivered, f.Error)
 }
 
-func (c *coordinator) gaveUpUnits() []int {
-	var out []int
-	for u, f := range c.failed {
-		if f.GaveUp && c.got[u] == nil {
-			out = append(out, u)
+func (c *coordinator) gaveUpBlocks() []Block {
+	var out []Block
+	for k, f := range c.failed {
+		if f.GaveUp && c.got[k] == nil {
+			out = append(out, c.run.block(k, c.size))
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b Block) int { return a.First - b.First })
 	return out
 }
 
-func (c *coordinator) gaveUp() int { return len(c.gaveUpUnits()) }
-
 func (c *coordinator) progress(start time.Time) RunProgress {
-	return RunProgress{Run: c.run, Units: c.units, Done: c.done, Resumed: c.resumed, Failed: c.gaveUpUnits(),
-		Alarms: len(c.alarms), Workers: len(c.workers), Nodes: c.nodes, Elapsed: time.Since(start)}
+	alarms := len(c.alarms)
+	return RunProgress{Run: c.run, BlockSize: c.size, Units: c.units, Done: c.done, Resumed: c.resumed,
+		Failed: c.gaveUpBlocks(), Alarms: alarms, Workers: len(c.workers), Nodes: c.nodes, Elapsed: time.Since(start)}
 }
 
-func keyUnit(key, prefix string) (int, bool) {
-	s, ok := strings.CutPrefix(key, prefix)
-	if !ok {
-		return 0, false
+func blocksLen(bs []Block) int {
+	n := 0
+	for _, b := range bs {
+		n += b.Len()
 	}
-	i, err := strconv.Atoi(s)
-	return i, err == nil && i >= 0
+	return n
 }
 
-func mapKeys[V any](m map[int]V) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
+// formatBlocks lists the units of blocks compactly, as [FormatUnits] does.
+func formatBlocks(bs []Block) string {
+	var units []int
+	for _, b := range bs {
+		for u := b.First; u <= b.Last; u++ {
+			units = append(units, u)
 		}
 	}
+	return "units " + FormatUnits(units)
 }
 
-// queuedUnits returns the units that have a message in the stream (queued
-// or being worked on). Cost: one request per page of subjects.
-func queuedUnits(ctx context.Context, stream jetstream.Stream, run Run) (map[int]bool, error) {
+// queuedBlocks returns the blocks (by number) that have a message in the
+// stream, queued or being worked on. Cost: one request per page of
+// subjects.
+func queuedBlocks(ctx context.Context, stream jetstream.Stream, run Run, size int) (map[int]bool, error) {
 	info, err := stream.Info(ctx, jetstream.WithSubjectFilter(run.Subject+".*"))
 	if err != nil {
 		return nil, fmt.Errorf("reading stream %s: %w", run.Stream, err)
 	}
 	out := make(map[int]bool, len(info.State.Subjects))
 	for subj, msgs := range info.State.Subjects {
-		if u, err := run.unitOf(subj); err == nil && msgs > 0 {
-			out[u] = true
+		if b, err := run.blockOf(subj, size); err == nil && msgs > 0 {
+			out[b.First/size] = true
 		}
 	}
 	return out, nil
 }
 
-// publishUnits publishes unit messages asynchronously with the given
+// publishBlocks publishes block messages asynchronously with the given
 // message ids, so the server drops a retried publish; failed publishes are
 // retried once synchronously.
-func publishUnits(ctx context.Context, js jetstream.JetStream, run Run, units []int, id func(int) string) error {
-	futures := make([]jetstream.PubAckFuture, len(units))
-	for k, i := range units {
-		body, _ := json.Marshal(unitJob{Run: run.ID, N: run.N, Unit: i})
-		f, err := js.PublishAsync(run.unitSubject(i), body, jetstream.WithMsgID(id(i)))
+func publishBlocks(ctx context.Context, js jetstream.JetStream, run Run, blocks []Block, id func(Block) string) error {
+	body := func(b Block) []byte {
+		v, _ := json.Marshal(blockJob{Run: run.ID, N: run.N, First: b.First, Last: b.Last})
+		return v
+	}
+	futures := make([]jetstream.PubAckFuture, len(blocks))
+	for k, b := range blocks {
+		f, err := js.PublishAsync(run.blockSubject(b), body(b), jetstream.WithMsgID(id(b)))
 		if err != nil {
-			return fmt.Errorf("publishing unit %d: %w", i, err)
+			return fmt.Errorf("publishing %s: %w", b, err)
 		}
 		futures[k] = f
 	}
@@ -472,10 +573,9 @@ func publishUnits(ctx context.Context, js jetstream.JetStream, run Run, units []
 			continue
 		default:
 		}
-		i := units[k]
-		body, _ := json.Marshal(unitJob{Run: run.ID, N: run.N, Unit: i})
-		if _, err := js.Publish(ctx, run.unitSubject(i), body, jetstream.WithMsgID(id(i))); err != nil {
-			return fmt.Errorf("publishing unit %d: %w", i, err)
+		b := blocks[k]
+		if _, err := js.Publish(ctx, run.blockSubject(b), body(b), jetstream.WithMsgID(id(b))); err != nil {
+			return fmt.Errorf("publishing %s: %w", b, err)
 		}
 	}
 	return nil

@@ -80,7 +80,7 @@ func ParseRecord(line []byte) (Record, error) {
 	if err := dec.Decode(&r); err != nil {
 		return Record{}, fmt.Errorf("not a ledger record: %v", err)
 	}
-	if dec.More() {
+	if len(bytes.TrimSpace(line[dec.InputOffset():])) > 0 {
 		return Record{}, errors.New("not a ledger record: text after the object")
 	}
 	if r.N < 1 || r.N > count.MaxN {
@@ -242,6 +242,19 @@ func OpenLedger(path string, n int) (*Ledger, error) {
 	}
 	if _, err := f.Seek(lf.Complete, io.SeekStart); err != nil {
 		return fail(err)
+	}
+	// A whole last record without its newline (a kill between the two)
+	// must not run into the next one.
+	if lf.Complete > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], lf.Complete-1); err != nil {
+			return fail(err)
+		}
+		if last[0] != '\n' {
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				return fail(fmt.Errorf("ledger %s: %w", path, err))
+			}
+		}
 	}
 	return l, nil
 }

@@ -61,7 +61,7 @@ func (e *MissingError) Error() string {
 		for i, s := range e.Shards {
 			names[i] = s.String()
 		}
-		fmt.Fprintf(&b, " (all of shard %s)", strings.Join(names, ", "))
+		fmt.Fprintf(&b, " (no result at all from shard %s: rerun it)", strings.Join(names, ", "))
 	}
 	b.WriteString(": ")
 	b.WriteString(FormatUnits(e.Missing))

@@ -26,10 +26,14 @@ type ConnOptions struct {
 	// 500 ms); a client keeps trying forever, so workers ride out a
 	// restarting server.
 	ReconnectWait time.Duration
+	// FailFast makes Connect return an error when the first attempt
+	// fails, instead of retrying in the background.
+	FailFast bool
 }
 
-// Connect opens a connection with o. It retries in the background when no
-// server is up yet, so workers may start before the coordinator.
+// Connect opens a connection with o. Unless o.FailFast, it retries in the
+// background when no server is up yet, so workers may start before the
+// coordinator.
 func Connect(o ConnOptions) (*nats.Conn, error) {
 	url := o.URL
 	if url == "" {
@@ -43,7 +47,7 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		nats.Name(o.Name),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(wait),
-		nats.RetryOnFailedConnect(true),
+		nats.RetryOnFailedConnect(!o.FailFast),
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))

@@ -20,7 +20,7 @@ import (
 
 // WorkerOptions tune [Work]. The zero value is usable.
 type WorkerOptions struct {
-	// Workers is the number of units counted at once (default GOMAXPROCS).
+	// Workers is the number of blocks counted at once (default GOMAXPROCS).
 	Workers int
 	// Name identifies the worker in results and failure reports (default
 	// host:pid).
@@ -29,33 +29,38 @@ type WorkerOptions struct {
 	// 0 means serve until ctx ends.
 	IdleExit time.Duration
 	// Log, if set, receives failures and alarms, and with Verbose a line
-	// when each unit starts and ends.
+	// when each block starts and ends.
 	Log     func(string)
 	Verbose bool
+	// HoldFirstUnit is a test hook: the worker holds the first block it
+	// takes for this long before counting it, reporting progress
+	// meanwhile. The process tests set it (through the worker command's
+	// HoldEnv variable) to kill a worker while it owns a block, and to
+	// check that progress reports prevent an early redelivery. Leave it
+	// zero.
+	HoldFirstUnit time.Duration
 }
 
 // WorkerReport sums up what a worker did.
 type WorkerReport struct {
-	Units      int // results stored first
-	Duplicates int // units counted again with the same result (redeliveries)
-	Conflicts  int // units counted again with a different result (alarms)
-	Failures   int
+	Units      int // units whose results this worker stored first
+	Duplicates int // units counted again with the same results (redeliveries)
+	Conflicts  int // blocks counted again with different results (alarms)
+	Failures   int // blocks whose count or storing failed
 }
 
-// HoldEnv is a test hook, read by [Work]: when set to a duration, the
-// worker holds the first unit it takes for that long before counting it,
-// reporting progress meanwhile. The cluster tests use it to kill a worker
-// while it owns a unit and to check that progress reports prevent an early
-// redelivery. It has no use in production.
+// HoldEnv names the environment variable from which the worker command
+// reads [WorkerOptions.HoldFirstUnit] (a duration such as "30s"): a test
+// hook with no use in production.
 const HoldEnv = "NQUEENS_TEST_HOLD_FIRST_UNIT"
 
 // Work serves every run it finds on the server reached through nc: it
-// pulls unit messages from the runs' shared consumers, counts each unit,
-// stores the result create-only ([RecordResult]) and only then
+// pulls block messages from the runs' shared consumers, counts the units of
+// each block, stores the results create-only ([RecordResult]) and only then
 // acknowledges the message, reporting progress at a third of the ack wait
-// so that long units are not delivered twice. A unit whose count fails is
+// so that long blocks are not delivered twice. A block whose count fails is
 // reported in the bucket and handed back for another attempt. Work returns
-// when ctx ends (units in hand are handed back at once) or, with IdleExit,
+// when ctx ends (blocks in hand are handed back at once) or, with IdleExit,
 // when the work has run out. Runs of another engine version are skipped.
 func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, error) {
 	js, err := jetstream.New(nc)
@@ -69,27 +74,34 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 		host, _ := os.Hostname()
 		o.Name = host + ":" + strconv.Itoa(os.Getpid())
 	}
-	w := &worker{js: js, o: o, runs: map[string]*runHandle{}, skipped: map[string]bool{}}
-	if d, err := time.ParseDuration(os.Getenv(HoldEnv)); err == nil && d > 0 {
-		w.hold = d
-	}
+	w := &worker{js: js, o: o, hold: o.HoldFirstUnit, runs: map[string]*runHandle{}, skipped: map[string]bool{}}
 	w.lastWork.Store(time.Now().UnixNano())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var idle atomic.Bool
 
-	w.discover(ctx)
+	active := w.discover(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(2 * time.Second)
+		// Look for new runs often while idle, seldom while busy.
+		t := time.NewTimer(0)
 		defer t.Stop()
 		for {
+			if active == 0 {
+				t.Reset(250 * time.Millisecond)
+			} else {
+				t.Reset(2 * time.Second)
+			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			}
-			active := w.discover(ctx)
+			if nc.IsConnected() {
+				active = w.discover(ctx)
+			} else {
+				active = 0 // no server: nothing to do, and a request would only time out
+			}
 			if o.IdleExit > 0 && active == 0 && time.Since(time.Unix(0, w.lastWork.Load())) > o.IdleExit {
 				idle.Store(true)
 				cancel()
@@ -112,6 +124,7 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 
 type runHandle struct {
 	run     Run
+	size    int // units per block
 	cons    jetstream.Consumer
 	kv      jetstream.KeyValue
 	ackWait time.Duration
@@ -166,6 +179,10 @@ func (w *worker) discover(ctx context.Context) int {
 				w.mu.Unlock()
 				continue
 			}
+			size, err := strconv.Atoi(md[metaBlock])
+			if err != nil || size < 1 || size > MaxBlockSize {
+				continue
+			}
 			cons, err := w.js.Consumer(ctx, name, Consumer)
 			if err != nil {
 				continue
@@ -174,7 +191,7 @@ func (w *worker) discover(ctx context.Context) int {
 			if err != nil {
 				continue
 			}
-			h = &runHandle{run: run, cons: cons, kv: kv, ackWait: cons.CachedInfo().Config.AckWait}
+			h = &runHandle{run: run, size: size, cons: cons, kv: kv, ackWait: cons.CachedInfo().Config.AckWait}
 		}
 		w.mu.Lock()
 		h.active = info.State.Msgs > 0
@@ -211,7 +228,7 @@ func (w *worker) activeRuns() []*runHandle {
 	return out
 }
 
-// slot counts one unit at a time until ctx ends.
+// slot counts one block at a time until ctx ends.
 func (w *worker) slot(ctx context.Context) {
 	for ctx.Err() == nil {
 		got := false
@@ -239,7 +256,7 @@ func (w *worker) slot(ctx context.Context) {
 	}
 }
 
-// handle counts the unit of msg and settles the message.
+// handle counts the block of msg and settles the message.
 func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	meta, err := msg.Metadata()
 	if err != nil {
@@ -247,15 +264,15 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 		_ = msg.Nak()
 		return
 	}
-	u, err := h.run.unitOf(msg.Subject())
-	var job unitJob
+	b, err := h.run.blockOf(msg.Subject(), h.size)
+	var job blockJob
 	if err == nil {
-		if jerr := json.Unmarshal(msg.Data(), &job); jerr != nil || job.N != h.run.N || job.Unit != u {
+		if jerr := json.Unmarshal(msg.Data(), &job); jerr != nil || job.N != h.run.N || job.First != b.First || job.Last != b.Last {
 			err = fmt.Errorf("message body %q does not match subject %s", msg.Data(), msg.Subject())
 		}
 	}
 	if err != nil {
-		// Not a unit: let it run out of deliveries, so the coordinator
+		// Not a block: let it run out of deliveries, so the coordinator
 		// reports it.
 		w.logf("%v", err)
 		w.count(func(r *WorkerReport) { r.Failures++ })
@@ -263,10 +280,10 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 		return
 	}
 	if w.o.Verbose {
-		w.logf("unit %d of run %s: started (attempt %d)", u, h.run.ID, meta.NumDelivered)
+		w.logf("%s of run %s: started (attempt %d)", b, h.run.ID, meta.NumDelivered)
 	}
 
-	// Report progress while the unit runs, so the server does not hand it
+	// Report progress while the block runs, so the server does not hand it
 	// to another worker after the ack wait.
 	beat, stopBeat := context.WithCancel(ctx)
 	var beating sync.WaitGroup
@@ -285,25 +302,29 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	defer func() { stopBeat(); beating.Wait() }()
 
 	if w.hold > 0 && w.held.CompareAndSwap(false, true) {
-		w.logf("test hook %s: holding unit %d for %s", HoldEnv, u, w.hold)
+		w.logf("test hook %s: holding %s (first %d) for %s", HoldEnv, b, b.First, w.hold)
 		select {
 		case <-ctx.Done():
 		case <-time.After(w.hold):
 		}
 	}
 	t0 := time.Now()
-	r, err := count.CountUnit(ctx, h.run.N, u)
-	if ctx.Err() != nil {
-		_ = msg.Nak() // hand it back at once
-		return
+	rec := BlockRecord{N: h.run.N, First: b.First, Last: b.Last, Units: make([]count.UnitResult, 0, b.Len()),
+		Worker: w.o.Name, Delivered: meta.NumDelivered}
+	for u := b.First; u <= b.Last; u++ {
+		r, err := count.CountUnit(ctx, h.run.N, u)
+		if ctx.Err() != nil {
+			_ = msg.Nak() // hand it back at once
+			return
+		}
+		if err != nil {
+			w.fail(ctx, h, msg, meta, b, err)
+			return
+		}
+		rec.Units = append(rec.Units, r)
 	}
-	if err != nil {
-		w.fail(ctx, h, msg, meta, u, err)
-		return
-	}
-	rec := UnitRecord{UnitResult: r, N: h.run.N, Seconds: time.Since(t0).Seconds(), Worker: w.o.Name,
-		Delivered: meta.NumDelivered, At: time.Now().UTC()}
-	dup, err := RecordResult(ctx, h.kv, rec)
+	rec.Seconds, rec.At = time.Since(t0).Seconds(), time.Now().UTC()
+	dup, err := w.store(ctx, h, rec)
 	var conflict *ConflictError
 	switch {
 	case errors.As(err, &conflict):
@@ -314,29 +335,56 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 			_ = msg.Nak()
 			return
 		}
-		w.fail(ctx, h, msg, meta, u, err)
+		w.fail(ctx, h, msg, meta, b, err)
 		return
 	case dup:
-		w.count(func(r *WorkerReport) { r.Duplicates++ })
+		w.count(func(r *WorkerReport) { r.Duplicates += b.Len() })
 	default:
-		w.count(func(r *WorkerReport) { r.Units++ })
+		w.count(func(r *WorkerReport) { r.Units += b.Len() })
 	}
-	// Only now is the result safe; a lost ack merely redelivers the unit,
+	// Only now is the result safe; a lost ack merely redelivers the block,
 	// and the next result is a duplicate.
 	_ = msg.Ack()
 	if w.o.Verbose {
-		w.logf("unit %d of run %s: done in %.3fs (total %d)", u, h.run.ID, rec.Seconds, r.Total)
+		var total uint64
+		for _, u := range rec.Units {
+			total += u.Total
+		}
+		w.logf("%s of run %s: done in %.3fs (total %d)", b, h.run.ID, rec.Seconds, total)
 	}
 }
 
-// fail reports a failed unit in the bucket and hands it back.
-func (w *worker) fail(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, u int, cause error) {
+// store records a result, retrying while the server is out of reach (a
+// restarting coordinator with its embedded server): the count is done, and
+// the message stays ours until the ack wait runs out. It gives up after two
+// ack waits, when the block has surely gone to another worker.
+func (w *worker) store(ctx context.Context, h *runHandle, rec BlockRecord) (bool, error) {
+	deadline := time.Now().Add(max(2*h.ackWait, 10*time.Second))
+	for {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		dup, err := RecordResult(rctx, h.kv, rec)
+		cancel()
+		var conflict *ConflictError
+		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
+			return dup, err
+		}
+		w.logf("%s of run %s: storing the result failed, retrying: %v", rec.Block(), h.run.ID, err)
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// fail reports a failed block in the bucket and hands it back.
+func (w *worker) fail(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, b Block, cause error) {
 	w.count(func(r *WorkerReport) { r.Failures++ })
-	w.logf("unit %d of run %s failed (attempt %d): %v", u, h.run.ID, meta.NumDelivered, cause)
-	f := FailRecord{Unit: u, Error: cause.Error(), Worker: w.o.Name, Delivered: meta.NumDelivered, StreamSeq: meta.Sequence.Stream}
+	w.logf("%s of run %s failed (attempt %d): %v", b, h.run.ID, meta.NumDelivered, cause)
+	f := FailRecord{First: b.First, Last: b.Last, Error: cause.Error(), Worker: w.o.Name, Delivered: meta.NumDelivered, StreamSeq: meta.Sequence.Stream}
 	v, _ := json.Marshal(f)
-	if _, err := h.kv.Put(ctx, failedKey(u), v); err != nil {
-		w.logf("unit %d: cannot record the failure: %v", u, err)
+	if _, err := h.kv.Put(ctx, failedKey(b), v); err != nil {
+		w.logf("%s: cannot record the failure: %v", b, err)
 	}
 	_ = msg.NakWithDelay(2 * time.Second)
 }

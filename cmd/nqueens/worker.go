@@ -27,6 +27,14 @@ func addNATSFlags(cmd *cobra.Command, f *natsFlags, urlHelp string) {
 	fl.StringVar(&f.tlsKey, "tls-key", "", "client key file for TLS (with --tls-cert)")
 }
 
+// check reports flag combinations nats.go would refuse later.
+func (f *natsFlags) check() error {
+	if (f.tlsCert == "") != (f.tlsKey == "") {
+		return usagef("--tls-cert and --tls-key go together")
+	}
+	return nil
+}
+
 func (f *natsFlags) options(name string) cluster.ConnOptions {
 	return cluster.ConnOptions{URL: f.url, Name: name, Creds: f.creds, NKey: f.nkey,
 		TLSCA: f.tlsCA, TLSCert: f.tlsCert, TLSKey: f.tlsKey}
@@ -40,17 +48,18 @@ func newWorkerCmd() *cobra.Command {
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
-		Short: "Count work units from a NATS JetStream queue for a coordinator",
+		Short: "Count blocks of work units from a NATS JetStream queue for a coordinator",
 		Long: `worker connects to the NATS server of one or more "nqueens coordinator" runs,
-pulls work units, counts them on --workers cores, stores each result in the
-run's key-value bucket with a create-only write and only then acknowledges
-the unit. While a unit runs it tells the server it is in progress, so it is
-not handed to another worker. If the worker dies, its unacknowledged units go
-to other workers after the ack wait; a unit counted twice must give the same
-result, or the coordinator raises an alarm and gives no total.
+pulls blocks of work units, counts them on --workers cores (one block per
+core at a time), stores each block's results in the run's key-value bucket
+with a create-only write and only then acknowledges the block. While a
+block runs it tells the server it is in progress, so it is not handed to
+another worker. If the worker dies, its unacknowledged blocks go to other
+workers after the ack wait; a block counted twice must give the same
+results, or the coordinator raises an alarm and gives no total.
 
 It waits for runs and survives server restarts; Ctrl-C or SIGTERM hands the
-units in progress back at once. --exit-when-idle makes it stop when there
+blocks in progress back at once. --exit-when-idle makes it stop when there
 has been no work for that long.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,6 +68,19 @@ has been no work for that long.`,
 			}
 			if idle < 0 {
 				return usagef("--exit-when-idle must not be negative, got %s", idle)
+			}
+			if err := nf.check(); err != nil {
+				return err
+			}
+			// A test hook (see cluster.HoldEnv), read from the environment so
+			// that it stays out of the documented flags.
+			var hold time.Duration
+			if v := os.Getenv(cluster.HoldEnv); v != "" {
+				d, err := time.ParseDuration(v)
+				if err != nil || d < 0 {
+					return usagef("%s=%q is not a duration", cluster.HoldEnv, v)
+				}
+				hold = d
 			}
 			stderr := cmd.ErrOrStderr()
 			if name == "" {
@@ -72,11 +94,12 @@ has been no work for that long.`,
 			defer nc.Close()
 			start := time.Now()
 			rep, err := cluster.Work(cmd.Context(), nc, cluster.WorkerOptions{
-				Workers:  workers,
-				Name:     name,
-				IdleExit: idle,
-				Verbose:  verbose,
-				Log:      func(s string) { fmt.Fprintln(stderr, "nqueens: worker: "+s) },
+				Workers:       workers,
+				Name:          name,
+				IdleExit:      idle,
+				Verbose:       verbose,
+				HoldFirstUnit: hold,
+				Log:           func(s string) { fmt.Fprintln(stderr, "nqueens: worker: "+s) },
 			})
 			fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d alarm(s), %d failure(s) in %s\n",
 				name, rep.Units, rep.Duplicates, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
@@ -88,9 +111,9 @@ has been no work for that long.`,
 	}
 	addNATSFlags(cmd, &nf, "NATS server URL(s), comma-separated (default nats://127.0.0.1:4222)")
 	fl := cmd.Flags()
-	fl.IntVarP(&workers, "workers", "w", 0, "units counted at once (default: all cores)")
+	fl.IntVarP(&workers, "workers", "w", 0, "blocks counted at once (default: all cores)")
 	fl.StringVar(&name, "name", "", "name of this worker in results (default host:pid)")
 	fl.DurationVar(&idle, "exit-when-idle", 0, "exit after this long without work (0: never)")
-	fl.BoolVarP(&verbose, "verbose", "v", false, "log every unit")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "log every block")
 	return cmd
 }

@@ -1,0 +1,310 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// unitResults counts every unit of N, in order.
+func unitResults(t testing.TB, n int) []count.UnitResult {
+	t.Helper()
+	out := make([]count.UnitResult, count.Units(n))
+	for i := range out {
+		r, err := count.CountUnit(context.Background(), n, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// recordLine returns the ledger line of a record of N holding units.
+func recordLine(t testing.TB, n int, units []count.UnitResult, shard string) string {
+	t.Helper()
+	rec, err := NewRecord(n, units, 0.25, "test-host", shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestParseRecord(t *testing.T) {
+	all := unitResults(t, 8)
+	good := recordLine(t, 8, all[3:6], "0/1")
+	edit := func(f func(m map[string]any)) string {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(good), &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	tests := []struct {
+		name, line, wantErr string
+	}{
+		{"valid", good, ""},
+		{"valid with spaces around", "  " + good + " \r", ""},
+		{"not JSON", "hello", "not a ledger record"},
+		{"empty object", "{}", "outside 1..64"},
+		{"text after", good + " {}", "text after the object"},
+		{"bracket after", good + "]", "text after the object"},
+		{"unknown field", edit(func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
+		{"N too large", edit(func(m map[string]any) { m["n"] = 65 }), "outside 1..64"},
+		{"other engine", edit(func(m map[string]any) {
+			m["fingerprint"] = strings.Replace(m["fingerprint"].(string), "engine=1", "engine=0", 1)
+		}), "not this engine's"},
+		{"other N's fingerprint", edit(func(m map[string]any) { m["n"] = 9 }), "not this engine's"},
+		{"damaged table hash", edit(func(m map[string]any) { m["fingerprint"] = m["fingerprint"].(string) + "0" }), "not this engine's"},
+		{"unit out of range", edit(func(m map[string]any) {
+			m["units"].([]any)[0].(map[string]any)["index"] = 78
+		}), "unit 78 is outside 0..77"},
+		{"range does not match", edit(func(m map[string]any) { m["first"] = 2 }), "unit range 2-5"},
+		{"subtotal does not match", edit(func(m map[string]any) { m["subtotal"] = 1 }), "subtotal 1"},
+		{"nodes do not match", edit(func(m map[string]any) { m["nodes"] = 0 }), "nodes 0"},
+		{"no units", edit(func(m map[string]any) { m["units"] = []any{} }), "no units"},
+		{"negative total", edit(func(m map[string]any) {
+			m["units"].([]any)[0].(map[string]any)["total"] = -8
+		}), "not a ledger record"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := ParseRecord([]byte(tt.line))
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec.N != 8 || rec.First != 3 || rec.Last != 5 || !reflect.DeepEqual(rec.Units, all[3:6]) {
+					t.Errorf("parsed %+v", rec)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// FuzzParseRecord checks that no line makes the parser panic, and that a
+// line it accepts is consistent and survives a round trip.
+func FuzzParseRecord(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for line := range bytes.Lines(data) {
+			f.Add(line)
+			f.Add(line[:len(line)/2])
+		}
+	}
+	f.Add([]byte(`{"n":8,"units":[]}`))
+	f.Add([]byte(`{"fingerprint":"nqueens-count engine=1 n=9 x","n":9}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		rec, err := ParseRecord(line)
+		if err != nil {
+			return
+		}
+		if err := rec.sums(false); err != nil {
+			t.Fatalf("accepted an inconsistent record: %v", err)
+		}
+		b, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ParseRecord(b)
+		if err != nil {
+			t.Fatalf("own output %s refused: %v", b, err)
+		}
+		if !reflect.DeepEqual(rec, again) {
+			t.Fatalf("round trip changed %+v into %+v", rec, again)
+		}
+	})
+}
+
+func TestReadLedger(t *testing.T) {
+	all := unitResults(t, 8)
+	a := recordLine(t, 8, all[:10], "")
+	b := recordLine(t, 8, all[10:20], "")
+	other := recordLine(t, 9, unitResults(t, 9)[:2], "")
+	tests := []struct {
+		name      string
+		text      string
+		records   int
+		truncated int
+		wantErr   string
+	}{
+		{"empty", "", 0, 0, ""},
+		{"two lines", a + "\n" + b + "\n", 2, 0, ""},
+		{"blank lines", "\n" + a + "\n\n" + b + "\n", 2, 0, ""},
+		{"last line without newline", a + "\n" + b, 2, 0, ""},
+		{"last line cut short", a + "\n" + b[:40], 1, 2, ""},
+		{"middle line cut short", a[:40] + "\n" + b + "\n", 0, 0, "x.jsonl:1: not a ledger record"},
+		{"two runs", a + "\n" + other + "\n", 0, 0, "x.jsonl:2: fingerprint"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lf, err := ReadLedger(strings.NewReader(tt.text), "x.jsonl")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lf.Records) != tt.records || lf.Truncated != tt.truncated {
+				t.Errorf("%d records, truncated line %d; want %d, %d", len(lf.Records), lf.Truncated, tt.records, tt.truncated)
+			}
+			if tt.truncated > 0 && lf.Complete != int64(len(a)+1) {
+				t.Errorf("complete part is %d bytes, want %d", lf.Complete, len(a)+1)
+			}
+		})
+	}
+}
+
+func TestOpenLedgerRepairs(t *testing.T) {
+	all := unitResults(t, 8)
+	a := recordLine(t, 8, all[:10], "")
+	b := recordLine(t, 8, all[10:20], "")
+	tests := []struct {
+		name     string
+		text     string
+		has      int // units found
+		repaired int
+	}{
+		{"cut short", a + "\n" + b[:30], 10, 2},
+		{"no final newline", a + "\n" + b, 20, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "l.jsonl")
+			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, err := OpenLedger(path, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Len() != tt.has || l.Repaired != tt.repaired {
+				t.Errorf("%d units, repaired line %d; want %d, %d", l.Len(), l.Repaired, tt.has, tt.repaired)
+			}
+			if err := l.Append(all[30:32], 1); err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			lf, err := ReadLedgerFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lf.Truncated != 0 || len(lf.Records) != tt.has/10+1 {
+				t.Errorf("after append: %d records, truncated %d", len(lf.Records), lf.Truncated)
+			}
+		})
+	}
+}
+
+func TestOpenLedgerRefuses(t *testing.T) {
+	all := unitResults(t, 8)
+	changed := append([]count.UnitResult(nil), all[:2]...)
+	changed[1].Total += 8
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	conflict := write("conflict.jsonl", recordLine(t, 8, all[:2], "")+"\n"+recordLine(t, 8, changed, "")+"\n")
+	if _, err := OpenLedger(conflict, 8); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
+		t.Errorf("conflicting ledger: %v", err)
+	}
+	n8 := write("n8.jsonl", recordLine(t, 8, all[:2], "")+"\n")
+	if _, err := OpenLedger(n8, 9); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
+		t.Errorf("ledger of another N: %v", err)
+	}
+	l, err := OpenLedger(n8, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := OpenLedger(n8, 8); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("second writer on one ledger: %v", err)
+	}
+}
+
+// TestRunShardResume counts the shards of N = 10 into ledgers, the second
+// run of a shard finding everything done, and checks the merge against
+// the reference table.
+func TestRunShardResume(t *testing.T) {
+	const n, k = 10, 3
+	dir := t.TempDir()
+	var files []*LedgerFile
+	for i := range k {
+		path := filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", i))
+		for run := range 2 {
+			l, err := OpenLedger(path, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := RunShard(context.Background(), n, Shard{i, k}, l, ShardOptions{Workers: 2})
+			l.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantResumed := 0
+			if run == 1 {
+				wantResumed = p.Units
+			}
+			if p.Resumed != wantResumed || p.Done != p.Units || p.Units != (Shard{i, k}).Size(n) {
+				t.Errorf("shard %d/%d run %d: %+v", i, k, run, p)
+			}
+		}
+		lf, err := ReadLedgerFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lf.Records) != 1 {
+			t.Errorf("shard %d: %d records, want 1 (the rerun must add none)", i, len(lf.Records))
+		}
+		files = append(files, lf)
+	}
+	rep, err := Merge(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, n, rep.Result.Total.String(), rep.Result.Unique.String())
+}
+
+func TestRunShardCancel(t *testing.T) {
+	l, err := OpenLedger(filepath.Join(t.TempDir(), "l.jsonl"), 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = RunShard(ctx, 12, Shard{0, 2}, l, ShardOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+}

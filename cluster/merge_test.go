@@ -1,0 +1,171 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// ledger builds a ledger file named path from lines of records.
+func ledger(t *testing.T, path string, lines ...string) *LedgerFile {
+	t.Helper()
+	lf, err := ReadLedger(strings.NewReader(strings.Join(lines, "\n")+"\n"), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lf
+}
+
+func TestMerge(t *testing.T) {
+	const n = 10
+	all := unitResults(t, n)
+	u := len(all)
+	half := u / 2
+	changed := append([]count.UnitResult(nil), all[half:]...)
+	changed[3].Rot180 += 2
+	want, err := count.Count(context.Background(), n, count.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shardLines := func(k int) []*LedgerFile {
+		var out []*LedgerFile
+		for i := range k {
+			var us []count.UnitResult
+			for j := range (Shard{i, k}).Units(n) {
+				us = append(us, all[j])
+			}
+			out = append(out, ledger(t, fmt.Sprintf("s%d.jsonl", i), recordLine(t, n, us, Shard{i, k}.String())))
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		files   []*LedgerFile
+		dups    int
+		wantErr []string // substrings of the error, or none for success
+	}{
+		{"two halves", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
+			ledger(t, "b.jsonl", recordLine(t, n, all[half:], "")),
+		}, 0, nil},
+		{"one file, many lines", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:3], ""), recordLine(t, n, all[3:half], ""), recordLine(t, n, all[half:], "")),
+		}, 0, nil},
+		{"equal duplicates", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half+5], "")),
+			ledger(t, "b.jsonl", recordLine(t, n, all[half:], "")),
+			ledger(t, "c.jsonl", recordLine(t, n, all[:2], "")),
+		}, 7, nil},
+		{"four shards", shardLines(4), 0, nil},
+		{"empty file too", append(shardLines(2), ledger(t, "empty.jsonl")), 0, nil},
+		{"conflict", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
+			ledger(t, "b.jsonl", recordLine(t, n, all[half:], "")),
+			ledger(t, "c.jsonl", recordLine(t, n, all[:1], ""), recordLine(t, n, changed, "")),
+		}, 0, []string{fmt.Sprintf("unit %d of N = 10 has two different results", half+3), "in b.jsonl:1 and", "in c.jsonl:2"}},
+		{"missing", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half], ""), recordLine(t, n, all[half+2:u-1], "")),
+		}, 0, []string{fmt.Sprintf("3 of %d units of N = 10 are missing: %d-%d, %d", u, half, half+1, u-1)}},
+		{"missing shard", shardLines(4)[1:], 0, []string{"no result at all from shard 0/4", "0, 4, 8, 12"}},
+		{"different runs", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
+			ledger(t, "b.jsonl", recordLine(t, 9, unitResults(t, 9), "")),
+		}, 0, []string{"ledgers of different runs: a.jsonl has", "b.jsonl has"}},
+		{"nothing", []*LedgerFile{ledger(t, "empty.jsonl")}, 0, []string{"hold no results"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep, err := Merge(tt.files)
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("merged into %s; want an error", rep.Result.Total)
+				}
+				for _, w := range tt.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q lacks %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Result.Total != want.Total || rep.Result.Unique != want.Unique || rep.Result.Nodes != want.Nodes {
+				t.Errorf("merged %s/%s, count gives %s/%s", rep.Result.Total, rep.Result.Unique, want.Total, want.Unique)
+			}
+			checkResult(t, n, rep.Result.Total.String(), rep.Result.Unique.String())
+			if rep.Duplicates != tt.dups {
+				t.Errorf("%d duplicates, want %d", rep.Duplicates, tt.dups)
+			}
+		})
+	}
+}
+
+func TestMergeErrorTypes(t *testing.T) {
+	all := unitResults(t, 8)
+	changed := append([]count.UnitResult(nil), all[:1]...)
+	changed[0].Total += 8
+	_, err := Merge([]*LedgerFile{
+		ledger(t, "a", recordLine(t, 8, all, "")),
+		ledger(t, "b", recordLine(t, 8, changed, "")),
+	})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.Unit != 0 || ce.FirstAt.String() != "a:1" || ce.SecAt.String() != "b:1" {
+		t.Errorf("conflict: %#v", err)
+	}
+	_, err = Merge([]*LedgerFile{ledger(t, "a", recordLine(t, 8, all[1:], ""))})
+	var me *MissingError
+	if !errors.As(err, &me) || len(me.Missing) != 1 || me.Missing[0] != 0 {
+		t.Errorf("missing: %#v", err)
+	}
+}
+
+func TestFormatUnits(t *testing.T) {
+	tests := []struct {
+		in   []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{5}, "5"},
+		{[]int{1, 2}, "1-2"},
+		{[]int{0, 1, 2, 3, 7, 9, 10, 11, 12}, "0-3, 7, 9-12"},
+		{[]int{0, 2, 4}, "0, 2, 4"},
+	}
+	for _, tt := range tests {
+		if got := FormatUnits(tt.in); got != tt.want {
+			t.Errorf("FormatUnits(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func ExampleFormatUnits() {
+	fmt.Println(FormatUnits([]int{0, 1, 2, 3, 7, 9, 10, 11}))
+	// Output: 0-3, 7, 9-11
+}
+
+func ExampleMerge() {
+	var files []*LedgerFile
+	for _, name := range []string{"testdata/ledger-n8-0of2.jsonl", "testdata/ledger-n8-1of2.jsonl"} {
+		lf, err := ReadLedgerFile(name)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		files = append(files, lf)
+	}
+	rep, err := Merge(files)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("total", rep.Result.Total, "unique", rep.Result.Unique)
+	_, err = Merge(files[1:])
+	fmt.Println(err)
+	// Output:
+	// total 92 unique 12
+	// 39 of 78 units of N = 8 are missing (no result at all from shard 0/2: rerun it): 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70, 72, 74, 76
+}

@@ -1,0 +1,127 @@
+package cluster
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// writeCert makes a key pair signed by parent (self-signed when parent is
+// nil) and writes cert and key as PEM files named base.crt and base.key.
+func writeCert(t *testing.T, dir, base string, tmpl *x509.Certificate, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) (*x509.Certificate, *ecdsa.PrivateKey) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, parentKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, base+".crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, base+".key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}
+
+// TestConnectTLS starts a server that demands mutual TLS and checks that
+// ConnOptions' TLS files reach nats.go: with the CA and a client
+// certificate the connection works; without the certificate, or without
+// the CA, it is refused.
+func TestConnectTLS(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	ca, caKey := writeCert(t, dir, "ca", &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}, nil, nil)
+	writeCert(t, dir, "server", &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}, ca, caKey)
+	writeCert(t, dir, "client", &x509.Certificate{
+		SerialNumber: big.NewInt(3), Subject: pkix.Name{CommonName: "worker"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}, ca, caKey)
+	file := func(name string) string { return filepath.Join(dir, name) }
+	tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: file("server.crt"), KeyFile: file("server.key"), CaFile: file("ca.crt"), Verify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, TLS: true, TLSVerify: true, TLSConfig: tc, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	defer srv.Shutdown()
+	if !srv.ReadyForConnections(5 * time.Second) {
+		t.Fatal("TLS server did not start")
+	}
+	url := srv.ClientURL()
+	tests := []struct {
+		name    string
+		o       ConnOptions
+		wantErr string
+	}{
+		{"CA and client certificate", ConnOptions{TLSCA: file("ca.crt"), TLSCert: file("client.crt"), TLSKey: file("client.key")}, ""},
+		{"no client certificate", ConnOptions{TLSCA: file("ca.crt")}, "connecting to"},
+		{"no CA", ConnOptions{TLSCert: file("client.crt"), TLSKey: file("client.key")}, "connecting to"},
+		{"certificate without key", ConnOptions{TLSCA: file("ca.crt"), TLSCert: file("client.crt")}, "both the certificate and the key"},
+		{"missing CA file", ConnOptions{TLSCA: file("none.crt"), TLSCert: file("client.crt"), TLSKey: file("client.key")}, "none.crt"},
+		{"missing credentials file", ConnOptions{Creds: file("none.creds")}, "none.creds"},
+		{"missing nkey seed", ConnOptions{NKey: file("none.nk")}, "none.nk"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.o.URL, tt.o.FailFast = strings.Replace(url, "nats://", "tls://", 1), true
+			nc, err := Connect(tt.o)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer nc.Close()
+				if err := nc.Flush(); err != nil || !nc.TLSRequired() {
+					t.Errorf("flush %v, TLS required %v", err, nc.TLSRequired())
+				}
+				return
+			}
+			if err == nil {
+				nc.Close()
+				t.Fatal("connected; want an error")
+			}
+			if !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error %q, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}

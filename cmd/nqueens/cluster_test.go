@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/count"
+)
+
+// writeLedger writes a ledger of N with the given units in one record per
+// group, with fixed seconds and host so that the output is reproducible.
+func writeLedger(t *testing.T, path string, n int, groups ...[]count.UnitResult) {
+	t.Helper()
+	var b strings.Builder
+	for _, g := range groups {
+		rec, err := cluster.NewRecord(n, g, 1.5, "host-"+filepath.Base(path), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func allUnits(t *testing.T, n int) []count.UnitResult {
+	t.Helper()
+	out := make([]count.UnitResult, count.Units(n))
+	for i := range out {
+		r, err := count.CountUnit(context.Background(), n, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+func TestMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	all := allUnits(t, 8)
+	changed := append([]count.UnitResult(nil), all[10:12]...)
+	changed[1].Total += 8
+	writeLedger(t, p("a.jsonl"), 8, all[:40])
+	writeLedger(t, p("b.jsonl"), 8, all[40:60], all[60:])
+	writeLedger(t, p("c.jsonl"), 8, changed)
+	writeLedger(t, p("n9.jsonl"), 9, allUnits(t, 9)[:3])
+	if err := os.WriteFile(p("junk.jsonl"), []byte("not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string
+		inStderr string
+	}{
+		{"complete", []string{p("a.jsonl"), p("b.jsonl")}, 0, "total 92\nunique 12\n", ""},
+		{"equal duplicates", []string{p("a.jsonl"), p("b.jsonl"), p("a.jsonl")}, 0, "total 92\nunique 12\n", "40 unit(s) were counted more than once"},
+		{"missing", []string{p("b.jsonl")}, 1, "", "40 of 78 units of N = 8 are missing: 0-39"},
+		{"conflict", []string{p("a.jsonl"), p("b.jsonl"), p("c.jsonl")}, 1, "", "unit 11 of N = 8 has two different results: total=0 rot180=0 rot90=0 nodes=6 in " + p("a.jsonl") + ":1 and total=8 rot180=0 rot90=0 nodes=6 in " + p("c.jsonl") + ":1"},
+		{"different runs", []string{p("a.jsonl"), p("n9.jsonl")}, 1, "", "ledgers of different runs"},
+		{"malformed", []string{p("junk.jsonl")}, 1, "", "junk.jsonl:1: not a ledger record"},
+		{"no such file", []string{p("none.jsonl")}, 1, "", "none.jsonl"},
+		{"no files", nil, 2, "", "at least one ledger"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(append([]string{"merge"}, tt.args...)...)
+			if code != tt.code || out != tt.stdout || !strings.Contains(errOut, tt.inStderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr containing %q",
+					code, out, errOut, tt.code, tt.stdout, tt.inStderr)
+			}
+		})
+	}
+	code, out, errOut := runCLI("merge", "--json", p("a.jsonl"), p("b.jsonl"))
+	if code != 0 {
+		t.Fatalf("merge --json: exit %d: %s", code, errOut)
+	}
+	golden(t, "cli/merge_8_json.txt", out)
+}
+
+func TestCountShardCommand(t *testing.T) {
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "l.jsonl")
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	tests := []struct {
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{[]string{"--shard", "1/4"}, 2, "needs --ledger"},
+		{[]string{"--ledger", ledger}, 2, "--ledger needs --shard"},
+		{[]string{"--shard", "4/4", "--ledger", ledger}, 2, "--shard: shard index 4 is outside 0..3"},
+		{[]string{"--shard", "x", "--ledger", ledger}, 2, "not I/K"},
+		{[]string{"--shard", "0/2", "--shard-from-env", "--shards", "2", "--ledger", ledger}, 2, "not both"},
+		{[]string{"--shard", "0/2", "--shards", "2", "--ledger", ledger}, 2, "--shards goes with --shard-from-env"},
+		{[]string{"--shard-from-env", "--ledger", ledger}, 2, "needs --shards K"},
+		{[]string{"--shard-from-env", "--shards", "2", "--ledger", ledger}, 2, "neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID"},
+		{[]string{"--shard", "0/2", "--ledger", ledger, "--ledger-every", "0s"}, 2, "--ledger-every"},
+		{[]string{"--shard", "0/2", "--ledger", filepath.Join(dir, "no", "such", "dir.jsonl")}, 1, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(append([]string{"count", "10"}, tt.args...)...)
+			if code != tt.code || out != "" || !strings.Contains(errOut, tt.inStderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stderr containing %q", code, out, errOut, tt.code, tt.inStderr)
+			}
+		})
+	}
+
+	// Both shards of N = 10, the second from the environment as in an
+	// Indexed Job; the second run of shard 0 finds its work done.
+	for _, args := range [][]string{
+		{"--shard", "0/2"},
+		{"--shard", "0/2"},
+	} {
+		if code, _, errOut := runCLI(append([]string{"count", "10", "--ledger", ledger}, args...)...); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	ledger1 := filepath.Join(dir, "l1.jsonl")
+	code, out, errOut := runCLI("count", "10", "--shard-from-env", "--shards", "2", "--ledger", ledger1, "--json")
+	var j struct {
+		Shard string `json:"shard"`
+		Units int    `json:"units"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Shard != "1/2" || j.Units != count.Units(10)/2 {
+		t.Fatalf("shard from env: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("merge", ledger, ledger1)
+	if code != 0 || out != "total 724\nunique 92\n" {
+		t.Errorf("merge: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	lf, err := cluster.ReadLedgerFile(ledger)
+	if err != nil || len(lf.Records) != 1 {
+		t.Errorf("shard 0 ledger after two runs: %v records, %v; want 1", len(lf.Records), err)
+	}
+}
+
+func TestCoordinatorWorkerUsage(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{[]string{"coordinator"}, 2, "needs N"},
+		{[]string{"coordinator", "0"}, 2, "at least 1"},
+		{[]string{"coordinator", "10", "--ack-wait", "100ms"}, 2, "--ack-wait"},
+		{[]string{"coordinator", "10", "--max-deliver", "0"}, 2, "--max-deliver"},
+		{[]string{"coordinator", "10", "--replicas", "0"}, 2, "--replicas"},
+		{[]string{"coordinator", "10", "--block-size", "5000"}, 2, "--block-size"},
+		{[]string{"coordinator", "10", "--progress-every", "0s"}, 2, "--progress-every"},
+		{[]string{"coordinator", "10", "--nats", "nats://127.0.0.1:1", "--store", "x"}, 2, "embedded server"},
+		{[]string{"coordinator", "10", "--tls-ca", "ca.pem"}, 2, "go with --nats"},
+		{[]string{"coordinator", "10", "--nats", "nats://127.0.0.1:1", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
+		{[]string{"worker", "extra"}, 2, "no arguments"},
+		{[]string{"worker", "--workers", "-1"}, 2, "--workers"},
+		{[]string{"worker", "--exit-when-idle", "-1s"}, 2, "--exit-when-idle"},
+		{[]string{"worker", "--tls-key", "k.pem"}, 2, "--tls-cert and --tls-key go together"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(tt.args...)
+			if code != tt.code || out != "" || !strings.Contains(errOut, tt.inStderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stderr containing %q", code, out, errOut, tt.code, tt.inStderr)
+			}
+		})
+	}
+	t.Run("bad hold hook", func(t *testing.T) {
+		t.Setenv(cluster.HoldEnv, "soon")
+		if code, _, errOut := runCLI("worker"); code != 2 || !strings.Contains(errOut, cluster.HoldEnv) {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+	})
+}
+
+// TestCoordinatorAndWorkerCommands runs both commands through runCLI
+// against a server in the test: the worker exits when idle, the
+// coordinator prints the count.
+func TestCoordinatorAndWorkerCommands(t *testing.T) {
+	srv, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	url := srv.ClientURL()
+	var wg sync.WaitGroup
+	var wCode int
+	var wErr string
+	wg.Go(func() {
+		wCode, _, wErr = runCLI("worker", "--nats", url, "--workers", "2", "--name", "w1", "--exit-when-idle", "1s")
+	})
+	start := time.Now()
+	code, out, errOut := runCLI("coordinator", "11", "--nats", url, "--json")
+	wg.Wait()
+	var j countJSON
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Total != count.U128(2680) || j.Unique != count.U128(341) || j.Units != count.Units(11) || j.Workers != 1 {
+		t.Fatalf("coordinator: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	if wCode != 0 || !strings.Contains(wErr, "worker w1: ") {
+		t.Errorf("worker: exit %d, stderr %s", wCode, wErr)
+	}
+	t.Logf("N = 11 through the queue in %s", time.Since(start).Round(time.Millisecond))
+}
