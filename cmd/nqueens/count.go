@@ -254,12 +254,7 @@ func runCount(cmd *cobra.Command, n int, f countFlags) error {
 			fmt.Fprintf(stderr, "nqueens: warning: final checkpoint not written: %v\n", err)
 		}
 	}
-	w := cmd.OutOrStdout()
-	if f.jsonOut {
-		return writeJSONLine(w, toJSON(r))
-	}
-	_, err = fmt.Fprintf(w, "total %s\nunique %s\n", r.Total, r.Unique)
-	return err
+	return printCountResult(cmd.OutOrStdout(), r, f.jsonOut)
 }
 
 func writeJSONLine(w io.Writer, v any) error {

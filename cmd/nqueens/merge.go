@@ -57,8 +57,7 @@ seconds) and workers the number of distinct hosts.`,
 	return cmd
 }
 
-// printCountResult prints a finished count the way count does.
-// TODO(lead): count.go prints its text form inline; share this with it.
+// printCountResult prints a finished count, for count and merge alike.
 func printCountResult(w io.Writer, r count.Result, jsonOut bool) error {
 	if jsonOut {
 		return writeJSONLine(w, toJSON(r))
