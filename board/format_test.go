@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/png"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestParseFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !p.Queens.Equal(tt.want) || !sameSquares(p.Blocked, tt.blocked) {
+			if !p.Queens.Equal(tt.want) || !slices.Equal(p.Blocked, tt.blocked) {
 				t.Errorf("got %v blocked %v, want %v blocked %v", p.Queens, p.Blocked, tt.want, tt.blocked)
 			}
 			for rec := range ParseAll(strings.NewReader(tt.text), tt.f) {
@@ -54,18 +55,6 @@ func TestParseFormats(t *testing.T) {
 			}
 		})
 	}
-}
-
-func sameSquares(a, b []Square) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestParseErrors: every malformed input gets a message saying where.
@@ -174,7 +163,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v as %s: %q: %v", b.Queens, f, buf.String(), err)
 			}
-			if !got.Queens.Equal(b.Queens) || !sameSquares(got.Blocked, b.Blocked) {
+			if !got.Queens.Equal(b.Queens) || !slices.Equal(got.Blocked, b.Blocked) {
 				t.Errorf("%v as %s came back as %v", b.Queens, f, got.Queens)
 			}
 			// Detection finds the format again, except for a one-row board

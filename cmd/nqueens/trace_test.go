@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestTraceEveryAndLimit(t *testing.T) {
 		}
 		steps = append(steps, e.Step)
 	}
-	if want := []uint64{10, 20, 30, 35}; !equalSteps(steps, want) {
+	if want := []uint64{10, 20, 30, 35}; !slices.Equal(steps, want) {
 		t.Errorf("steps %v, want %v", steps, want)
 	}
 	out, _, err = classicExec(t, "trace", "5", "--every", "1000")
@@ -87,18 +88,6 @@ func TestTraceEveryAndLimit(t *testing.T) {
 		!strings.Contains(out, "solutions 10") {
 		t.Errorf("--every past the end must show the last event only:\n%s (err %v)", out, err)
 	}
-}
-
-func equalSteps(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTraceUsageErrors(t *testing.T) {
