@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/internal/kernel"
+	"golang.org/x/sync/errgroup"
 )
 
 // MaxN is the largest board the engine accepts.
@@ -265,29 +265,31 @@ func Count(ctx context.Context, n int, opts Options) (Result, error) {
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	var next atomic.Int64
 	results := make(chan UnitResult, 64)
-	errc := make(chan error, workers)
-	var wg sync.WaitGroup
+	var g errgroup.Group
 	for range workers {
-		wg.Go(func() {
+		g.Go(func() error {
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= len(todo) {
-					return
+					return nil
 				}
 				r, ok, err := countUnit(n, todo[i], &stop)
 				if err != nil {
-					errc <- err
 					stop.Store(true)
-					return
+					return err
 				}
 				if !ok {
-					return
+					return nil
 				}
 				results <- r
 			}
+			return nil
 		})
 	}
-	go func() { wg.Wait(); close(results) }()
+	// workErr is written before results is closed, so it is safe to read
+	// once the loop below has drained results.
+	var workErr error
+	go func() { workErr = g.Wait(); close(results) }()
 
 	every := opts.ProgressEvery
 	if every <= 0 {
@@ -325,10 +327,8 @@ loop:
 	}
 	report()
 	elapsed := time.Since(start)
-	select {
-	case err := <-errc:
-		return Result{}, err
-	default:
+	if workErr != nil {
+		return Result{}, workErr
 	}
 	if addErr != nil {
 		return Result{}, addErr
