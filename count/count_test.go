@@ -1,43 +1,32 @@
 package count
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/reference"
 )
 
-// reference reads ../../shared/reference/queens-counts.tsv (relative to
-// this package's folder): n → {total, unique}.
-func reference(t *testing.T) map[int][2]Uint128 {
+// referenceCounts is the published table (internal/reference, a copy of
+// ../shared/reference/queens-counts.tsv checked byte for byte by that
+// package's test): n → {total, unique}.
+func referenceCounts(t *testing.T) map[int][2]Uint128 {
 	t.Helper()
-	f, err := os.Open("../../shared/reference/queens-counts.tsv")
+	rows, err := reference.Load()
 	if err != nil {
 		t.Fatalf("reference counts: %v", err)
 	}
-	defer f.Close()
 	ref := map[int][2]Uint128{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		fs := strings.Split(line, "\t")
-		if len(fs) != 3 {
-			t.Fatalf("bad reference line %q", line)
-		}
-		n, err1 := strconv.Atoi(fs[0])
-		tot, err2 := ParseUint128(fs[1])
-		uni, err3 := ParseUint128(fs[2])
-		if err1 != nil || err2 != nil || err3 != nil {
-			t.Fatalf("bad reference line %q", line)
+	for n, r := range rows {
+		tot, err1 := ParseUint128(r.Total.String())
+		uni, err2 := ParseUint128(r.Unique.String())
+		if err1 != nil || err2 != nil {
+			t.Fatalf("reference row %d: %v %v", n, err1, err2)
 		}
 		ref[n] = [2]Uint128{tot, uni}
 	}
@@ -47,7 +36,7 @@ func reference(t *testing.T) map[int][2]Uint128 {
 func longTests() bool { return os.Getenv("NQUEENS_LONG") == "1" }
 
 func TestCountMatchesReference(t *testing.T) {
-	ref := reference(t)
+	ref := referenceCounts(t)
 	maxN := 16
 	if longTests() {
 		maxN = 17
@@ -313,7 +302,7 @@ func TestFingerprint(t *testing.T) {
 }
 
 func TestEstimateTree(t *testing.T) {
-	ref := reference(t)
+	ref := referenceCounts(t)
 	for _, n := range []int{10, 12} {
 		e, err := EstimateTree(context.Background(), n, 20000, 1)
 		if err != nil {
@@ -358,7 +347,7 @@ func ExampleCount() {
 }
 
 func TestKnownMatchesReference(t *testing.T) {
-	ref := reference(t)
+	ref := referenceCounts(t)
 	for n := 0; n <= 30; n++ {
 		tot, uni, ok := Known(n)
 		want, has := ref[n]
