@@ -84,6 +84,9 @@ exit 1. Every completion is verified before it is printed.`,
 		if jsonOut {
 			f = board.JSON
 		}
+		if all && f.IsPicture() {
+			return usagef("--all prints many boards; a %s picture shows one (use list, json or a board format)", f)
+		}
 		if err := complete.Validate(p); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

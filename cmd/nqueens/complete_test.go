@@ -27,6 +27,7 @@ func TestCompleteCommand(t *testing.T) {
 		{"attacking queens", "1 2 0 0\n", []string{"complete", "--input-format", "list"}, "", 1, "row 1, column 1 and row 2, column 2"},
 		{"queen on blocked square", `{"queens":[2,0,0,0],"blocked":[[1,2]]}` + "\n", []string{"complete"}, "", 1, "row 1, column 2"},
 		{"count and all", "0 0 0 0\n", []string{"complete", "--count", "--all"}, "", 2, "cannot be used together"},
+		{"all as pictures", "0 0 0 0\n", []string{"complete", "--all", "-f", "png"}, "", 2, "a png picture shows one"},
 		{"limit without all", "0 0 0 0\n", []string{"complete", "--limit", "3"}, "", 2, "--limit needs --all"},
 		{"malformed", "2 x 7\n", []string{"complete", "--input-format", "list"}, "", 1, "line 1"},
 	}

@@ -78,7 +78,7 @@ rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
 			}
 			boards = append(boards, imgs...)
 			if f.IsPicture() && len(boards) > 1 {
-				return usagef("%s holds more than one board; an %s picture shows one", name, f)
+				return usagef("%s holds more than one board; a %s picture shows one", name, f)
 			}
 		}
 		if len(boards) == 0 {
