@@ -179,7 +179,7 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 		return count.Result{}, err
 	}
 	if len(todo) > 0 {
-		logf("published %d block(s) of up to %d units (%d units in all) of run %s to stream %s", len(todo), size, units, run.ID, run.Stream)
+		logf("published %d block(s) of up to %d unit(s) (%d units in all) of run %s to stream %s", len(todo), size, units, run.ID, run.Stream)
 	}
 
 	report := func() {

@@ -16,7 +16,7 @@
 // units of a shard that its [Ledger] does not hold yet and appends their
 // results to it in batches, one JSON object per line, fsynced:
 //
-//	{"fingerprint":"nqueens-count engine=1 n=14 …","n":14,"shard":"1/4",
+//	{"fingerprint":"nqueens-count engine=2 n=14 …","n":14,"shard":"1/4",
 //	 "first":1,"last":1629,"subtotal":91124,"nodes":15734,"seconds":0.41,
 //	 "host":"node7","units":[{"index":1,"total":712,"rot180":0,"rot90":0,"nodes":97},…]}
 //
@@ -38,7 +38,7 @@
 // each (message id run.first, so a retried publish is dropped). Blocks keep
 // messaging cheap next to counting: a message costs about a millisecond of
 // CPU between client and server, while a unit of N = 17 takes under two; the
-// block size ([DefaultBlockSize]: about 0.1 s of work, 1 unit from N = 19
+// block size ([DefaultBlockSize]: about 0.1 s of work, 1 unit from N = 20
 // on) is fixed when the run is created and kept in the stream's metadata, so
 // every unit belongs to one block for the life of the run. [Work] pulls
 // blocks, counts their units, stores the results under the block's key with

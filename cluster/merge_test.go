@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,10 +149,31 @@ func ExampleFormatUnits() {
 	// Output: 0-3, 7, 9-11
 }
 
+// ExampleMerge counts the two shards of N = 8 into ledgers, as two array
+// tasks would, and adds them up; without the first ledger, merge lists the
+// units it lacks.
 func ExampleMerge() {
+	dir, err := os.MkdirTemp("", "nqueens-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
 	var files []*LedgerFile
-	for _, name := range []string{"testdata/ledger-n8-0of2.jsonl", "testdata/ledger-n8-1of2.jsonl"} {
-		lf, err := ReadLedgerFile(name)
+	for i := range 2 {
+		path := filepath.Join(dir, fmt.Sprintf("n8-shard-%d.jsonl", i))
+		l, err := OpenLedger(path, 8)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		_, err = RunShard(context.Background(), 8, Shard{i, 2}, l, ShardOptions{Workers: 1})
+		l.Close()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		lf, err := ReadLedgerFile(path)
 		if err != nil {
 			fmt.Println(err)
 			return

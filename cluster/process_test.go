@@ -26,24 +26,41 @@ import (
 	"github.com/nqueens/nqueens/count"
 )
 
-// nqueensBin is the command under test, built by TestMain.
-var nqueensBin string
+// The command under test is built once, on first use: fuzzing workers and
+// runs of the unit tests alone (-run) never pay for the build.
+var (
+	binOnce  sync.Once
+	binDir   string
+	binPath  string
+	binError error
+)
+
+// nqueensBin returns the path of the nqueens command, building it the first
+// time.
+func nqueensBin(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binError = os.MkdirTemp("", "nqueens-cluster-test-")
+		if binError != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "nqueens")
+		build := exec.Command("go", "build", "-o", binPath, "github.com/nqueens/nqueens/cmd/nqueens")
+		if out, err := build.CombinedOutput(); err != nil {
+			binError = fmt.Errorf("building nqueens for the process tests: %v\n%s", err, out)
+		}
+	})
+	if binError != nil {
+		t.Fatal(binError)
+	}
+	return binPath
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "nqueens-cluster-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	nqueensBin = filepath.Join(dir, "nqueens")
-	build := exec.Command("go", "build", "-o", nqueensBin, "github.com/nqueens/nqueens/cmd/nqueens")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building nqueens for the process tests: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
 
@@ -80,7 +97,7 @@ type proc struct {
 func start(t *testing.T, name string, env []string, args ...string) *proc {
 	t.Helper()
 	p := &proc{name: name, done: make(chan struct{})}
-	p.cmd = exec.Command(nqueensBin, args...)
+	p.cmd = exec.Command(nqueensBin(t), args...)
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {

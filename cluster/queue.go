@@ -71,15 +71,16 @@ const MaxBlockSize = 4096
 // DefaultBlockSize returns the units per message for N: enough that a
 // block takes about 0.1 s on one core, so that messaging (about a
 // millisecond per message) stays out of the way on small N, and 1 from
-// N = 19 on, where one unit already takes a tenth of a second or more. The
-// time of a unit comes from the engine's growth: about 1.5 s for all of
-// N = 16, ×6.5 per step of N. Cost O(1) after the unit table of N.
+// N = 20 on, where one unit already takes a tenth of a second or so. The
+// time of a unit comes from the engine's growth: about 0.9 s for all of
+// N = 16 on one core (engine version 2), ×6.5 per step of N. Cost O(1)
+// after the unit table of N.
 func DefaultBlockSize(n int) int {
 	units := count.Units(n)
 	if units == 0 {
 		return 1
 	}
-	perUnit := 1.5 * math.Pow(6.5, float64(n-16)) / float64(units)
+	perUnit := 0.9 * math.Pow(6.5, float64(n-16)) / float64(units)
 	return int(min(64, max(1, 0.1/perUnit)))
 }
 

@@ -134,7 +134,7 @@ func TestRecordResult(t *testing.T) {
 }
 
 func TestDefaultBlockSize(t *testing.T) {
-	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 44}, {18, 9}, {19, 1}, {27, 1}}
+	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 15}, {19, 3}, {20, 1}, {27, 1}}
 	for _, tt := range tests {
 		if got := DefaultBlockSize(tt.n); got != tt.want {
 			t.Errorf("DefaultBlockSize(%d) = %d, want %d", tt.n, got, tt.want)

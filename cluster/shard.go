@@ -117,7 +117,8 @@ type ShardProgress struct {
 }
 
 // RunShard counts the units of shard s of N that the ledger lacks and
-// appends their results to it. If ctx ends first it saves the units
+// appends their results to it, with the shard named in each record (it
+// sets l.Shard, or refuses a ledger open for another shard). If ctx ends first it saves the units
 // finished so far and returns ctx's error; a later call resumes. Cost: the
 // shard's share of the count.
 func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (ShardProgress, error) {
@@ -127,6 +128,15 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 	}
 	if l.n != n {
 		return ShardProgress{}, fmt.Errorf("ledger %s is for N = %d, not %d", l.path, l.n, n)
+	}
+	// The records name their shard, so that merge can say which shard to
+	// rerun when one left nothing at all.
+	switch l.Shard {
+	case "":
+		l.Shard = s.String()
+	case s.String():
+	default:
+		return ShardProgress{}, fmt.Errorf("ledger %s is open for shard %s, not %s", l.path, l.Shard, s)
 	}
 	p := ShardProgress{Shard: s, Units: s.Size(n)}
 	var todo []int

@@ -33,7 +33,7 @@ var sinkRot uint64
 // solutions a rotation fixes, over every unit of N. Compare with
 // BenchmarkCount at the same N.
 func BenchmarkRotations(b *testing.B) {
-	for _, n := range []int{14, 16} {
+	for _, n := range []int{14, 15, 16, 17} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				var s uint64

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +23,10 @@ const MaxN = kernel.MaxN
 // EngineVersion names the unit scheme and search engine. It changes whenever
 // unit numbering or per-unit results could change, so that checkpoints and
 // ledgers from another version are refused.
-const EngineVersion = "1"
+const EngineVersion = "2"
+
+// collectEvery is how often [Count] gathers finished units from its workers.
+const collectEvery = 50 * time.Millisecond
 
 // UnitResult is what one unit contributes. Every field is already multiplied
 // by the size of the constellation's orbit, so results of different units
@@ -230,7 +234,7 @@ func Combine(n int, results []UnitResult) (Result, error) {
 //
 // If ctx ends first, Count stops every worker within a few milliseconds and
 // returns ctx's error together with a Result holding the units finished so
-// far (Options.OnUnit has seen each of them). Cost: about 1 s for N = 16
+// far (Options.OnUnit has seen each of them). Cost: about 0.9 s for N = 16
 // on one core of a 2020s server, ×6.5 per step of N; memory O(units).
 func Count(ctx context.Context, n int, opts Options) (Result, error) {
 	// A context that has already ended starts nothing: the stop flag below
@@ -263,8 +267,15 @@ func Count(ctx context.Context, n int, opts Options) (Result, error) {
 
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	// Workers leave finished units in pending and the loop below collects
+	// them every collectEvery: a channel send per unit would wake the
+	// collector each time, and those wake-ups cost several percent of a
+	// one-worker count.
+	var (
+		mu      sync.Mutex
+		pending []UnitResult
+	)
 	var next atomic.Int64
-	results := make(chan UnitResult, 64)
 	var g errgroup.Group
 	for range workers {
 		g.Go(func() error {
@@ -281,48 +292,63 @@ func Count(ctx context.Context, n int, opts Options) (Result, error) {
 				if !ok {
 					return nil
 				}
-				results <- r
+				mu.Lock()
+				pending = append(pending, r)
+				mu.Unlock()
 			}
 			return nil
 		})
 	}
-	// workErr is written before results is closed, so it is safe to read
-	// once the loop below has drained results.
+	// workErr is written before done is closed.
 	var workErr error
-	go func() { workErr = g.Wait(); close(results) }()
+	done := make(chan struct{})
+	go func() { workErr = g.Wait(); close(done) }()
 
 	every := opts.ProgressEvery
 	if every <= 0 {
 		every = 250 * time.Millisecond
 	}
-	tick := time.NewTicker(every)
+	tick := time.NewTicker(min(every, collectEvery))
 	defer tick.Stop()
 	var runNodes Uint128
+	lastReport := start
 	report := func() {
+		lastReport = time.Now()
 		if opts.Progress != nil {
 			opts.Progress(Progress{UnitsDone: t.Done(), Units: Units(n), Resumed: resumed, Nodes: runNodes, Elapsed: time.Since(start)})
 		}
 	}
 	var addErr error
+	var batch []UnitResult
+	collect := func() {
+		mu.Lock()
+		batch, pending = pending, batch[:0]
+		mu.Unlock()
+		for _, r := range batch {
+			if addErr != nil {
+				break
+			}
+			if addErr = t.Add(r); addErr != nil {
+				stop.Store(true)
+				break
+			}
+			runNodes, _ = runNodes.Add(U128(r.Nodes))
+			if opts.OnUnit != nil {
+				opts.OnUnit(r)
+			}
+		}
+	}
 loop:
 	for {
 		select {
-		case r, ok := <-results:
-			if !ok {
-				break loop
+		case <-done:
+			collect()
+			break loop
+		case now := <-tick.C:
+			collect()
+			if now.Sub(lastReport) >= every {
+				report()
 			}
-			if addErr == nil {
-				if addErr = t.Add(r); addErr != nil {
-					stop.Store(true)
-					continue
-				}
-				runNodes, _ = runNodes.Add(U128(r.Nodes))
-				if opts.OnUnit != nil {
-					opts.OnUnit(r)
-				}
-			}
-		case <-tick.C:
-			report()
 		}
 	}
 	report()

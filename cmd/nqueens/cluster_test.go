@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,7 @@ func TestMergeCommand(t *testing.T) {
 		{"complete", []string{p("a.jsonl"), p("b.jsonl")}, 0, "total 92\nunique 12\n", ""},
 		{"equal duplicates", []string{p("a.jsonl"), p("b.jsonl"), p("a.jsonl")}, 0, "total 92\nunique 12\n", "40 unit(s) were counted more than once"},
 		{"missing", []string{p("b.jsonl")}, 1, "", "40 of 78 units of N = 8 are missing: 0-39"},
-		{"conflict", []string{p("a.jsonl"), p("b.jsonl"), p("c.jsonl")}, 1, "", "unit 11 of N = 8 has two different results: total=0 rot180=0 rot90=0 nodes=6 in " + p("a.jsonl") + ":1 and total=8 rot180=0 rot90=0 nodes=6 in " + p("c.jsonl") + ":1"},
+		{"conflict", []string{p("a.jsonl"), p("b.jsonl"), p("c.jsonl")}, 1, "", fmt.Sprintf("unit 11 of N = 8 has two different results: total=0 rot180=0 rot90=0 nodes=%[1]d in %[2]s:1 and total=8 rot180=0 rot90=0 nodes=%[1]d in %[3]s:1", all[11].Nodes, p("a.jsonl"), p("c.jsonl"))},
 		{"different runs", []string{p("a.jsonl"), p("n9.jsonl")}, 1, "", "ledgers of different runs"},
 		{"malformed", []string{p("junk.jsonl")}, 1, "", "junk.jsonl:1: not a ledger record"},
 		{"no such file", []string{p("none.jsonl")}, 1, "", "none.jsonl"},
@@ -170,6 +171,7 @@ func TestCoordinatorWorkerUsage(t *testing.T) {
 		{[]string{"coordinator", "10", "--nats", "nats://127.0.0.1:1", "--store", "x"}, 2, "embedded server"},
 		{[]string{"coordinator", "10", "--tls-ca", "ca.pem"}, 2, "go with --nats"},
 		{[]string{"coordinator", "10", "--nats", "nats://127.0.0.1:1", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
+		{[]string{"coordinator", "10", "--nats", "nats://127.0.0.1:1"}, 1, "connecting to nats://127.0.0.1:1"},
 		{[]string{"worker", "extra"}, 2, "no arguments"},
 		{[]string{"worker", "--workers", "-1"}, 2, "--workers"},
 		{[]string{"worker", "--exit-when-idle", "-1s"}, 2, "--exit-when-idle"},

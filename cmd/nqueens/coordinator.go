@@ -24,7 +24,7 @@ func newCoordinatorCmd() *cobra.Command {
 		Long: `coordinator publishes the work units of a count of N to a JetStream
 work-queue stream, in blocks of consecutive units (one message each, sized
 so that messaging stays cheap next to counting: up to 64 units for small N,
-one unit from N = 19 on), and tallies the results the workers ("nqueens
+one unit from N = 20 on), and tallies the results the workers ("nqueens
 worker") store in a key-value bucket, then prints total and unique exactly
 as count does. Each block's result is stored once (create-only); a
 different second result is an alarm and no total is printed.
@@ -79,6 +79,9 @@ is reported and retried at the next start, never dropped.`,
 			} else if cmd.Flags().Changed("listen") || cmd.Flags().Changed("store") {
 				return usagef("--listen and --store are for the embedded server; with --nats the server is yours")
 			}
+			// Unlike workers, which wait for a server, a coordinator with no
+			// server to talk to says so at once.
+			opts.FailFast = true
 			nc, err := cluster.Connect(opts)
 			if err != nil {
 				return err

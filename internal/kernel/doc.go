@@ -5,8 +5,9 @@
 // A [Board] is a partial placement: the columns and both diagonal families
 // occupied by queens already placed, and the set of rows still empty. [Count]
 // finishes it by depth-first search that always branches on the empty row
-// with the fewest free squares (a row with none prunes the node at once) and
-// counts the last two rows in closed form. Rows can be filled in any order
-// because diagonals are kept as absolute sets, not as masks shifted row by
-// row.
+// with the fewest free squares, prunes a node at once when an empty row has
+// no free square or a free column has no free square left in any empty row
+// (every row and every column needs a queen), and counts the last three rows
+// in closed form. Rows can be filled in any order because diagonals are kept
+// as absolute sets, not as masks shifted row by row.
 package kernel

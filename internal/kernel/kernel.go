@@ -58,14 +58,16 @@ func shr128(lo, hi uint64, s uint) uint64 {
 	return lo>>s | hi<<(64-s)
 }
 
-// stopEvery is how many pushes pass between two looks at the stop flag.
+// stopEvery is how many nodes pass between two looks at the stop flag; a
+// power of two.
 const stopEvery = 1 << 16
 
 // Count returns the number of ways to complete b and the number of search
-// nodes (queens placed by the loop; the last two rows are counted in closed
-// form and add none). It gives up early, returning ok = false, once stop is
-// set; stop may be nil. Cost: proportional to the nodes, at a few times N
-// machine instructions each; no allocation.
+// nodes: queens placed by the loop while more than three rows were empty
+// (the last three rows are counted in closed form and add none). It gives
+// up early, returning ok = false, once stop is set; stop may be nil. Cost:
+// proportional to the nodes, at a few times N machine instructions each; no
+// allocation.
 func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
 	if b.N > 32 {
 		return countWide(b, stop)
@@ -74,93 +76,98 @@ func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
 }
 
 type frame struct {
-	cols, diag, anti, rem, avail, row uint64
+	occ, diag, anti, rem, avail, row uint64
 }
 
 // count32 is the search for N ≤ 32, where both diagonal sets fit in one word.
+//
+// occ holds the occupied columns and every bit from N up, so the free
+// squares of row r are simply ^(occ | diag>>(N−1−r) | anti>>r).
 func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	mask := ^uint64(0) >> uint(64-b.N)
-	n1 := uint64(b.N - 1)
-	cols, diag, anti, rem := b.Cols, b.Diag, b.Anti, b.Rows
-	switch bits.OnesCount64(rem) {
-	case 0:
-		return 1, 0, true
-	case 1, 2:
-		s, nd := countSmall(b)
-		return s, nd, true
+	if bits.OnesCount64(b.Rows) <= 3 {
+		return countSmall(b), 0, true
 	}
+	n1 := uint64(b.N - 1)
+	occ, diag, anti, rem := b.Cols|^uint64(0)<<uint(b.N), b.Diag, b.Anti, b.Rows
 	// Row with the fewest free squares; key packs (free count, row).
 	key := uint64(1 << 62)
 	for x := rem; x != 0; x &= x - 1 {
 		r := uint64(bits.TrailingZeros64(x))
-		a := mask &^ (cols | diag>>((n1-r)&63) | anti>>(r&63))
+		a := ^(occ | diag>>((n1-r)&63) | anti>>(r&63))
 		key = min(key, uint64(bits.OnesCount64(a))<<6|r)
 	}
 	row := key & 63
-	avail := mask &^ (cols | diag>>((n1-row)&63) | anti>>(row&63))
+	avail := ^(occ | diag>>((n1-row)&63) | anti>>(row&63))
 	rem &^= 1 << row
-	var stack [64]frame
+	// Each level fills a row and leaves at least three, so d < N − 3.
+	var stack [32]frame
 	d := 0
-	budget := stopEvery
 	for {
 		if avail == 0 {
 			if d == 0 {
 				break
 			}
 			d--
-			f := &stack[d&63]
-			cols, diag, anti, rem, avail, row = f.cols, f.diag, f.anti, f.rem, f.avail, f.row
+			f := &stack[d&31]
+			occ, diag, anti, rem, avail, row = f.occ, f.diag, f.anti, f.rem, f.avail, f.row
 			continue
 		}
 		bit := avail & -avail
 		avail ^= bit
 		nodes++
-		nc := cols | bit
+		if nodes&(stopEvery-1) == 0 && stop != nil && stop.Load() {
+			return sols, nodes, false
+		}
+		no := occ | bit
 		nd := diag | bit<<((n1-row)&63)
 		na := anti | bit<<(row&63)
-		if x := rem & (rem - 1); x&(x-1) == 0 {
-			// Two rows left (rem never drops below two here): both free
-			// columns u < v go one to each row, in either order, unless the
-			// two queens would share a diagonal.
+		x := rem & (rem - 1)
+		if y := x & (x - 1); y&(y-1) == 0 {
+			// Three rows r1 < r2 < r3 and three columns left (rem never
+			// drops below three here): branch on r1's column u, then the
+			// other two columns v < w go one to each row, either way round,
+			// unless v and w share a diagonal. Branch-free apart from the
+			// loop, as its outcomes are hard to predict.
 			r1 := uint64(bits.TrailingZeros64(rem))
 			r2 := uint64(bits.TrailingZeros64(x))
-			A := mask &^ (nc | nd>>((n1-r1)&63) | na>>(r1&63))
-			B := mask &^ (nc | nd>>((n1-r2)&63) | na>>(r2&63))
-			F := mask &^ nc
-			u := F & -F
-			v := F ^ u
-			c := b2u(A&u != 0 && B&v != 0) + b2u(A&v != 0 && B&u != 0)
-			if v == u<<((r2-r1)&63) {
-				c = 0
+			r3 := uint64(bits.TrailingZeros64(y))
+			A := ^(no | nd>>((n1-r1)&63) | na>>(r1&63))
+			B := ^(no | nd>>((n1-r2)&63) | na>>(r2&63))
+			C := ^(no | nd>>((n1-r3)&63) | na>>(r3&63))
+			f := ^no
+			d12, d13, d23 := (r2-r1)&63, (r3-r1)&63, (r3-r2)&63
+			for ; A != 0; A &= A - 1 {
+				u := A & -A
+				bb := B &^ (u | u<<d12 | u>>d12)
+				cc := C &^ (u | u<<d13 | u>>d13)
+				g := f ^ u
+				v := g & -g
+				w := g ^ v
+				sols += (b2u(bb&v != 0)&b2u(cc&w != 0) + b2u(bb&w != 0)&b2u(cc&v != 0)) & -b2u(w != v<<d23)
 			}
-			sols += c
 			continue
 		}
 		key := uint64(1 << 62)
+		var cover uint64
 		for x := rem; x != 0; x &= x - 1 {
 			r := uint64(bits.TrailingZeros64(x))
-			a := mask &^ (nc | nd>>((n1-r)&63) | na>>(r&63))
-			if a == 0 { // an empty row has no free square: dead end
-				key = 0
-				break
-			}
+			a := ^(no | nd>>((n1-r)&63) | na>>(r&63))
+			cover |= a
 			key = min(key, uint64(bits.OnesCount64(a))<<6|r)
 		}
-		if key < 64 {
+		// A row with no free square, or a free column that no row can
+		// take, is a dead end.
+		if key < 64 || cover != ^no {
 			continue
 		}
-		budget--
-		if budget == 0 {
-			budget = stopEvery
-			if stop != nil && stop.Load() {
-				return sols, nodes, false
-			}
-		}
-		stack[d&63] = frame{cols, diag, anti, rem, avail, row}
+		// Field by field: a composite literal is built on the stack and
+		// copied in 16-byte moves, which stall on store forwarding.
+		f := &stack[d&31]
+		f.occ, f.diag, f.anti, f.rem, f.avail, f.row = occ, diag, anti, rem, avail, row
 		d++
 		row = key & 63
-		cols, diag, anti, rem = nc, nd, na, rem&^(1<<row)
-		avail = mask &^ (cols | diag>>((n1-row)&63) | anti>>(row&63))
+		occ, diag, anti, rem = no, nd, na, rem&^(1<<row)
+		avail = ^(occ | diag>>((n1-row)&63) | anti>>(row&63))
 	}
 	return sols, nodes, true
 }
@@ -173,22 +180,20 @@ func b2u(b bool) uint64 {
 	return x
 }
 
-// countSmall finishes a board with at most two empty rows by plain
-// enumeration, top row first.
-func countSmall(b *Board) (sols, nodes uint64) {
+// countSmall finishes a board by plain enumeration, top row first; the
+// engines use it for three empty rows or fewer.
+func countSmall(b *Board) uint64 {
 	if b.Rows == 0 {
-		return 1, 0
+		return 1
 	}
 	r := bits.TrailingZeros64(b.Rows)
+	var sols uint64
 	for a := b.Free(r); a != 0; a &= a - 1 {
-		c := bits.TrailingZeros64(a)
 		child := *b
-		child.Place(r, c)
-		s, nd := countSmall(&child)
-		sols += s
-		nodes += nd + 1
+		child.Place(r, bits.TrailingZeros64(a))
+		sols += countSmall(&child)
 	}
-	return sols, nodes
+	return sols
 }
 
 // Probe follows one random path of the tree that [Count] searches, choosing
@@ -198,15 +203,14 @@ func countSmall(b *Board) (sols, nodes uint64) {
 // [0, k). Cost O(N²) per probe.
 func Probe(b *Board, pick func(k int) int) (nodes, solutions float64) {
 	cur := *b
-	if bits.OnesCount64(cur.Rows) <= 2 {
-		s, nd := countSmall(&cur)
-		return float64(nd), float64(s)
+	if bits.OnesCount64(cur.Rows) <= 3 {
+		return 0, float64(countSmall(&cur))
 	}
 	prod := 1.0
-	for bits.OnesCount64(cur.Rows) > 2 {
-		row, avail := cur.choose()
+	for first := true; bits.OnesCount64(cur.Rows) > 3; first = false {
+		row, avail, covered := cur.choose()
 		k := bits.OnesCount64(avail)
-		if k == 0 {
+		if k == 0 || !first && !covered {
 			return nodes, 0
 		}
 		prod *= float64(k)
@@ -216,6 +220,5 @@ func Probe(b *Board, pick func(k int) int) (nodes, solutions float64) {
 		}
 		cur.Place(row, bits.TrailingZeros64(avail))
 	}
-	s, _ := countSmall(&cur)
-	return nodes, prod * float64(s)
+	return nodes, prod * float64(countSmall(&cur))
 }

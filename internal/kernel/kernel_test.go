@@ -105,3 +105,70 @@ func BenchmarkCount32(b *testing.B) {
 		sinkSols, _, _ = Count(&board, nil)
 	}
 }
+
+// TestCountNearlyFull checks the closed forms of the last rows and the
+// column pruning on boards with only a few empty rows, up to N = 32.
+func TestCountNearlyFull(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	tried := 0
+	for tried < 300 {
+		n := 4 + rng.IntN(29)
+		b := randomBoard(rng, n, 4*n)
+		if tried%2 == 0 {
+			b = fromSolution(t, rng, n)
+		}
+		empty := 0
+		for r := range n {
+			if b.Rows&(1<<uint(r)) != 0 {
+				empty++
+			}
+		}
+		if empty < 3 || empty > 7 {
+			continue
+		}
+		tried++
+		want := brute(&b)
+		s, nodes, ok := count32(&b, nil)
+		sw, nodesW, okW := countWide(&b, nil)
+		if !ok || !okW || s != want || sw != want || nodes != nodesW {
+			t.Fatalf("N=%d board %+v: count32 %d (%d nodes), countWide %d (%d nodes), brute %d", n, b, s, nodes, sw, nodesW, want)
+		}
+	}
+}
+
+// fromSolution empties 3 to 7 random rows of a full solution (the classic
+// evens-then-odds one), so the board has at least one completion.
+func fromSolution(t *testing.T, rng *rand.Rand, n int) Board {
+	for n%6 == 2 || n%6 == 3 {
+		n--
+	}
+	var cols []int
+	for c := 1; c < n; c += 2 {
+		cols = append(cols, c)
+	}
+	for c := 0; c < n; c += 2 {
+		cols = append(cols, c)
+	}
+	b := Board{N: n}
+	for r, c := range cols {
+		if b.Free(r)&(1<<uint(c)) == 0 {
+			t.Fatalf("N=%d: %v is not a solution", n, cols)
+		}
+		b.Place(r, c)
+	}
+	for _, r := range rng.Perm(n)[:min(n, 3+rng.IntN(5))] {
+		b = remove(b, cols, r)
+	}
+	return b
+}
+
+// remove takes the queen of row r off b, a board filled from cols.
+func remove(b Board, cols []int, r int) Board {
+	out := Board{N: b.N, Rows: b.Rows | 1<<uint(r)}
+	for rr, c := range cols {
+		if out.Rows&(1<<uint(rr)) == 0 {
+			out.Place(rr, c)
+		}
+	}
+	return out
+}

@@ -8,9 +8,8 @@ import (
 // countWide is count32 for 32 < N ≤ 64, where each diagonal set takes two
 // words. It follows the same branching rule, so node counts agree.
 func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	if bits.OnesCount64(b.Rows) <= 2 {
-		s, nd := countSmall(b)
-		return s, nd, true
+	if bits.OnesCount64(b.Rows) <= 3 {
+		return countSmall(b), 0, true
 	}
 	type wframe struct {
 		b     Board
@@ -19,7 +18,7 @@ func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	}
 	var stack [64]wframe
 	cur := *b
-	row, avail := cur.choose()
+	row, avail, _ := cur.choose()
 	cur.Rows &^= 1 << uint(row)
 	d := 0
 	budget := stopEvery
@@ -38,13 +37,12 @@ func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		nodes++
 		child := cur
 		child.Place(row, c)
-		if bits.OnesCount64(child.Rows) == 2 {
-			s, _ := countSmall(&child)
-			sols += s
+		if bits.OnesCount64(child.Rows) == 3 {
+			sols += countSmall(&child)
 			continue
 		}
-		r, a := child.choose()
-		if a == 0 {
+		r, a, covered := child.choose()
+		if a == 0 || !covered {
 			continue
 		}
 		budget--
@@ -63,15 +61,19 @@ func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 }
 
 // choose returns the empty row with the fewest free squares (the lowest such
-// row on ties) and those squares.
-func (b *Board) choose() (row int, avail uint64) {
+// row on ties) and those squares, and whether every free column has a free
+// square in some empty row.
+func (b *Board) choose() (row int, avail uint64, covered bool) {
 	best := 99
+	var cover uint64
 	for x := b.Rows; x != 0; x &= x - 1 {
 		r := bits.TrailingZeros64(x)
 		a := b.Free(r)
+		cover |= a
 		if pc := bits.OnesCount64(a); pc < best {
 			best, row, avail = pc, r, a
 		}
 	}
-	return row, avail
+	mask := ^uint64(0) >> uint(64-b.N)
+	return row, avail, cover == mask&^b.Cols
 }
