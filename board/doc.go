@@ -34,7 +34,11 @@
 // a list (or LeetCode dots if it holds a '"'), only Q . - _ x characters
 // dots, 0s and 1s with two or more cells a grid (a lone line of them is a
 // list), anything else a list. A board of k·n rows of length n without blank
-// lines between is read as k boards.
+// lines between is read as k boards, and a line opening with '{' or '['
+// ends a grid or dots board. A list line longer than 64 KiB (even one of 0s
+// and 1s) is parsed as it streams in, so that a board of 10^8 queens takes
+// the memory of its [Placement], not of its text; a column out of range in
+// such a line is named by its row, as n is known only at its end.
 //
 // Errors name the line and the character, row or square at fault, so that
 // a person can find the mistake in their file.

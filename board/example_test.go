@@ -62,3 +62,20 @@ func ExampleParseAll() {
 	// 2 list 2 4 1 3 <nil>
 	// 3 json 3 1 4 2 <nil>
 }
+
+func ExampleWritePartial() {
+	p := board.Partial{Queens: board.FromOneBased(0, 3, 0), Blocked: []board.Square{{Row: 0, Col: 0}, {Row: 2, Col: 1}}}
+	for _, f := range []board.Format{board.Dots, board.Unicode, board.JSON} {
+		board.WritePartial(os.Stdout, p, f)
+	}
+	fmt.Println(board.WritePartial(os.Stdout, p, board.List))
+	// Output:
+	// x..
+	// ..Q
+	// .x.
+	// ✕ ■ □
+	// ■ □ ♛
+	// □ ✕ □
+	// {"n":3,"queens":[0,3,0],"blocked":[[1,1],[3,2]]}
+	// the list format cannot show blocked squares; use dots, unicode, json, svg or png
+}

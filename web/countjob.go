@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"sync"
@@ -276,7 +277,9 @@ func (s *Server) handleCountCancel(w http.ResponseWriter, r *http.Request) error
 
 // handleCountEvents streams "progress" events (at most every 200 ms) and
 // ends with one "result" event, or a "stopped" event for a job cancelled or
-// failed. A client that connects after the end gets the end at once.
+// failed. A client that connects after the end gets the end at once. A
+// stream cut off by the stream time limit while the job runs ends with an
+// "error" event; connecting again follows the job on.
 func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error {
 	if _, err := query(r); err != nil {
 		return err
@@ -312,8 +315,11 @@ func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error
 			j.mu.Lock()
 			state, reason := j.state, j.reason
 			j.mu.Unlock()
-			if state == stateCancelled || state == stateFailed {
+			switch {
+			case state == stateCancelled || state == stateFailed:
 				es.sendNow("stopped", stoppedEvent(state, reason))
+			case errors.Is(r.Context().Err(), context.DeadlineExceeded):
+				es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the event stream ran past its time limit (%v); the count goes on: connect again to follow it", s.cfg.StreamTimeout)))
 			}
 			return r.Context().Err()
 		}

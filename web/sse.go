@@ -70,3 +70,7 @@ func (es *eventStream) flush() error {
 	}
 	return err
 }
+
+// streamTimeoutEvent is the data of the "error" event that ends a stream
+// cut off by Config.StreamTimeout.
+func streamTimeoutEvent(msg string) map[string]string { return map[string]string{"error": msg} }

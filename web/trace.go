@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -21,7 +23,8 @@ type traceEnd struct {
 // handleTrace streams the classic search of ?algo= on the ?n= board as
 // server-sent events: one default event per step, classic.Event's JSON form
 // (the lines of `nqueens trace N --algo NAME --format json`), then an "end"
-// event. ?limit= bounds the events, at most MaxTraceEvents.
+// event. ?limit= bounds the events, at most MaxTraceEvents. A stream cut off
+// by the stream time limit ends with an "error" event instead.
 func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	q, err := query(r, "n", "algo", "limit")
 	if err != nil {
@@ -82,6 +85,11 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 		end.Counters = e.Counters
 	}
 	if err := r.Context().Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The client is still there: say why the stream ends without
+			// its "end" event.
+			es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the trace ran past the stream time limit (%v) after %d steps", s.cfg.StreamTimeout, end.Events)))
+		}
 		return err
 	}
 	end.Complete = !end.Truncated

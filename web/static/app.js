@@ -281,18 +281,25 @@ async function loadTrace() {
   setStatus($('trace-status'), 'Loading the search…');
   showTrace();
   const limit = Math.min(limits.max_trace_events, 100000);
+  let cutOff = '';
   try {
     await streamEvents(`/api/trace?n=${n}&algo=${encodeURIComponent(algo)}&limit=${limit}`, (name, data) => {
       if (name === 'end') {
         trace.end = data;
+      } else if (name === 'error') {
+        cutOff = data.error;
       } else {
         trace.events.push(data);
       }
     }, abort.signal);
     trace.loading = false;
     const end = trace.end;
-    if (end && end.truncated) {
-      setStatus($('trace-status'), `The first ${fmt(end.events)} steps of the search (the server's limit).`);
+    if (!end) {
+      // The stream ended without its "end" event: the server's stream time
+      // limit, or a lost connection. The steps received can still be played.
+      setStatus($('trace-status'), `${cutOff || 'The connection was lost'}; ${fmt(trace.events.length)} steps received.`, 'error');
+    } else if (end.truncated) {
+      setStatus($('trace-status'), `The first ${fmt(end.events)} steps of the search: the page plays at most ${fmt(limit)}.`);
     } else {
       setStatus($('trace-status'), `${algo} on ${n}×${n}: the whole search, ${fmt(trace.events.length)} steps.`);
     }
@@ -483,26 +490,37 @@ async function startCount() {
   $('count').dataset.state = 'running';
   let state = 'running';
   try {
-    await streamEvents(job.events, (name, d) => {
-      if (name === 'progress') {
-        $('count-progress').max = d.units;
-        $('count-progress').value = d.units_done;
-        setStatus($('count-status'), `Counting N = ${d.n}: ${fmt(d.units_done)} of ${fmt(d.units)} work units, ${fmtBig(d.nodes)} nodes, ${d.seconds.toFixed(1)} s`);
-      } else if (name === 'result') {
-        state = 'done';
-        $('count-progress').value = $('count-progress').max;
-        $('count-total').textContent = fmtBig(d.total);
-        $('count-unique').textContent = fmtBig(d.unique);
-        $('count-nodes').textContent = fmtBig(d.nodes);
-        $('count-seconds').textContent = d.seconds.toFixed(3);
-        $('count-reference').textContent = { ok: 'matches OEIS A000170 and A002562', mismatch: 'DOES NOT MATCH the published count', none: 'not published' }[d.reference];
-        $('count-result').hidden = false;
-        setStatus($('count-status'), `Counted N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
-      } else if (name === 'stopped') {
-        state = d.state;
-        setStatus($('count-status'), d.error, d.state === 'cancelled' ? '' : 'error');
-      }
-    }, abort.signal);
+    // A stream cut off by the server's stream time limit ends with an
+    // "error" event while the job runs on: connect again to follow it.
+    for (let cut = true; cut && state === 'running' && !abort.signal.aborted;) {
+      cut = false;
+      await streamEvents(job.events, (name, d) => {
+        if (name === 'progress') {
+          $('count-progress').max = d.units;
+          $('count-progress').value = d.units_done;
+          setStatus($('count-status'), `Counting N = ${d.n}: ${fmt(d.units_done)} of ${fmt(d.units)} work units, ${fmtBig(d.nodes)} nodes, ${d.seconds.toFixed(1)} s`);
+        } else if (name === 'result') {
+          state = 'done';
+          $('count-progress').value = $('count-progress').max;
+          $('count-total').textContent = fmtBig(d.total);
+          $('count-unique').textContent = fmtBig(d.unique);
+          $('count-nodes').textContent = fmtBig(d.nodes);
+          $('count-seconds').textContent = d.seconds.toFixed(3);
+          $('count-reference').textContent = { ok: 'matches OEIS A000170 and A002562', mismatch: 'DOES NOT MATCH the published count', none: 'not published' }[d.reference];
+          $('count-result').hidden = false;
+          setStatus($('count-status'), `Counted N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
+        } else if (name === 'stopped') {
+          state = d.state;
+          setStatus($('count-status'), d.error, d.state === 'cancelled' ? '' : 'error');
+        } else if (name === 'error') {
+          cut = true;
+        }
+      }, abort.signal);
+    }
+    if (state === 'running' && !abort.signal.aborted) {
+      state = 'error';
+      setStatus($('count-status'), 'The connection to the server was lost; the count stops when nobody follows it.', 'error');
+    }
   } catch (err) {
     if (!abort.signal.aborted) setStatus($('count-status'), err.message, 'error');
   }
