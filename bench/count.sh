@@ -2,7 +2,7 @@
 # Performance table of the exact counter against the C seed, in markdown.
 #
 # For each N it builds ../shared/bench/seed_bitmask.c with cc -O2 and times,
-# in the same run and alternating REPS times (default 3): the seed,
+# in the same run and alternating REPS times (default 5): the seed,
 # `nqueens count N --workers 1` (total and unique) and `nqueens count N` on
 # all cores; each figure is the minimum over the repetitions, as the machine
 # may be shared. Times are wall-clock seconds of the whole process (startup
@@ -12,12 +12,12 @@
 # the unique count needs (go test -bench Rotations, one core).
 #
 # Usage: bench/count.sh [N ...]        (default: 15 16 17)
-# Environment: REPS (default 3); GOAMD64 (default: Go's default, v1) is
+# Environment: REPS (default 5); GOAMD64 (default: Go's default, v1) is
 # passed to go build.
 set -eu
 cd "$(dirname "$0")/.."
 ns=${*:-15 16 17}
-reps=${REPS:-3}
+reps=${REPS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/seed" ../shared/bench/seed_bitmask.c

@@ -16,7 +16,7 @@
 // units of a shard that its [Ledger] does not hold yet and appends their
 // results to it in batches, one JSON object per line, fsynced:
 //
-//	{"fingerprint":"nqueens-count engine=2 n=14 …","n":14,"shard":"1/4",
+//	{"fingerprint":"nqueens-count engine=3 n=14 …","n":14,"shard":"1/4",
 //	 "first":1,"last":1629,"subtotal":91124,"nodes":15734,"seconds":0.41,
 //	 "host":"node7","units":[{"index":1,"total":712,"rot180":0,"rot90":0,"nodes":97},…]}
 //

@@ -23,7 +23,7 @@ const MaxN = kernel.MaxN
 // EngineVersion names the unit scheme and search engine. It changes whenever
 // unit numbering or per-unit results could change, so that checkpoints and
 // ledgers from another version are refused.
-const EngineVersion = "2"
+const EngineVersion = "3"
 
 // collectEvery is how often [Count] gathers finished units from its workers.
 const collectEvery = 50 * time.Millisecond

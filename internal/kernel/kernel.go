@@ -69,10 +69,13 @@ const stopEvery = 1 << 16
 // proportional to the nodes, at a few times N machine instructions each; no
 // allocation.
 func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
-	if b.N > 32 {
-		return countWide(b, stop)
+	switch {
+	case b.N <= MaxNarrowN:
+		return count22(b, stop)
+	case b.N <= 32:
+		return count32(b, stop)
 	}
-	return count32(b, stop)
+	return countWide(b, stop)
 }
 
 type frame struct {
@@ -89,12 +92,13 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	}
 	n1 := uint64(b.N - 1)
 	occ, diag, anti, rem := b.Cols|^uint64(0)<<uint(b.N), b.Diag, b.Anti, b.Rows
-	// Row with the fewest free squares; key packs (free count, row).
+	rank := ranks(b.N)
+	// Row with the fewest free squares; key packs (free count, rank).
 	key := uint64(1 << 62)
 	for x := rem; x != 0; x &= x - 1 {
 		r := uint64(bits.TrailingZeros64(x))
 		a := ^(occ | diag>>((n1-r)&63) | anti>>(r&63))
-		key = min(key, uint64(bits.OnesCount64(a))<<6|r)
+		key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r&63])
 	}
 	row := key & 63
 	avail := ^(occ | diag>>((n1-row)&63) | anti>>(row&63))
@@ -123,28 +127,15 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		na := anti | bit<<(row&63)
 		x := rem & (rem - 1)
 		if y := x & (x - 1); y&(y-1) == 0 {
-			// Three rows r1 < r2 < r3 and three columns left (rem never
-			// drops below three here): branch on r1's column u, then the
-			// other two columns v < w go one to each row, either way round,
-			// unless v and w share a diagonal. Branch-free apart from the
-			// loop, as its outcomes are hard to predict.
+			// Three rows r1 < r2 < r3 left (rem never drops below three
+			// here).
 			r1 := uint64(bits.TrailingZeros64(rem))
 			r2 := uint64(bits.TrailingZeros64(x))
 			r3 := uint64(bits.TrailingZeros64(y))
 			A := ^(no | nd>>((n1-r1)&63) | na>>(r1&63))
 			B := ^(no | nd>>((n1-r2)&63) | na>>(r2&63))
 			C := ^(no | nd>>((n1-r3)&63) | na>>(r3&63))
-			f := ^no
-			d12, d13, d23 := (r2-r1)&63, (r3-r1)&63, (r3-r2)&63
-			for ; A != 0; A &= A - 1 {
-				u := A & -A
-				bb := B &^ (u | u<<d12 | u>>d12)
-				cc := C &^ (u | u<<d13 | u>>d13)
-				g := f ^ u
-				v := g & -g
-				w := g ^ v
-				sols += (b2u(bb&v != 0)&b2u(cc&w != 0) + b2u(bb&w != 0)&b2u(cc&v != 0)) & -b2u(w != v<<d23)
-			}
+			sols += last3(A, B, C, ^no, r1, r2, r3)
 			continue
 		}
 		key := uint64(1 << 62)
@@ -153,11 +144,11 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 			r := uint64(bits.TrailingZeros64(x))
 			a := ^(no | nd>>((n1-r)&63) | na>>(r&63))
 			cover |= a
-			key = min(key, uint64(bits.OnesCount64(a))<<6|r)
+			key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r&63])
 		}
 		// A row with no free square, or a free column that no row can
 		// take, is a dead end.
-		if key < 64 || cover != ^no {
+		if key < 1<<12 || cover != ^no {
 			continue
 		}
 		// Field by field: a composite literal is built on the stack and
@@ -170,6 +161,42 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		avail = ^(occ | diag>>((n1-row)&63) | anti>>(row&63))
 	}
 	return sols, nodes, true
+}
+
+// last3 counts the ways to finish a board with three empty rows r1 < r2 <
+// r3, whose free squares are A, B and C, and three free columns f: branch
+// on r1's column u, then the other two columns v < w go one to each row,
+// either way round, unless v and w share a diagonal. Branch-free apart from
+// the loop, as its outcomes are hard to predict.
+func last3(A, B, C, f, r1, r2, r3 uint64) (sols uint64) {
+	d12, d13, d23 := (r2-r1)&63, (r3-r1)&63, (r3-r2)&63
+	for ; A != 0; A &= A - 1 {
+		u := A & -A
+		bb := B &^ (u | u<<d12 | u>>d12)
+		cc := C &^ (u | u<<d13 | u>>d13)
+		g := f ^ u
+		v := g & -g
+		w := g ^ v
+		sols += (b2u(bb&v != 0)&b2u(cc&w != 0) + b2u(bb&w != 0)&b2u(cc&v != 0)) & -b2u(w != v<<d23)
+	}
+	return sols
+}
+
+// ranks returns the tie-break order of the rows: rank[r] packs r's distance
+// from the middle of the board (in half rows) above r itself, so among rows
+// with as few free squares the most central, then the lowest, is taken.
+func ranks(n int) (rank [64]uint64) {
+	for r := range n {
+		rank[r] = uint64(max(2*r-(n-1), n-1-2*r))<<6 | uint64(r)
+	}
+	return rank
+}
+
+// bmin is min(a, b) for a, b < 2⁶³ without a branch: the compiler may
+// turn min into a jump, which the search mispredicts.
+func bmin(a, b uint64) uint64 {
+	t := b - a
+	return a + t&uint64(int64(t)>>63)
 }
 
 func b2u(b bool) uint64 {

@@ -52,24 +52,47 @@ func randomBoard(rng *rand.Rand, n, k int) Board {
 
 func TestCountMatchesBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 400 {
+	for range 400 {
 		n := 1 + rng.IntN(11)
 		b := randomBoard(rng, n, rng.IntN(5))
-		want := brute(&b)
-		s, nodes, ok := count32(&b, nil)
-		sw, nodesW, okW := countWide(&b, nil)
-		if !ok || !okW || s != want || sw != want || nodes != nodesW {
-			t.Fatalf("case %d N=%d board %+v: count32 %d (%d nodes), countWide %d (%d nodes), brute %d", i, n, b, s, nodes, sw, nodesW, want)
+		checkKernels(t, &b, brute(&b))
+	}
+}
+
+// checkKernels checks that every kernel able to take b finds want
+// completions, and that they all visit the same number of nodes.
+func checkKernels(t *testing.T, b *Board, want uint64) {
+	t.Helper()
+	type kern struct {
+		name string
+		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
+		maxN int
+	}
+	kernels := []kern{{"count22", count22, MaxNarrowN}, {"count32", count32, 32}, {"countWide", countWide, MaxN}}
+	var nodes0 uint64
+	for i, k := range kernels {
+		if b.N > k.maxN {
+			continue
 		}
+		s, nodes, ok := k.f(b, nil)
+		if !ok || s != want {
+			t.Fatalf("N=%d board %+v: %s finds %d completions, brute force %d", b.N, *b, k.name, s, want)
+		}
+		if i > 0 && b.N <= kernels[i-1].maxN && nodes != nodes0 {
+			t.Fatalf("N=%d board %+v: %s visits %d nodes, %s %d", b.N, *b, k.name, nodes, kernels[i-1].name, nodes0)
+		}
+		nodes0 = nodes
 	}
 }
 
 func TestStop(t *testing.T) {
 	var stop atomic.Bool
 	stop.Store(true)
-	b := Board{N: 24, Rows: 1<<24 - 1}
-	if _, _, ok := Count(&b, &stop); ok {
-		t.Error("N=24 finished although stop was set")
+	for _, n := range []int{20, 24} { // count22 and count32
+		b := Board{N: n, Rows: 1<<uint(n) - 1}
+		if _, _, ok := Count(&b, &stop); ok {
+			t.Errorf("N=%d finished although stop was set", n)
+		}
 	}
 	w := Board{N: 40, Rows: 1<<40 - 1}
 	if _, _, ok := Count(&w, &stop); ok {
@@ -127,12 +150,7 @@ func TestCountNearlyFull(t *testing.T) {
 			continue
 		}
 		tried++
-		want := brute(&b)
-		s, nodes, ok := count32(&b, nil)
-		sw, nodesW, okW := countWide(&b, nil)
-		if !ok || !okW || s != want || sw != want || nodes != nodesW {
-			t.Fatalf("N=%d board %+v: count32 %d (%d nodes), countWide %d (%d nodes), brute %d", n, b, s, nodes, sw, nodesW, want)
-		}
+		checkKernels(t, &b, brute(&b))
 	}
 }
 

@@ -60,18 +60,20 @@ func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	return sols, nodes, true
 }
 
-// choose returns the empty row with the fewest free squares (the lowest such
-// row on ties) and those squares, and whether every free column has a free
-// square in some empty row.
+// choose returns the empty row with the fewest free squares (on ties the
+// one nearest the middle, then the lowest, as [ranks] orders them) and those
+// squares, and whether every free column has a free square in some empty
+// row.
 func (b *Board) choose() (row int, avail uint64, covered bool) {
-	best := 99
+	rank := ranks(b.N)
+	best := uint64(1 << 62)
 	var cover uint64
 	for x := b.Rows; x != 0; x &= x - 1 {
 		r := bits.TrailingZeros64(x)
 		a := b.Free(r)
 		cover |= a
-		if pc := bits.OnesCount64(a); pc < best {
-			best, row, avail = pc, r, a
+		if key := uint64(bits.OnesCount64(a))<<12 | rank[r]; key < best {
+			best, row, avail = key, r, a
 		}
 	}
 	mask := ^uint64(0) >> uint(64-b.N)
