@@ -109,7 +109,9 @@ func newSearch(n int, opts RandomOptions) *search {
 // should be called again.
 func (s *search) attempt(ctx context.Context) (bool, error) {
 	n, p := s.n, s.p
-	s.shuffle()
+	if err := s.shuffle(ctx); err != nil {
+		return false, err
+	}
 	s.diag.reset()
 	s.anti.reset()
 	diag, anti := s.diag.bits, s.anti.bits
@@ -294,8 +296,9 @@ func (s *search) swap(i, j int) int {
 // large array misses the cache at every step, so large boards are shuffled
 // in two passes instead (Rao and Sandelius): each column goes to a random
 // block, written block by block in order, then each block, which fits the
-// cache, is shuffled on its own. Cost O(n).
-func (s *search) shuffle() {
+// cache, is shuffled on its own. Cost O(n); ctx is looked at between
+// blocks, as 10^8 columns take about a second.
+func (s *search) shuffle(ctx context.Context) error {
 	n, p := s.n, s.p
 	logK := bits.Len(uint(n / shuffleBlock))
 	if logK < 2 {
@@ -303,7 +306,7 @@ func (s *search) shuffle() {
 			p[i] = int32(i)
 		}
 		s.rng.shuffle(p)
-		return
+		return nil
 	}
 	k := 1 << logK
 	pos := make([]int, k+1)
@@ -323,9 +326,13 @@ func (s *search) shuffle() {
 	}
 	from := 0
 	for _, to := range ends {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		s.rng.shuffle(p[from:to])
 		from = to
 	}
+	return nil
 }
 
 // occupancy counts the queens on each diagonal of one direction: a bit

@@ -123,6 +123,11 @@ func TestRandomCancel(t *testing.T) {
 	if _, err := Random(ctx, 1_000_000, RandomOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled Random returned %v", err)
 	}
+	// A board shuffled in blocks notices between blocks.
+	s := newSearch(4*shuffleBlock, RandomOptions{})
+	if err := s.shuffle(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled shuffle of %d columns returned %v", 4*shuffleBlock, err)
+	}
 }
 
 func TestRandomProgress(t *testing.T) {
@@ -147,7 +152,9 @@ func TestRandomProgress(t *testing.T) {
 func TestSwapDeltaMatchesRecount(t *testing.T) {
 	for _, n := range []int{5, 9, 40} {
 		s := newSearch(n, RandomOptions{Seed: uint64(n)})
-		s.shuffle()
+		if err := s.shuffle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		for i, c := range s.p {
 			s.diag.add(i - int(c) + n - 1)
 			s.anti.add(i + int(c))

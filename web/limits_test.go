@@ -98,7 +98,7 @@ func TestBusy(t *testing.T) {
 			t.Fatalf("%s %s with every slot taken: status %d, Retry-After %q", h.method, h.target, rec.Code, rec.Header().Get("Retry-After"))
 		}
 		decode(t, rec, &e)
-		if e.Error != "server busy: 1 heavy jobs are running, the limit is 1; try again in a moment" {
+		if e.Error != "server busy: the limit of 1 heavy job(s) at once is reached; try again in a moment" {
 			t.Fatalf("%s %s: error %q", h.method, h.target, e.Error)
 		}
 	}

@@ -225,7 +225,7 @@ func (s *Server) acquire() (release func(), err error) {
 		return func() { <-s.jobs }, nil
 	default:
 		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
-			Msg: fmt.Sprintf("server busy: %d heavy jobs are running, the limit is %d; try again in a moment", cap(s.jobs), cap(s.jobs))}
+			Msg: fmt.Sprintf("server busy: the limit of %d heavy job(s) at once is reached; try again in a moment", cap(s.jobs))}
 	}
 }
 

@@ -202,7 +202,7 @@ func TestCountCancel(t *testing.T) {
 	}
 	var e struct{ Error string }
 	decode(t, rec, &e)
-	if !strings.Contains(e.Error, "server busy: 1 heavy jobs are running, the limit is 1") {
+	if !strings.Contains(e.Error, "server busy: the limit of 1 heavy job(s) at once is reached") {
 		t.Fatalf("429 error %q", e.Error)
 	}
 
