@@ -88,8 +88,12 @@ runs take somewhat longer than shown). Useful for N from 20 to 40.`,
 			fmt.Fprintln(out)
 			fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
 			fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d\n", rt.NodesPerSec, rt.N)
-			fmt.Fprintf(out, "time       ≈ %s on 1 worker, %s on %d workers (±%.0f%% from the probes alone)\n",
-				formatSeconds(secs1), formatSeconds(secsW), w, 100*relErr)
+			others := ""
+			if w > 1 {
+				others = fmt.Sprintf(", %s on %d workers", formatSeconds(secsW), w)
+			}
+			fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%% from the probes alone)\n",
+				formatSeconds(secs1), others, 100*relErr)
 			return nil
 		},
 	}
