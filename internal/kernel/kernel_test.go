@@ -59,6 +59,17 @@ func TestCountMatchesBrute(t *testing.T) {
 	}
 }
 
+// TestEmptyBoards runs every kernel on whole empty boards, where all rows
+// take part in the choice of the next row, against OEIS A000170.
+func TestEmptyBoards(t *testing.T) {
+	a000170 := []uint64{1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712}
+	for i, want := range a000170 {
+		n := i + 1
+		b := Board{N: n, Rows: 1<<uint(n) - 1}
+		checkKernels(t, &b, want)
+	}
+}
+
 // checkKernels checks that every kernel able to take b finds want
 // completions, and that they all visit the same number of nodes.
 func checkKernels(t *testing.T, b *Board, want uint64) {
@@ -122,10 +133,19 @@ func TestProbeMean(t *testing.T) {
 
 var sinkSols uint64
 
-func BenchmarkCount32(b *testing.B) {
+// BenchmarkKernels times each loop on the empty board of N = 13, where they
+// visit the same nodes.
+func BenchmarkKernels(b *testing.B) {
 	board := Board{N: 13, Rows: 1<<13 - 1}
-	for b.Loop() {
-		sinkSols, _, _ = Count(&board, nil)
+	for _, k := range []struct {
+		name string
+		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
+	}{{"count22", count22}, {"count32", count32}, {"countWide", countWide}} {
+		b.Run(k.name, func(b *testing.B) {
+			for b.Loop() {
+				sinkSols, _, _ = k.f(&board, nil)
+			}
+		})
 	}
 }
 

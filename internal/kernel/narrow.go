@@ -16,7 +16,7 @@ const MaxNarrowN = 22
 // r+c+N−1, so row r is free where ^(occ | diag<<r | anti>>r) is set. The
 // 3N − 2 positions that a diagonal can reach from the board's rows must fit
 // in the word, hence the bound. It visits the same nodes in the same order
-// as count32, about a tenth faster.
+// as count32, a tenth to a fifth faster (BenchmarkKernels).
 func count22(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	if bits.OnesCount64(b.Rows) <= 3 {
 		return countSmall(b), 0, true
