@@ -12,10 +12,11 @@
 // in closed form. Rows can be filled in any order because diagonals are kept
 // as absolute sets, not as masks shifted row by row.
 //
-// Three loops share that rule and visit the same nodes: count22 for
-// N ≤ 22, whose mask layout needs one shift amount per row; count32 up to
-// N = 32; countWide, with two-word diagonal sets, up to [MaxN]. Tests check
-// all three against brute force and against each other, node for node.
+// Two loops share that rule and visit the same nodes: count32 for N ≤ 32,
+// whose masks are single words and whose diagonals are rotated into place
+// by the row number (one amount for both families), and countWide, with
+// two-word diagonal sets, up to [MaxN]. Tests check both against brute
+// force and against each other, node for node.
 //
 // The minimum is taken without a branch (bmin), and the popcounts stay in
 // the loop: a jump there is mispredicted about as often as it is taken.

@@ -69,40 +69,42 @@ const stopEvery = 1 << 16
 // proportional to the nodes, at a few times N machine instructions each; no
 // allocation.
 func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
-	switch {
-	case b.N <= MaxNarrowN:
-		return count22(b, stop)
-	case b.N <= 32:
+	if b.N <= 32 {
 		return count32(b, stop)
 	}
 	return countWide(b, stop)
 }
 
 type frame struct {
-	occ, diag, anti, rem, avail, row uint64
+	occ, diag, anti, rem, avail uint64
+	row                         int
 }
 
-// count32 is the search for N ≤ 32, where both diagonal sets fit in one word.
+// count32 is the search for N ≤ 32, where every mask fits in one word.
 //
-// occ holds the occupied columns and every bit from N up, so the free
-// squares of row r are simply ^(occ | diag>>(N−1−r) | anti>>r).
+// Columns are bits 0 … N−1, and occ also holds every bit from N up. A queen
+// (r, c) sets bit (c − r) mod 64 of diag and bit c + r of anti, so the
+// squares that the queens attack in row r are rotl(diag, r) | rotr(anti, r):
+// one rotation each, by the same amount. Rotation wraps, but harmlessly: a
+// diagonal reaches the columns −(N−1) … 2N−2 from the board's rows, and
+// for N ≤ 32 none of those off the board lands on bits 0 … N−1 mod 64.
 func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	if bits.OnesCount64(b.Rows) <= 3 {
 		return countSmall(b), 0, true
 	}
-	n1 := uint64(b.N - 1)
-	occ, diag, anti, rem := b.Cols|^uint64(0)<<uint(b.N), b.Diag, b.Anti, b.Rows
+	occ := b.Cols | ^uint64(0)<<uint(b.N)
+	diag, anti, rem := bits.RotateLeft64(b.Diag, 1-b.N), b.Anti, b.Rows
 	rank := ranks(b.N)
 	// Row with the fewest free squares; key packs (free count, rank).
 	key := uint64(1 << 62)
 	for x := rem; x != 0; x &= x - 1 {
-		r := uint64(bits.TrailingZeros64(x))
-		a := ^(occ | diag>>((n1-r)&63) | anti>>(r&63))
-		key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r&63])
+		r := bits.TrailingZeros64(x) & 63
+		a := ^(occ | bits.RotateLeft64(diag, r) | bits.RotateLeft64(anti, -r))
+		key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r])
 	}
-	row := key & 63
-	avail := ^(occ | diag>>((n1-row)&63) | anti>>(row&63))
-	rem &^= 1 << row
+	row := int(key & 63)
+	avail := ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
+	rem &^= 1 << uint(row)
 	// Each level fills a row and leaves at least three, so d < N − 3.
 	var stack [32]frame
 	d := 0
@@ -123,28 +125,28 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 			return sols, nodes, false
 		}
 		no := occ | bit
-		nd := diag | bit<<((n1-row)&63)
-		na := anti | bit<<(row&63)
+		nd := diag | bits.RotateLeft64(bit, -row)
+		na := anti | bits.RotateLeft64(bit, row)
 		x := rem & (rem - 1)
 		if y := x & (x - 1); y&(y-1) == 0 {
 			// Three rows r1 < r2 < r3 left (rem never drops below three
 			// here).
-			r1 := uint64(bits.TrailingZeros64(rem))
-			r2 := uint64(bits.TrailingZeros64(x))
-			r3 := uint64(bits.TrailingZeros64(y))
-			A := ^(no | nd>>((n1-r1)&63) | na>>(r1&63))
-			B := ^(no | nd>>((n1-r2)&63) | na>>(r2&63))
-			C := ^(no | nd>>((n1-r3)&63) | na>>(r3&63))
-			sols += last3(A, B, C, ^no, r1, r2, r3)
+			r1 := bits.TrailingZeros64(rem) & 63
+			r2 := bits.TrailingZeros64(x) & 63
+			r3 := bits.TrailingZeros64(y) & 63
+			A := ^(no | bits.RotateLeft64(nd, r1) | bits.RotateLeft64(na, -r1))
+			B := ^(no | bits.RotateLeft64(nd, r2) | bits.RotateLeft64(na, -r2))
+			C := ^(no | bits.RotateLeft64(nd, r3) | bits.RotateLeft64(na, -r3))
+			sols += last3(A, B, C, ^no, uint64(r1), uint64(r2), uint64(r3))
 			continue
 		}
 		key := uint64(1 << 62)
 		var cover uint64
 		for x := rem; x != 0; x &= x - 1 {
-			r := uint64(bits.TrailingZeros64(x))
-			a := ^(no | nd>>((n1-r)&63) | na>>(r&63))
+			r := bits.TrailingZeros64(x) & 63
+			a := ^(no | bits.RotateLeft64(nd, r) | bits.RotateLeft64(na, -r))
 			cover |= a
-			key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r&63])
+			key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r])
 		}
 		// A row with no free square, or a free column that no row can
 		// take, is a dead end.
@@ -156,9 +158,9 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		f := &stack[d&31]
 		f.occ, f.diag, f.anti, f.rem, f.avail, f.row = occ, diag, anti, rem, avail, row
 		d++
-		row = key & 63
-		occ, diag, anti, rem = no, nd, na, rem&^(1<<row)
-		avail = ^(occ | diag>>((n1-row)&63) | anti>>(row&63))
+		row = int(key & 63)
+		occ, diag, anti, rem = no, nd, na, rem&^(1<<uint(row))
+		avail = ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
 	}
 	return sols, nodes, true
 }

@@ -79,7 +79,7 @@ func checkKernels(t *testing.T, b *Board, want uint64) {
 		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
 		maxN int
 	}
-	kernels := []kern{{"count22", count22, MaxNarrowN}, {"count32", count32, 32}, {"countWide", countWide, MaxN}}
+	kernels := []kern{{"count32", count32, 32}, {"countWide", countWide, MaxN}}
 	var nodes0 uint64
 	for i, k := range kernels {
 		if b.N > k.maxN {
@@ -99,7 +99,7 @@ func checkKernels(t *testing.T, b *Board, want uint64) {
 func TestStop(t *testing.T) {
 	var stop atomic.Bool
 	stop.Store(true)
-	for _, n := range []int{20, 24} { // count22 and count32
+	for _, n := range []int{20, 24} {
 		b := Board{N: n, Rows: 1<<uint(n) - 1}
 		if _, _, ok := Count(&b, &stop); ok {
 			t.Errorf("N=%d finished although stop was set", n)
@@ -140,7 +140,7 @@ func BenchmarkKernels(b *testing.B) {
 	for _, k := range []struct {
 		name string
 		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
-	}{{"count22", count22}, {"count32", count32}, {"countWide", countWide}} {
+	}{{"count32", count32}, {"countWide", countWide}} {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				sinkSols, _, _ = k.f(&board, nil)
