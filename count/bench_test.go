@@ -39,7 +39,7 @@ func BenchmarkRotations(b *testing.B) {
 				var s uint64
 				for _, c := range units(n) {
 					if c.fixedBy(n, board.Rotate180) {
-						bd := startBoard(n, c)
+						bd := startBoard(n, c.Constellation)
 						s += countSymmetric(&bd, board.Rotate180)
 						if c.fixedBy(n, board.Rotate90) {
 							s += countSymmetric(&bd, board.Rotate90)

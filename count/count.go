@@ -82,22 +82,31 @@ type Options struct {
 func Fingerprint(n int) string {
 	h := sha256.New()
 	var buf [16]byte
+	scheme := "border-constellations-d4-lexmin"
 	if n >= 1 && n <= MaxN {
-		for _, c := range units(n) {
-			buf[0], buf[1], buf[2], buf[3] = byte(c.Top), byte(c.Bottom), byte(c.Left), byte(c.Right)
+		for _, u := range units(n) {
+			buf[0], buf[1], buf[2], buf[3] = byte(u.Top), byte(u.Bottom), byte(u.Left), byte(u.Right)
 			h.Write(buf[:4])
+			if u.Row >= 0 {
+				buf[0], buf[1] = byte(u.Row), byte(u.Col)
+				h.Write(buf[:2])
+			}
+		}
+		if split(n) {
+			scheme += "-split"
 		}
 	}
 	binary.LittleEndian.PutUint64(buf[:8], uint64(n))
 	h.Write(buf[:8])
-	return fmt.Sprintf("nqueens-count engine=%s n=%d scheme=border-constellations-d4-lexmin units=%d table=%s",
-		EngineVersion, n, Units(n), hex.EncodeToString(h.Sum(nil)[:6]))
+	return fmt.Sprintf("nqueens-count engine=%s n=%d scheme=%s units=%d table=%s",
+		EngineVersion, n, scheme, Units(n), hex.EncodeToString(h.Sum(nil)[:6]))
 }
 
-// CountUnit searches one unit: all completions of the unit's constellation,
-// weighted by the size of its orbit under the 8 symmetries, and the
-// completions a half or quarter turn maps to themselves when that rotation
-// fixes the constellation. It returns ctx's error, and no partial count, if
+// CountUnit searches one unit: all completions of the unit's constellation
+// (with its split queen, if N's units are split), weighted by the size of
+// its orbit under the 8 symmetries, and, in the constellation's first unit,
+// the completions a half or quarter turn maps to themselves when that
+// rotation fixes the constellation. It returns ctx's error, and no partial count, if
 // ctx ends first (the search notices within a few milliseconds). Cost: the
 // unit's share of the search, no allocation.
 func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
@@ -114,26 +123,35 @@ func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
 }
 
 func countUnit(n, index int, stop *atomic.Bool) (UnitResult, bool, error) {
-	c, err := Unit(n, index)
+	s, err := Unit(n, index)
 	if err != nil {
 		return UnitResult{}, false, err
 	}
-	size, _ := c.orbit(n)
+	return countSpec(n, index, s, stop)
+}
+
+// countSpec searches unit s of n, numbered index.
+func countSpec(n, index int, s UnitSpec, stop *atomic.Bool) (UnitResult, bool, error) {
+	size, _ := s.orbit(n)
 	w := uint64(size)
-	b := startBoard(n, c)
+	b := s.board(n)
 	sols, nodes, ok := kernel.Count(&b, stop)
 	if !ok {
 		return UnitResult{}, false, nil
+	}
+	if s.Row >= 0 {
+		nodes++ // the split queen, a node of the unsplit search
 	}
 	res := UnitResult{Index: index, Nodes: nodes}
 	var fit bool
 	if res.Total, fit = mul64(sols, w); !fit {
 		return UnitResult{}, false, fmt.Errorf("unit %d of N = %d: %w", index, n, ErrOverflow)
 	}
-	if c.fixedBy(n, board.Rotate180) {
-		res.Rot180 = w * countSymmetric(&b, board.Rotate180)
-		if c.fixedBy(n, board.Rotate90) {
-			res.Rot90 = w * countSymmetric(&b, board.Rotate90)
+	if s.first && s.fixedBy(n, board.Rotate180) {
+		c := startBoard(n, s.Constellation)
+		res.Rot180 = w * countSymmetric(&c, board.Rotate180)
+		if s.fixedBy(n, board.Rotate90) {
+			res.Rot90 = w * countSymmetric(&c, board.Rotate90)
 		}
 	}
 	return res, true, nil

@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -167,7 +168,7 @@ func TestUnitBijection(t *testing.T) {
 					for r := range n {
 						c := Constellation{a, b, l, r}
 						if !c.valid(n) {
-							if _, ok := UnitIndex(n, c); ok {
+							if _, ok := UnitIndex(n, whole(c)); ok {
 								t.Fatalf("N=%d: invalid %+v has a unit", n, c)
 							}
 							continue
@@ -175,7 +176,7 @@ func TestUnitBijection(t *testing.T) {
 						all++
 						reps := 0
 						for _, g := range board.Symmetries {
-							if _, ok := UnitIndex(n, c.image(n, g)); ok {
+							if _, ok := UnitIndex(n, whole(c.image(n, g))); ok {
 								reps++
 							}
 						}
@@ -353,6 +354,118 @@ func TestKnownMatchesReference(t *testing.T) {
 		want, has := ref[n]
 		if ok != has || (ok && (tot != want[0] || uni != want[1])) {
 			t.Errorf("Known(%d) = %s %s %v, reference %v %v", n, tot, uni, ok, want, has)
+		}
+	}
+}
+
+// TestSplitUnits checks the split scheme, which the public tables use only
+// from N = SplitFrom on, on small boards: every split unit against the slow
+// counter, the units of each constellation against the free squares of its
+// first branching row, the index search, and the totals against the
+// reference.
+func TestSplitUnits(t *testing.T) {
+	ref := referenceCounts(t)
+	maxN := 11
+	if testing.Short() {
+		maxN = 9
+	}
+	for n := 4; n <= maxN; n++ {
+		u := buildUnits(n, true)
+		var total, rot180, rot90 Uint128
+		perConstellation := map[Constellation]uint64{}
+		for i, s := range u {
+			if j, ok := indexIn(u, s); !ok || j != i {
+				t.Fatalf("N=%d: indexIn(unit %d) = %d, %v", n, i, j, ok)
+			}
+			if b := startBoard(n, s.Constellation); (s.Row < 0) != (b.Rows == 0) {
+				t.Fatalf("N=%d unit %d %+v: split %v, rows left %b", n, i, s, s.Row >= 0, b.Rows)
+			}
+			if s.Row >= 0 {
+				perConstellation[s.Constellation] |= 1 << uint(s.Col)
+			}
+			got, ok, err := countSpec(n, i, s, nil)
+			if !ok || err != nil {
+				t.Fatalf("N=%d unit %d: %v", n, i, err)
+			}
+			w, _ := s.orbit(n)
+			p := s.Placement(n)
+			if s.Row >= 0 {
+				p[s.Row] = int32(s.Col)
+			}
+			tot, _, _ := slowCompletions(t, p)
+			want := UnitResult{Index: i, Total: uint64(w) * tot, Nodes: got.Nodes}
+			if s.first {
+				_, r180, r90 := slowCompletions(t, s.Placement(n))
+				if s.fixedBy(n, board.Rotate180) {
+					want.Rot180 = uint64(w) * r180
+				}
+				if s.fixedBy(n, board.Rotate90) {
+					want.Rot90 = uint64(w) * r90
+				}
+			}
+			if got != want {
+				t.Errorf("N=%d unit %d %+v: got %+v, want %+v", n, i, s, got, want)
+			}
+			total, _ = total.Add(U128(got.Total))
+			rot180, _ = rot180.Add(U128(got.Rot180))
+			rot90, _ = rot90.Add(U128(got.Rot90))
+		}
+		for _, s := range buildUnits(n, false) {
+			b := startBoard(n, s.Constellation)
+			_, avail := b.Branch()
+			if b.Rows == 0 {
+				continue
+			}
+			if perConstellation[s.Constellation] != avail {
+				t.Errorf("N=%d %+v: split into columns %b, its first row has %b free", n, s.Constellation, perConstellation[s.Constellation], avail)
+			}
+		}
+		twice, _ := rot90.Add(rot90)
+		sum, _ := total.Add(rot180)
+		sum, _ = sum.Add(twice)
+		unique, _ := sum.div8()
+		if want := ref[n]; total != want[0] || unique != want[1] {
+			t.Errorf("N=%d split: total %s unique %s, want %s %s", n, total, unique, want[0], want[1])
+		}
+	}
+}
+
+// TestSplitEstimate checks that probes over split units estimate the nodes
+// that the split units really visit.
+func TestSplitEstimate(t *testing.T) {
+	const n = 12
+	u := buildUnits(n, true)
+	var nodes float64
+	for i, s := range u {
+		r, _, _ := countSpec(n, i, s, nil)
+		nodes += float64(r.Nodes)
+	}
+	e, err := estimateOver(context.Background(), n, u, 20000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(e.Nodes-nodes) > 4*e.NodesErr {
+		t.Errorf("N=%d split: estimated %.0f ± %.0f nodes, counted %.0f", n, e.Nodes, e.NodesErr, nodes)
+	}
+	if e.Units != len(u) {
+		t.Errorf("estimate over %d units, the table has %d", e.Units, len(u))
+	}
+}
+
+// TestSplitTables checks the public tables switch to the split scheme at
+// SplitFrom, name it in the fingerprint, and stop at SplitTo.
+func TestSplitTables(t *testing.T) {
+	for _, n := range []int{SplitFrom - 1, SplitFrom, SplitTo + 1} {
+		s, err := Unit(n, Units(n)-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fp := Fingerprint(n)
+		if isSplit := n >= SplitFrom && n <= SplitTo; (s.Row >= 0) != isSplit || strings.Contains(fp, "-split ") != isSplit {
+			t.Errorf("N=%d: last unit %+v, fingerprint %q; split should be %v", n, s, fp, isSplit)
+		}
+		if j, ok := UnitIndex(n, s); !ok || j != Units(n)-1 {
+			t.Errorf("N=%d: UnitIndex of the last unit = %d, %v", n, j, ok)
 		}
 	}
 }

@@ -35,7 +35,11 @@ func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, er
 	if probes < 2 {
 		return Estimate{}, fmt.Errorf("need at least 2 probes, got %d", probes)
 	}
-	u := units(n)
+	return estimateOver(ctx, n, units(n), probes, seed)
+}
+
+// estimateOver is [EstimateTree] over the unit list u of n.
+func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uint64) (Estimate, error) {
 	e := Estimate{N: n, Probes: probes, Units: len(u)}
 	if len(u) == 0 {
 		return e, nil
@@ -48,10 +52,13 @@ func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, er
 		if i%1024 == 0 && ctx.Err() != nil {
 			return Estimate{}, ctx.Err()
 		}
-		c := u[rng.IntN(len(u))]
-		w, _ := c.orbit(n)
-		b := startBoard(n, c)
+		s := u[rng.IntN(len(u))]
+		w, _ := s.orbit(n)
+		b := s.board(n)
 		nodes, sols := kernel.Probe(&b, pick)
+		if s.Row >= 0 {
+			nodes++ // the split queen
+		}
 		x, y := scale*nodes, scale*float64(w)*sols
 		sn, sn2, st, st2 = sn+x, sn2+x*x, st+y, st2+y*y
 	}

@@ -2,6 +2,7 @@ package count
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"sync"
 
@@ -124,16 +125,74 @@ func (c Constellation) orbit(n int) (size int, canonical bool) {
 // fixedBy reports whether g maps c to itself.
 func (c Constellation) fixedBy(n int, g board.Symmetry) bool { return c.image(n, g) == c }
 
-// unitTable caches the sorted representatives per N.
-var unitTable sync.Map // int → []Constellation
+// SplitFrom and SplitTo bound the N whose units are split. For them a unit
+// is one constellation together with the column of the queen in the row
+// that the search branches on first (the row with the fewest free squares,
+// as the engine chooses it), one unit per free square of that row. At
+// N = 17 this takes the largest unit from 0.24% of all the work to 0.032%,
+// for 8.6 times as many units; from N = 25 on an unsplit unit can take a
+// core days to months (see docs/cluster.md), and past 32 no count is within
+// reach while the unit table would grow to millions.
+const (
+	SplitFrom = 25
+	SplitTo   = 32
+)
 
-// units returns the representatives for n in unit order: lexicographic by
-// (Top, Bottom, Left, Right). Cost O(N⁴) on first use per N, then O(1).
-func units(n int) []Constellation {
-	if v, ok := unitTable.Load(n); ok {
-		return v.([]Constellation)
+// UnitSpec is what one work unit searches: the completions of a
+// constellation's border queens and, when N is split (see [SplitFrom]),
+// only those with the queen of row Row in column Col. Row and Col are −1
+// when the unit is the whole constellation.
+type UnitSpec struct {
+	Constellation
+	Row, Col int
+	// first marks the constellation's first unit, which also counts the
+	// solutions that a rotation fixes (few, and found by their own search).
+	first bool
+}
+
+// split reports whether the units of n are split.
+func split(n int) bool { return n >= SplitFrom && n <= SplitTo }
+
+// whole returns the unit of a whole constellation.
+func whole(c Constellation) UnitSpec { return UnitSpec{c, -1, -1, true} }
+
+func (s UnitSpec) less(t UnitSpec) bool {
+	if s.Constellation != t.Constellation {
+		return s.Constellation.less(t.Constellation)
 	}
-	var out []Constellation
+	return s.Col < t.Col
+}
+
+// board returns the kernel board of the unit: the border queens, and the
+// split queen if there is one.
+func (s UnitSpec) board(n int) kernel.Board {
+	b := startBoard(n, s.Constellation)
+	if s.Row >= 0 {
+		b.Place(s.Row, s.Col)
+	}
+	return b
+}
+
+// unitTable caches the units per N.
+var unitTable sync.Map // int → []UnitSpec
+
+// units returns the units of n in order. Cost O(N⁴) on first use per N
+// (times N for split N), then O(1).
+func units(n int) []UnitSpec {
+	if v, ok := unitTable.Load(n); ok {
+		return v.([]UnitSpec)
+	}
+	v, _ := unitTable.LoadOrStore(n, buildUnits(n, split(n)))
+	return v.([]UnitSpec)
+}
+
+// buildUnits lists the units of n: the constellation representatives in
+// lexicographic order of (Top, Bottom, Left, Right), each split by the
+// column of its first branching row when split is set. A constellation
+// whose first branching row has no free square has no completion and no
+// split unit; one whose border queens fill the board stays whole.
+func buildUnits(n int, split bool) []UnitSpec {
+	var out []UnitSpec
 	// The representative is the smallest image, and some image puts the
 	// border queen nearest a corner in the top row's left half, so Top ≤ N/2.
 	for top := 0; top <= n/2 && top < n; top++ {
@@ -144,21 +203,32 @@ func units(n int) []Constellation {
 					if !c.valid(n) {
 						continue
 					}
-					if _, ok := c.orbit(n); ok {
-						out = append(out, c)
+					if _, ok := c.orbit(n); !ok {
+						continue
+					}
+					b := startBoard(n, c)
+					if !split || b.Rows == 0 { // nothing left to split on
+						out = append(out, whole(c))
+						continue
+					}
+					row, avail := b.Branch()
+					for first := true; avail != 0; avail &= avail - 1 {
+						out = append(out, UnitSpec{c, row, bits.TrailingZeros64(avail), first})
+						first = false
 					}
 				}
 			}
 		}
 	}
-	v, _ := unitTable.LoadOrStore(n, out)
-	return v.([]Constellation)
+	return out
 }
 
 // Units returns the number of work units for an N×N board: one per
-// constellation representative, so about N⁴/8 (3206 for N = 16). The
-// numbering is the same on every machine for a given N and [EngineVersion].
-// Cost O(N⁴) on first use per N, then O(1).
+// constellation representative, so about N⁴/8 (3206 for N = 16), or one per
+// representative and free square of its first branching row for the split
+// N from [SplitFrom] to [SplitTo]. The numbering is the same on every
+// machine for a given N and [EngineVersion]. Cost O(N⁴) on first use per N,
+// then O(1).
 func Units(n int) int {
 	if n < 1 || n > MaxN {
 		return 0
@@ -166,29 +236,33 @@ func Units(n int) int {
 	return len(units(n))
 }
 
-// Unit returns the constellation that unit index stands for. It is the
-// inverse of [UnitIndex]. Cost O(1) after the first call for n.
-func Unit(n, index int) (Constellation, error) {
+// Unit returns what unit index searches. It is the inverse of [UnitIndex].
+// Cost O(1) after the first call for n.
+func Unit(n, index int) (UnitSpec, error) {
 	if n < 1 || n > MaxN {
-		return Constellation{}, fmt.Errorf("N = %d is outside 1..%d", n, MaxN)
+		return UnitSpec{}, fmt.Errorf("N = %d is outside 1..%d", n, MaxN)
 	}
 	u := units(n)
 	if index < 0 || index >= len(u) {
-		return Constellation{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", index, len(u)-1, n)
+		return UnitSpec{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", index, len(u)-1, n)
 	}
 	return u[index], nil
 }
 
-// UnitIndex returns the index of the unit that searches c, and false when c
-// is not a representative (an inconsistent, attacking or non-canonical
-// constellation). Cost O(log units).
-func UnitIndex(n int, c Constellation) (int, bool) {
+// UnitIndex returns the index of unit s, and false when s is no unit of n
+// (an inconsistent, attacking or non-canonical constellation, or a split
+// that the scheme of n does not make). Cost O(log units).
+func UnitIndex(n int, s UnitSpec) (int, bool) {
 	if n < 1 || n > MaxN {
 		return 0, false
 	}
-	u := units(n)
-	i := sort.Search(len(u), func(i int) bool { return !u[i].less(c) })
-	if i < len(u) && u[i] == c {
+	return indexIn(units(n), s)
+}
+
+// indexIn finds s in the unit list u by binary search.
+func indexIn(u []UnitSpec, s UnitSpec) (int, bool) {
+	i := sort.Search(len(u), func(i int) bool { return !u[i].less(s) })
+	if i < len(u) && u[i].Constellation == s.Constellation && u[i].Row == s.Row && u[i].Col == s.Col {
 		return i, true
 	}
 	return 0, false

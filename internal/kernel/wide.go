@@ -60,6 +60,14 @@ func countWide(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	return sols, nodes, true
 }
 
+// Branch returns the row that [Count] branches on first for b, and its free
+// squares: the empty row with the fewest free squares, nearest the middle
+// on ties. Callers split a count by its children.
+func (b *Board) Branch() (row int, avail uint64) {
+	row, avail, _ = b.choose()
+	return row, avail
+}
+
 // choose returns the empty row with the fewest free squares (on ties the
 // one nearest the middle, then the lowest, as [ranks] orders them) and those
 // squares, and whether every free column has a free square in some empty
