@@ -184,12 +184,17 @@ func last3(A, B, C, f, r1, r2, r3 uint64) (sols uint64) {
 	return sols
 }
 
-// ranks returns the tie-break order of the rows: rank[r] packs r's distance
-// from the middle of the board (in half rows) above r itself, so among rows
-// with as few free squares the most central, then the lowest, is taken.
+// rankOf is the tie-break order of row r of n: it packs r's distance from
+// the middle of the board (in half rows) above r itself, so among rows with
+// as few free squares the most central, then the lowest, is taken.
+func rankOf(n, r int) uint64 {
+	return uint64(max(2*r-(n-1), n-1-2*r))<<6 | uint64(r)
+}
+
+// ranks tabulates [rankOf] for the hot loop.
 func ranks(n int) (rank [64]uint64) {
 	for r := range n {
-		rank[r] = uint64(max(2*r-(n-1), n-1-2*r))<<6 | uint64(r)
+		rank[r] = rankOf(n, r)
 	}
 	return rank
 }

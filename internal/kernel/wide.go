@@ -69,18 +69,17 @@ func (b *Board) Branch() (row int, avail uint64) {
 }
 
 // choose returns the empty row with the fewest free squares (on ties the
-// one nearest the middle, then the lowest, as [ranks] orders them) and those
-// squares, and whether every free column has a free square in some empty
-// row.
+// one nearest the middle, then the lowest, as [rankOf] orders them) and
+// those squares, and whether every free column has a free square in some
+// empty row.
 func (b *Board) choose() (row int, avail uint64, covered bool) {
-	rank := ranks(b.N)
 	best := uint64(1 << 62)
 	var cover uint64
 	for x := b.Rows; x != 0; x &= x - 1 {
 		r := bits.TrailingZeros64(x)
 		a := b.Free(r)
 		cover |= a
-		if key := uint64(bits.OnesCount64(a))<<12 | rank[r]; key < best {
+		if key := uint64(bits.OnesCount64(a))<<12 | rankOf(b.N, r); key < best {
 			best, row, avail = key, r, a
 		}
 	}
