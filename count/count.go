@@ -106,9 +106,9 @@ func Fingerprint(n int) string {
 // (with its split queen, if N's units are split), weighted by the size of
 // its orbit under the 8 symmetries, and, in the constellation's first unit,
 // the completions a half or quarter turn maps to themselves when that
-// rotation fixes the constellation. It returns ctx's error, and no partial count, if
-// ctx ends first (the search notices within a few milliseconds). Cost: the
-// unit's share of the search, no allocation.
+// rotation fixes the constellation. It returns ctx's error, and no partial
+// count, if ctx ends first (the search notices within a few milliseconds).
+// Cost: the unit's share of the search, no allocation.
 func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
@@ -134,15 +134,12 @@ func countUnit(n, index int, stop *atomic.Bool) (UnitResult, bool, error) {
 func countSpec(n, index int, s UnitSpec, stop *atomic.Bool) (UnitResult, bool, error) {
 	size, _ := s.orbit(n)
 	w := uint64(size)
-	b := s.board(n)
+	b, placed := s.board(n)
 	sols, nodes, ok := kernel.Count(&b, stop)
 	if !ok {
 		return UnitResult{}, false, nil
 	}
-	if s.Row >= 0 {
-		nodes++ // the split queen, a node of the unsplit search
-	}
-	res := UnitResult{Index: index, Nodes: nodes}
+	res := UnitResult{Index: index, Nodes: placed + nodes}
 	var fit bool
 	if res.Total, fit = mul64(sols, w); !fit {
 		return UnitResult{}, false, fmt.Errorf("unit %d of N = %d: %w", index, n, ErrOverflow)

@@ -54,11 +54,9 @@ func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uin
 		}
 		s := u[rng.IntN(len(u))]
 		w, _ := s.orbit(n)
-		b := s.board(n)
+		b, placed := s.board(n)
 		nodes, sols := kernel.Probe(&b, pick)
-		if s.Row >= 0 {
-			nodes++ // the split queen
-		}
+		nodes += float64(placed)
 		x, y := scale*nodes, scale*float64(w)*sols
 		sn, sn2, st, st2 = sn+x, sn2+x*x, st+y, st2+y*y
 	}

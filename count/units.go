@@ -164,13 +164,16 @@ func (s UnitSpec) less(t UnitSpec) bool {
 }
 
 // board returns the kernel board of the unit: the border queens, and the
-// split queen if there is one.
-func (s UnitSpec) board(n int) kernel.Board {
-	b := startBoard(n, s.Constellation)
+// split queen if there is one, with the nodes that placing it is worth
+// (1 for a split unit: a node of the unsplit search, which the unit's own
+// search does not count).
+func (s UnitSpec) board(n int) (b kernel.Board, nodes uint64) {
+	b = startBoard(n, s.Constellation)
 	if s.Row >= 0 {
 		b.Place(s.Row, s.Col)
+		nodes = 1
 	}
-	return b
+	return b, nodes
 }
 
 // unitTable caches the units per N.
