@@ -5,7 +5,6 @@ package cluster
 // some of them killed with SIGKILL. Each test is bounded by a deadline.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/syncbuf"
 )
 
 // The command under test is built once, on first use: fuzzing workers and
@@ -64,30 +64,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// syncBuffer is a bytes.Buffer safe for a process writing and a test
-// reading.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // proc is one nqueens process.
 type proc struct {
 	name           string
 	cmd            *exec.Cmd
-	stdout, stderr syncBuffer
+	stdout, stderr syncbuf.Buffer
 	done           chan struct{}
 	err            error
 }

@@ -65,13 +65,3 @@ func TestEveryEndpointErrors(t *testing.T) {
 		}
 	}
 }
-
-// wantError checks that a response is a JSON error containing want.
-func wantError(t *testing.T, rec *httptest.ResponseRecorder, want string) {
-	t.Helper()
-	var e struct{ Error string }
-	decode(t, rec, &e)
-	if !strings.Contains(e.Error, want) {
-		t.Fatalf("error %q, want it to contain %q", e.Error, want)
-	}
-}

@@ -1,15 +1,15 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/syncbuf"
 )
 
 // TestMoreErrors covers the error answers that TestErrors and
@@ -60,15 +60,7 @@ func TestMoreErrors(t *testing.T) {
 		{"POST", "/api/complete", `{"queens":[9,0,0,0]}`, 422, "out of range"},
 	} {
 		t.Run(tc.method+" "+tc.target+" "+tc.body[:min(len(tc.body), 60)], func(t *testing.T) {
-			rec := do(s, tc.method, tc.target, tc.body)
-			if rec.Code != tc.status {
-				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.status, rec.Body)
-			}
-			var e struct{ Error string }
-			decode(t, rec, &e)
-			if !strings.Contains(e.Error, tc.want) {
-				t.Fatalf("error %q, want it to contain %q", e.Error, tc.want)
-			}
+			wantRequestError(t, s, tc.method, tc.target, tc.body, tc.status, tc.want)
 		})
 	}
 }
@@ -131,11 +123,7 @@ func TestTimeout(t *testing.T) {
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Fatalf("status %d, want 503: %.200s", rec.Code, rec.Body)
 	}
-	var e struct{ Error string }
-	decode(t, rec, &e)
-	if !strings.Contains(e.Error, "ran out of time") {
-		t.Fatalf("error %q", e.Error)
-	}
+	wantError(t, rec, "ran out of time")
 	t.Logf("answered after %v", time.Since(start))
 	if len(s.jobs) != 0 {
 		t.Fatal("the job slot is still taken")
@@ -143,24 +131,20 @@ func TestTimeout(t *testing.T) {
 }
 
 // logBuffer collects a server's JSON log lines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+type logBuffer struct{ syncbuf.Buffer }
 
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
+// newLoggedServer is newServer with its JSON log lines collected.
+func newLoggedServer(t *testing.T) (*Server, *logBuffer) {
+	t.Helper()
+	logs := new(logBuffer)
+	return newServer(t, Config{Logger: slog.New(slog.NewJSONHandler(logs, nil))}), logs
 }
 
 // records returns the log lines with the given msg.
 func (l *logBuffer) records(t *testing.T, msg string) []map[string]any {
 	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("log line %q: %v", line, err)
@@ -176,12 +160,7 @@ func (l *logBuffer) records(t *testing.T, msg string) []map[string]any {
 // work of its request: the handler ends with the cancellation (logged with
 // status 499) instead of finishing the board, and frees its job slot.
 func TestClientGoneCancelsSolve(t *testing.T) {
-	var logs logBuffer
-	s, err := New(Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, logs := newLoggedServer(t)
 	ts := startHTTP(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/solve?n=10000000&method=random&format=png", nil)
@@ -213,12 +192,7 @@ func TestClientGoneCancelsSolve(t *testing.T) {
 // panics answers 500 with a JSON error and logs the panic, and the server
 // goes on serving.
 func TestPanicIsJSON500(t *testing.T) {
-	var logs logBuffer
-	s, err := New(Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, logs := newLoggedServer(t)
 	h := s.wrap(light, func(http.ResponseWriter, *http.Request) error {
 		var m map[string]int
 		m["boom"]++ // a bug: assignment to a nil map

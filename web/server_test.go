@@ -17,7 +17,9 @@ import (
 // nothing, closed at the end of the test.
 func newServer(t *testing.T, cfg Config) *Server {
 	t.Helper()
-	cfg.Logger = quietLogger()
+	if cfg.Logger == nil {
+		cfg.Logger = quietLogger()
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +46,27 @@ func do(h http.Handler, method, target, body string) *httptest.ResponseRecorder 
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec
+}
+
+// wantRequestError sends one request to h and checks that it answers
+// status with a JSON error that contains want.
+func wantRequestError(t *testing.T, h http.Handler, method, target, body string, status int, want string) {
+	t.Helper()
+	rec := do(h, method, target, body)
+	if rec.Code != status {
+		t.Fatalf("status %d, want %d; body %s", rec.Code, status, rec.Body)
+	}
+	wantError(t, rec, want)
+}
+
+// wantError checks that a response is a JSON error containing want.
+func wantError(t *testing.T, rec *httptest.ResponseRecorder, want string) {
+	t.Helper()
+	var e struct{ Error string }
+	decode(t, rec, &e)
+	if !strings.Contains(e.Error, want) {
+		t.Fatalf("error %q, want it to contain %q", e.Error, want)
+	}
 }
 
 // decode reads a JSON response body into v, failing the test if it is not
@@ -225,15 +248,7 @@ func TestErrors(t *testing.T) {
 		{"DELETE", "/api/count/0123", "", 404, `no count job "0123"`},
 	} {
 		t.Run(tc.method+" "+tc.target+" "+tc.body, func(t *testing.T) {
-			rec := do(s, tc.method, tc.target, tc.body)
-			if rec.Code != tc.status {
-				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.status, rec.Body)
-			}
-			var e struct{ Error string }
-			decode(t, rec, &e)
-			if !strings.Contains(e.Error, tc.want) {
-				t.Fatalf("error %q, want it to contain %q", e.Error, tc.want)
-			}
+			wantRequestError(t, s, tc.method, tc.target, tc.body, tc.status, tc.want)
 		})
 	}
 }

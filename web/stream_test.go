@@ -200,11 +200,7 @@ func TestCountCancel(t *testing.T) {
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
 		t.Fatalf("second count: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
-	var e struct{ Error string }
-	decode(t, rec, &e)
-	if !strings.Contains(e.Error, "server busy: the limit of 1 heavy job(s) at once is reached") {
-		t.Fatalf("429 error %q", e.Error)
-	}
+	wantError(t, rec, "server busy: the limit of 1 heavy job(s) at once is reached")
 
 	rec = do(s, "DELETE", "/api/count/"+st.ID, "")
 	var cancelled countStatusJSON

@@ -8,35 +8,17 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server goroutine to write while
-// the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestServe starts `nqueens serve` on a free loopback port, checks that the
 // flags reach the server, and stops it by cancelling the command's context,
 // as the root command does on Ctrl-C.
 func TestServe(t *testing.T) {
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	root := newRootCmd()
 	root.SetOut(&bytes.Buffer{})
 	root.SetErr(&stderr)
