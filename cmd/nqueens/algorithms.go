@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newAlgorithmsCmd) }
-
 func newAlgorithmsCmd() *cobra.Command {
 	var jsonOut bool
 	cmd := &cobra.Command{

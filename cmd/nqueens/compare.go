@@ -15,8 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCompareCmd) }
-
 // Compare's timing: a run shorter than minTiming is repeated until the runs
 // add up to about repeatTiming, so that microsecond searches get a stable
 // time; a brute-force method is first run for at most calibration to measure

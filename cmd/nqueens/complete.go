@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCompleteCmd) }
-
 func newCompleteCmd() *cobra.Command {
 	var output, inFormat string
 	var count, all, jsonOut bool

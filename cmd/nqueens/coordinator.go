@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newCoordinatorCmd) }
-
 func newCoordinatorCmd() *cobra.Command {
 	var nf natsFlags
 	var listen, store string

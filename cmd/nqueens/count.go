@@ -21,8 +21,6 @@ import (
 	"golang.org/x/term"
 )
 
-func init() { register(newCountCmd) }
-
 // countFlags are the options of count.
 type countFlags struct {
 	workers         int

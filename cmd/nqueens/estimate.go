@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newEstimateCmd) }
-
 func newEstimateCmd() *cobra.Command {
 	var probes int
 	var seed uint64

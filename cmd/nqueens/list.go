@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newListCmd) }
-
 // listFormats are the formats in which list can stream many boards.
 var listFormats = []board.Format{board.List, board.Grid, board.Dots, board.Unicode, board.JSON}
 

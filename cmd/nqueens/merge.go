@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newMergeCmd) }
-
 func newMergeCmd() *cobra.Command {
 	var jsonOut bool
 	cmd := &cobra.Command{

@@ -12,11 +12,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// commands holds the constructors of every subcommand; each file adds its own
-// in an init function so that subcommands stay independent.
-var commands []func() *cobra.Command
-
-func register(f func() *cobra.Command) { commands = append(commands, f) }
+// commands lists the constructors of every subcommand, in the order help
+// shows them (cobra sorts them by name).
+var commands = []func() *cobra.Command{
+	// Boards: make, list, check and draw them.
+	newSolveCmd, newListCmd, newVerifyCmd, newShowCmd, newCompleteCmd,
+	// Counting, on one machine or many.
+	newCountCmd, newEstimateCmd, newMergeCmd, newCoordinatorCmd, newWorkerCmd,
+	// The classic algorithms, and the web page.
+	newAlgorithmsCmd, newCompareCmd, newTraceCmd, newServeCmd,
+	newVersionCmd,
+}
 
 const startedKey = "nqueens-started"
 

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newServeCmd) }
-
 func newServeCmd() *cobra.Command {
 	cfg := web.DefaultConfig()
 	var (

@@ -8,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newShowCmd) }
-
 func newShowCmd() *cobra.Command {
 	var output, inFormat, transform string
 	var orbit bool

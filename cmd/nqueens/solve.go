@@ -15,8 +15,6 @@ import (
 	"golang.org/x/term"
 )
 
-func init() { register(newSolveCmd) }
-
 // verifyConstructionUpTo bounds the check of constructed boards: the
 // pattern is proved and tested, and above this size the check's 3n bits
 // would break the constant memory that streaming promises.

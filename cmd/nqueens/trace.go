@@ -17,8 +17,6 @@ import (
 	"golang.org/x/term"
 )
 
-func init() { register(newTraceCmd) }
-
 // traceLegend explains the marks of a drawn board.
 const traceLegend = "Q queen, x attacked, * square tried and rejected, . free"
 

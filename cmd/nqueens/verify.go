@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newVerifyCmd) }
-
 func newVerifyCmd() *cobra.Command {
 	var jsonOut, partial bool
 	var inFormat string

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newWorkerCmd) }
-
 // natsFlags are the connection options shared by coordinator and worker;
 // they map onto nats.go's options.
 type natsFlags struct {
