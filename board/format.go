@@ -37,11 +37,8 @@ func WritePartial(w io.Writer, p Partial, f Format) error {
 	if len(p.Blocked) > 0 && (f == List || f == Grid) {
 		return fmt.Errorf("the %s format cannot show blocked squares; use dots, unicode, json, svg or png", f)
 	}
-	n := len(p.Queens)
-	for _, b := range p.Blocked {
-		if b.Row < 0 || b.Row >= n || b.Col < 0 || b.Col >= n {
-			return fmt.Errorf("blocked square %s is off the %d×%d board", b, n, n)
-		}
+	if err := p.blockedOnBoard(); err != nil {
+		return err
 	}
 	return write(w, p.Queens, p.Blocked, f)
 }

@@ -11,13 +11,6 @@ import (
 	"strings"
 )
 
-// Partial is a board being filled: queens already placed ([Empty] rows have
-// none) and squares on which no queen may go.
-type Partial struct {
-	Queens  Placement
-	Blocked []Square
-}
-
 // Record is one board of a stream read by [ParseAll]. Line is the 1-based
 // line on which the board starts (for a malformed board, the line at fault)
 // and Format the format it was read in (detected, or the one asked for).

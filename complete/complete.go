@@ -35,25 +35,11 @@ type Options struct {
 	Seed uint64
 }
 
-// Validate checks a partial board before any search: a non-empty board, no
+// Validate checks a partial board before any search, with
+// [board.Partial.Check]: a non-empty board, every blocked square on it, no
 // two queens attacking each other and no queen on a blocked square (both a
-// *[board.Problem] naming the squares), and every blocked square on the
-// board. Cost O(n + b) for b blocked squares.
-func Validate(p board.Partial) error {
-	n := len(p.Queens)
-	if n == 0 {
-		return errors.New("the board is empty: it has no rows")
-	}
-	if err := board.Check(p.Queens); err != nil {
-		return err
-	}
-	for _, sq := range p.Blocked {
-		if sq.Row < 0 || sq.Row >= n || sq.Col < 0 || sq.Col >= n {
-			return fmt.Errorf("blocked square %v is outside the %d×%d board", sq, n, n)
-		}
-	}
-	return board.CheckBlocked(p.Queens, p.Blocked)
-}
+// *[board.Problem] naming the squares). Cost O(n + b) for b blocked squares.
+func Validate(p board.Partial) error { return p.Check() }
 
 func toProblem(p board.Partial) problem {
 	q := problem{n: len(p.Queens), queens: p.Queens, blocked: make([][2]int, len(p.Blocked))}

@@ -69,7 +69,7 @@ func TestValidate(t *testing.T) {
 		{"attack", board.Partial{Queens: board.FromOneBased(1, 0, 3, 0)}, "row 1, column 1 and row 3, column 3"},
 		{"same column", board.Partial{Queens: board.FromOneBased(2, 0, 0, 2)}, "same column"},
 		{"blocked queen", board.Partial{Queens: board.FromOneBased(2, 0, 0, 0), Blocked: []board.Square{{Row: 0, Col: 1}}}, "row 1, column 2"},
-		{"blocked outside", board.Partial{Queens: board.New(4), Blocked: []board.Square{{Row: 4, Col: 0}}}, "outside"},
+		{"blocked outside", board.Partial{Queens: board.New(4), Blocked: []board.Square{{Row: 4, Col: 0}}}, "off the 4×4 board"},
 	}
 	for _, c := range cases {
 		err := Validate(c.p)

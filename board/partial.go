@@ -1,0 +1,66 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Partial is a board being filled: queens already placed ([Empty] rows have
+// none) and squares on which no queen may go.
+type Partial struct {
+	Queens  Placement
+	Blocked []Square
+}
+
+// Verify reports whether p is a full solution that uses no blocked square:
+// nil if so, else what is wrong, in this order: a board without rows, a
+// blocked square off the board, the first *[Problem] of [Verify], a queen
+// on a blocked square (a *[Problem] of kind [Blocked]). Cost O(n + b) for b
+// blocked squares.
+func (p Partial) Verify() error { return p.check(true) }
+
+// Check is [Partial.Verify] for a board being filled: empty rows are
+// allowed, as in [Check]. It is the test a partial board must pass before
+// anyone tries to complete it.
+func (p Partial) Check() error { return p.check(false) }
+
+func (p Partial) check(full bool) error {
+	n := len(p.Queens)
+	if n == 0 {
+		return errors.New("the board has no rows")
+	}
+	if err := p.blockedOnBoard(); err != nil {
+		return err
+	}
+	if err := check(p.Queens, full); err != nil {
+		return err
+	}
+	return CheckBlocked(p.Queens, p.Blocked)
+}
+
+// blockedOnBoard reports the first blocked square off the n×n board.
+func (p Partial) blockedOnBoard() error {
+	n := len(p.Queens)
+	for i, sq := range p.Blocked {
+		if sq.Row < 0 || sq.Row >= n || sq.Col < 0 || sq.Col >= n {
+			return fmt.Errorf("blocked square %d, %v, is off the %d×%d board (rows and columns are 1..%d)", i+1, sq, n, n, n)
+		}
+	}
+	return nil
+}
+
+// VerifyCompletion reports whether sol completes p: a full solution of the
+// same size that keeps every queen of p (checked first) and stands on none
+// of its blocked squares. It is the last guard before a completion is shown to anyone.
+// Cost O(n + b).
+func VerifyCompletion(sol Placement, p Partial) error {
+	if len(sol) != len(p.Queens) {
+		return fmt.Errorf("the completion has %d rows, the board %d", len(sol), len(p.Queens))
+	}
+	for r, c := range p.Queens {
+		if c != Empty && sol[r] != c {
+			return fmt.Errorf("row %d: the queen placed in column %d moved to column %d", r+1, c+1, sol[r]+1)
+		}
+	}
+	return Partial{Queens: sol, Blocked: p.Blocked}.Verify()
+}
