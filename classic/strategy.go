@@ -85,22 +85,12 @@ func Group(v uint64) string {
 	return b.String()
 }
 
-// SizeError is returned for a board size a strategy does not accept.
-type SizeError struct {
-	Strategy string
-	N, Max   int
-}
+// SizeError is [board.SizeError], the error of every package for a board
+// size out of range; a strategy's Op is its name. The alias lets callers of
+// a strategy name the error where they name the strategy.
+type SizeError = board.SizeError
 
-func (e *SizeError) Error() string {
-	return fmt.Sprintf("n = %d is out of range for %s (1..%d)", e.N, e.Strategy, e.Max)
-}
-
-func checkN(s Strategy, n, max int) error {
-	if n < 1 || n > max {
-		return &SizeError{Strategy: s.Name(), N: n, Max: max}
-	}
-	return nil
-}
+func checkN(s Strategy, n, max int) error { return board.CheckSize(n, s.Name(), max) }
 
 // registry holds the strategies in the order the articles present them.
 var registry = struct {

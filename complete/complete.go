@@ -25,7 +25,12 @@ func (e *TooLargeError) Error() string {
 	if e.LocalTried {
 		return fmt.Sprintf("local search found no completion of the %d×%d board, and the exact search, which could prove that none exists, supports n ≤ %d", e.N, e.N, ExactLimit)
 	}
-	return fmt.Sprintf("n = %d is too large for the exact search (it supports n ≤ %d)", e.N, ExactLimit)
+	return e.Unwrap().Error()
+}
+
+// Unwrap is the size out of the exact search's range, a *[board.SizeError].
+func (e *TooLargeError) Unwrap() error {
+	return &board.SizeError{Op: "the exact search", N: e.N, Max: ExactLimit}
 }
 
 // Options tunes the searches.
@@ -144,8 +149,8 @@ func Count(ctx context.Context, p board.Partial, opts Options) (uint64, error) {
 // [HardDiagonals](n) about half these boards have a completion, and they
 // are the hardest for complete search. Cost O(n^2).
 func ExcludedDiagonals(n, k int, seed uint64) (board.Partial, error) {
-	if n < 1 || n > 1<<12 {
-		return board.Partial{}, fmt.Errorf("n = %d is out of range 1..%d", n, 1<<12)
+	if err := board.CheckSize(n, "excluded diagonals", MaxExcludedDiagonalsN); err != nil {
+		return board.Partial{}, err
 	}
 	if k < 0 || k > 4*n-2 {
 		return board.Partial{}, fmt.Errorf("%d diagonals asked for, but the %d×%d board has %d", k, n, n, 4*n-2)
@@ -157,6 +162,11 @@ func ExcludedDiagonals(n, k int, seed uint64) (board.Partial, error) {
 	}
 	return p, nil
 }
+
+// MaxExcludedDiagonalsN is the largest board [ExcludedDiagonals] makes: it
+// marks the n² squares, 16 MB at this size, and the exact search stops at
+// [ExactLimit] long before.
+const MaxExcludedDiagonalsN = 1 << 12
 
 // HardDiagonals is the number of blocked diagonals at the hard point of the
 // excluded-diagonals family, 0.9n rounded: measured over n = 14..21, about

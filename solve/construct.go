@@ -24,11 +24,10 @@ func (e *ErrNoSolution) Error() string {
 // Construct returns the closed-form solution for n = 1 or n ≥ 4, or
 // *[ErrNoSolution] for n = 2 and 3. Cost O(1); each Col call is O(1).
 func Construct(n int) (Pattern, error) {
+	if err := board.CheckSize(n, "solve", board.MaxN); err != nil {
+		return Pattern{}, err
+	}
 	switch {
-	case n < 1:
-		return Pattern{}, fmt.Errorf("n must be at least 1, got %d", n)
-	case n > board.MaxN:
-		return Pattern{}, fmt.Errorf("n = %d is too large (limit %d)", n, board.MaxN)
 	case n == 2 || n == 3:
 		return Pattern{}, &ErrNoSolution{N: n}
 	}

@@ -1,7 +1,6 @@
 package solve
 
 import (
-	"fmt"
 	"iter"
 	"math/bits"
 
@@ -76,10 +75,6 @@ func Unique(n int) iter.Seq2[board.Placement, int] {
 	}
 }
 
-// CheckEnumerateN says why n cannot be enumerated, or nil.
-func CheckEnumerateN(n int) error {
-	if n < 1 || n > MaxEnumerateN {
-		return fmt.Errorf("n = %d is out of range for enumeration (1..%d)", n, MaxEnumerateN)
-	}
-	return nil
-}
+// CheckEnumerateN says why n cannot be enumerated (a *[board.SizeError]),
+// or nil.
+func CheckEnumerateN(n int) error { return board.CheckSize(n, "enumeration", MaxEnumerateN) }

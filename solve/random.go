@@ -2,7 +2,6 @@ package solve
 
 import (
 	"context"
-	"fmt"
 	"math/bits"
 	"unsafe"
 
@@ -33,11 +32,10 @@ type RandomOptions struct {
 // caller that prints it should, with [board.Verify]). n = 2 and 3 give
 // *[ErrNoSolution]. Cancelling ctx stops it with ctx.Err().
 func Random(ctx context.Context, n int, opts RandomOptions) (board.Placement, error) {
+	if err := board.CheckSize(n, "solve", board.MaxN); err != nil {
+		return nil, err
+	}
 	switch {
-	case n < 1:
-		return nil, fmt.Errorf("n must be at least 1, got %d", n)
-	case n > board.MaxN:
-		return nil, fmt.Errorf("n = %d is too large (limit %d)", n, board.MaxN)
 	case n == 2 || n == 3:
 		return nil, &ErrNoSolution{N: n}
 	case n == 1:
