@@ -38,18 +38,22 @@ func Construct(n int) (Pattern, error) {
 func (p Pattern) N() int { return p.n }
 
 // Col is the 0-based column of the queen in row (0 ≤ row < n).
-func (p Pattern) Col(row int) int {
+func (p Pattern) Col(row int) int { return p.col1(row) - 1 }
+
+// col1 is the 1-based column of the queen in row, as the construction is
+// written.
+func (p Pattern) col1(row int) int {
 	evens := p.n / 2 // how many even columns 2, 4, … the list starts with
 	if row < evens {
 		j := row
 		if p.rest == 3 {
 			// 4, 6, …, n-1, then 2.
 			if j == evens-1 {
-				return 2 - 1
+				return 2
 			}
-			return 2*j + 4 - 1
+			return 2*j + 4
 		}
-		return 2*j + 2 - 1
+		return 2*j + 2
 	}
 	j := row - evens
 	odds := p.n - evens
@@ -58,24 +62,24 @@ func (p Pattern) Col(row int) int {
 		// 3, 1, 7, 9, …, n-1, then 5.
 		switch {
 		case j == 0:
-			return 3 - 1
+			return 3
 		case j == 1:
-			return 1 - 1
+			return 1
 		case j == odds-1:
-			return 5 - 1
+			return 5
 		}
-		return 2*j + 3 - 1
+		return 2*j + 3
 	case 3:
 		// 5, 7, …, n, then 1, 3.
 		switch j {
 		case odds - 2:
-			return 1 - 1
+			return 1
 		case odds - 1:
-			return 3 - 1
+			return 3
 		}
-		return 2*j + 5 - 1
+		return 2*j + 5
 	}
-	return 2*j + 1 - 1
+	return 2*j + 1
 }
 
 // Placement materialises the pattern. Cost O(n) time and 4n bytes.
