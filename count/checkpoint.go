@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
+	"time"
 )
 
 // CheckpointFormat is the format tag a checkpoint file starts with.
@@ -175,7 +177,8 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 	return nil
 }
 
-// ReadCheckpoint loads and verifies the checkpoint at path for a count of N.
+// ReadCheckpoint loads and verifies the checkpoint at path for a count of N
+// (any N if n is 0).
 func ReadCheckpoint(path string, n int) (*Checkpoint, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -185,8 +188,103 @@ func ReadCheckpoint(path string, n int) (*Checkpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if n == 0 {
+		n = c.N
+	}
 	if err := c.Check(n); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
+}
+
+// DefaultCheckpointEvery is the default time between checkpoint saves.
+const DefaultCheckpointEvery = 5 * time.Second
+
+// CheckpointFile is a checkpoint on disk that [Count] resumes from and
+// keeps current (Options.Checkpoint). Its methods are not safe for
+// concurrent use; Count calls them from one goroutine.
+type CheckpointFile struct {
+	path  string
+	every time.Duration
+	ck    Checkpoint
+	dirty bool
+	saved time.Time
+}
+
+// CreateCheckpoint starts a new checkpoint of a count of N at path, saved
+// every every (0 means [DefaultCheckpointEvery]). It refuses to replace an
+// existing file, and writes the empty checkpoint at once, so that a path
+// that cannot be written is reported before any counting starts.
+func CreateCheckpoint(path string, n int, every time.Duration) (*CheckpointFile, error) {
+	if n < 1 || n > MaxN {
+		return nil, errSize(n)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("checkpoint %s already exists: %w", path, ErrCheckpointExists)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s cannot be written: %w", path, err)
+	}
+	f.Close()
+	c := &CheckpointFile{path: path, every: every, ck: *NewCheckpoint(n), dirty: true}
+	if err := c.save(true); err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	return c, nil
+}
+
+// ErrCheckpointExists is returned by [CreateCheckpoint] for a path that is
+// taken: resume that checkpoint, or remove it.
+var ErrCheckpointExists = errors.New("resume it, or remove it to start again")
+
+// OpenCheckpoint opens the checkpoint at path to resume it, saved every
+// every (0 means [DefaultCheckpointEvery]). N is the checkpoint's. The file
+// is written back at once, so that a checkpoint that cannot be updated is
+// reported before any counting starts.
+func OpenCheckpoint(path string, every time.Duration) (*CheckpointFile, error) {
+	ck, err := ReadCheckpoint(path, 0)
+	if err != nil {
+		return nil, err
+	}
+	c := &CheckpointFile{path: path, every: every, ck: *ck, dirty: true}
+	if err := c.save(true); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// N returns the board size of the count.
+func (c *CheckpointFile) N() int { return c.ck.N }
+
+// Path returns the file's path.
+func (c *CheckpointFile) Path() string { return c.path }
+
+// Units returns the finished units recorded so far.
+func (c *CheckpointFile) Units() []UnitResult { return slices.Clone(c.ck.Units) }
+
+// Len returns the number of finished units recorded so far.
+func (c *CheckpointFile) Len() int { return len(c.ck.Units) }
+
+func (c *CheckpointFile) add(u UnitResult) {
+	c.ck.Units = append(c.ck.Units, u)
+	c.dirty = true
+}
+
+// save writes the checkpoint if it has changed and either force is set or
+// the last save is older than the interval.
+func (c *CheckpointFile) save(force bool) error {
+	every := c.every
+	if every <= 0 {
+		every = DefaultCheckpointEvery
+	}
+	if !c.dirty || (!force && time.Since(c.saved) < every) {
+		return nil
+	}
+	if err := WriteCheckpoint(c.path, &c.ck); err != nil {
+		return fmt.Errorf("checkpoint %s not saved: %w", c.path, err)
+	}
+	c.dirty, c.saved = false, time.Now()
+	return nil
 }

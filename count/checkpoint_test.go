@@ -123,3 +123,111 @@ func FuzzParseCheckpoint(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckpointForgedWithChecksum edits a unit and recomputes the
+// checksum, as a careful forger would: the unit checks and the published
+// table still refuse the result.
+func TestCheckpointForgedWithChecksum(t *testing.T) {
+	const n = 10
+	all := sampleCheckpoint(t, n, Units(n))
+	plain := -1
+	for i, s := range units(n) {
+		if w, _ := s.orbit(n); w == 8 {
+			plain = i
+			break
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*UnitResult)
+		want string
+	}{
+		{"rot90 where no quarter turn fixes", func(u *UnitResult) { u.Rot90 = 8 }, "does not fix"},
+		{"total raised by 8", func(u *UnitResult) { u.Total += 8 }, "does not match the published count"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := *all
+			c.Units = append([]UnitResult(nil), all.Units...)
+			tc.edit(&c.Units[plain])
+			path := filepath.Join(t.TempDir(), "ck.json")
+			if err := WriteCheckpoint(path, &c); err != nil {
+				t.Fatal(err)
+			}
+			ck, err := OpenCheckpoint(path, 0)
+			if err == nil {
+				_, err = Count(context.Background(), n, Options{Checkpoint: ck})
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCreateCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := CreateCheckpoint(filepath.Join(dir, "missing", "ck.json"), 8, 0); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Errorf("path in a missing folder: %v", err)
+	}
+	path := filepath.Join(dir, "ck.json")
+	c, err := CreateCheckpoint(path, 8, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written at once, before any count: an empty checkpoint of N = 8.
+	if ck, err := ReadCheckpoint(path, 8); err != nil || len(ck.Units) != 0 || c.N() != 8 {
+		t.Fatalf("fresh checkpoint: %+v, %v", ck, err)
+	}
+	if _, err := CreateCheckpoint(path, 8, 0); !errors.Is(err, ErrCheckpointExists) {
+		t.Errorf("existing file: %v, want ErrCheckpointExists", err)
+	}
+}
+
+// TestCountKeepsCheckpoint checks that Count saves while it runs (a kill
+// loses at most one interval), that a save failure stops the count at once
+// unless SaveFailed forgives it, and that the saved units resume exactly.
+func TestCountKeepsCheckpoint(t *testing.T) {
+	const n = 15 // long enough that a hand-over comes before the end
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ck.json")
+	c, err := CreateCheckpoint(path, n, 1) // save at every hand-over
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err = Count(ctx, n, Options{Workers: 1, Checkpoint: c, OnUnit: func(UnitResult) { cancel() }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled count: %v", err)
+	}
+	ck, err := ReadCheckpoint(path, n)
+	if err != nil || len(ck.Units) == 0 || len(ck.Units) == Units(n) {
+		t.Fatalf("checkpoint after cancel: %d units, %v", len(ck.Units), err)
+	}
+	c, err = OpenCheckpoint(path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Count(context.Background(), n, Options{Checkpoint: c})
+	if err != nil || r.Total != U128(2279184) || r.Unique != U128(285053) {
+		t.Fatalf("resumed count: %+v, %v", r, err)
+	}
+
+	// The folder vanishes mid-run: the next save fails and stops the count.
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	c, err = CreateCheckpoint(filepath.Join(sub, "ck.json"), 12, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(sub)
+	if _, err := Count(context.Background(), 12, Options{Workers: 1, Checkpoint: c}); err == nil || !strings.Contains(err.Error(), "not saved") {
+		t.Fatalf("count with an unwritable checkpoint: %v", err)
+	}
+	// Forgiven, the count goes on to the exact result.
+	failures := 0
+	r, err = Count(context.Background(), 12, Options{Workers: 1, Checkpoint: c, SaveFailed: func(error) error { failures++; return nil }})
+	if err != nil || r.Total != U128(14200) || failures == 0 {
+		t.Fatalf("count forgiving save failures: %+v, %v, %d failures", r, err, failures)
+	}
+}

@@ -2,39 +2,40 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/count"
 	"github.com/spf13/cobra"
 )
 
-// slowCandidates is the brute-force work above which runAlgoCount warns that
-// the run takes a while (about a second at the measured rates).
-var slowCandidates = big.NewInt(100_000_000)
-
 // runAlgoCount runs one classic strategy for count N --algo NAME and prints
 // its number of solutions, with --stats every counter and the time.
-func runAlgoCount(cmd *cobra.Command, n int, algo string, stats, jsonOut bool) error {
+func runAlgoCount(cmd *cobra.Command, n int, algo string, stats, jsonOut, yes bool) error {
 	s, err := lookupAlgo(algo)
 	if err != nil {
 		return err
 	}
-	if e, ok := s.(classic.Estimator); ok && n <= classic.MaxN {
-		if k := e.Candidates(n); k.Cmp(slowCandidates) > 0 {
-			fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %s tests %s candidates for n = %d; this takes a while (Ctrl-C stops it)\n",
-				s.Name(), groupBig(k), n)
-		}
-	}
-	c, err := s.Solve(cmd.Context(), n, nil)
-	var se *classic.SizeError
-	if errors.As(err, &se) {
-		return &usageError{err}
-	}
+	ctx := cmd.Context()
+	// A short first run either finishes (most boards) or measures the
+	// strategy's speed for an estimate of the whole run.
+	first, err := solveWithin(ctx, s, n, calibration)
 	if err != nil {
-		return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
+		return err
+	}
+	c := first.Counters
+	if first.stopped != nil {
+		secs, how := algoTime(s, n, first.Counters)
+		if secs > longRun.Seconds() && !yes {
+			return usagef("%s for n = %d would take %s %s; add --yes to start it", s.Name(), n, how, formatSeconds(secs))
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %s for n = %d takes %s %s (Ctrl-C stops it)\n", s.Name(), n, how, formatSeconds(secs))
+		if c, err = s.Solve(ctx, n, nil); err != nil {
+			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
+		}
 	}
 	w := cmd.OutOrStdout()
 	if jsonOut {
@@ -92,4 +93,29 @@ func groupBig(v *big.Int) string {
 		b.WriteRune(d)
 	}
 	return b.String()
+}
+
+// algoTime estimates the seconds a whole run of s on n takes from the
+// counters of a run stopped after calibration: the candidates a brute-force
+// strategy tests over its measured rate, or for a backtracking strategy a
+// lower bound, the published number of solutions (each one a node of its
+// search) over its measured node rate. how says which ("about", "at least").
+func algoTime(s classic.Strategy, n int, c classic.Counters) (secs float64, how string) {
+	rate := float64(max(c.Nodes, 1)) / max(c.Elapsed.Seconds(), 1e-9)
+	if e, ok := s.(classic.Estimator); ok {
+		work, _ := new(big.Float).SetInt(e.Candidates(n)).Float64()
+		return work / rate, "about"
+	}
+	return solutionsAtLeast(n) / rate, "at least"
+}
+
+// solutionsAtLeast is the published Q(N), or past the table a lower bound:
+// Q(N+1)/Q(N) is over 10 from N = 24 on and grows with N.
+func solutionsAtLeast(n int) float64 {
+	for k := n; k >= 1; k-- {
+		if total, _, ok := count.Known(k); ok {
+			return total.Float64() * math.Pow(10, float64(n-k))
+		}
+	}
+	return 1
 }

@@ -112,7 +112,7 @@ func TestCountCheckpointRefusals(t *testing.T) {
 	if err := count.WriteCheckpoint(path, ck); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runCLI("count", "10", "--resume", path); code != 1 || !strings.Contains(errOut, "N = 9, not N = 10") {
+	if code, _, errOut := runCLI("count", "10", "--resume", path); code != 2 || !strings.Contains(errOut, "N = 9, not N = 10") {
 		t.Errorf("other N: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := runCLI("count", "9", "--checkpoint", path); code != 2 || !strings.Contains(errOut, "--resume") {
@@ -143,15 +143,15 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// waitForFile polls until path exists.
-func waitForFile(t *testing.T, path string, limit time.Duration) {
+// waitForUnits polls until the checkpoint at path holds a finished unit.
+func waitForUnits(t *testing.T, path string, n int, limit time.Duration) {
 	t.Helper()
 	for start := time.Now(); time.Since(start) < limit; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(path); err == nil {
+		if c, err := count.ReadCheckpoint(path, n); err == nil && len(c.Units) > 0 {
 			return
 		}
 	}
-	t.Fatalf("%s did not appear within %v", path, limit)
+	t.Fatalf("%s held no finished unit within %v", path, limit)
 }
 
 // TestCountKilledAndResumed kills a real count with SIGKILL after its first
@@ -173,7 +173,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitForFile(t, ck, 20*time.Second)
+			waitForUnits(t, ck, 17, 20*time.Second)
 			cmd.Process.Signal(sig)
 			stopped := time.Now()
 			err := cmd.Wait()
@@ -196,7 +196,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 				t.Fatalf("checkpoint holds %d of %d units; the test stopped nothing", len(c.Units), count.Units(17))
 			}
 			t.Logf("checkpoint holds %d of %d units", len(c.Units), count.Units(17))
-			out, err := exec.Command(bin, "count", "17", "--resume", ck, "--json").Output()
+			out, err := exec.Command(bin, "count", "--resume", ck, "--json").Output()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,7 +211,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 }
 
 func TestProgressETA(t *testing.T) {
-	p := count.Progress{UnitsDone: 30, Units: 100, Resumed: 10, Nodes: count.U128(1000), Elapsed: 10 * time.Second}
+	p := progressState{Done: 30, Units: 100, Resumed: 10, Nodes: count.U128(1000), Elapsed: 10 * time.Second}
 	tests := []struct {
 		est  float64
 		want string
@@ -226,7 +226,7 @@ func TestProgressETA(t *testing.T) {
 			t.Errorf("estNodes %g: ETA %s, want %s", tt.est, got, tt.want)
 		}
 	}
-	if got := (&progressView{}).eta(count.Progress{Units: 5}); got != "?" {
+	if got := (&progressView{}).eta(progressState{Units: 5}); got != "?" {
 		t.Errorf("no progress: ETA %s", got)
 	}
 }

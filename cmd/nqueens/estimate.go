@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
@@ -100,4 +103,44 @@ runs take somewhat longer than shown). Useful for N from 20 to 40.`,
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object")
 	cmd.Flags().IntVarP(&workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
 	return cmd
+}
+
+// estimateRun estimates the engine's nodes for N with Knuth probes and
+// turns them into wall time with the node rate measured on N = 15 (or N
+// itself when smaller), assuming the workers scale linearly.
+func estimateRun(ctx context.Context, n, workers, probes int) (count.Estimate, float64, error) {
+	e, err := count.EstimateTree(ctx, n, probes, 1)
+	if err != nil {
+		return e, 0, err
+	}
+	rt, err := measuredRate(ctx, min(n, rateN))
+	if err != nil {
+		return e, 0, err
+	}
+	return e, e.Nodes / rt.NodesPerSec / float64(workersOf(workers)), nil
+}
+
+// rateN is the board counted to measure the node rate.
+const rateN = 15
+
+var rateCache = struct {
+	sync.Mutex
+	m map[int]count.Rate
+}{m: map[int]count.Rate{}}
+
+func measuredRate(ctx context.Context, n int) (count.Rate, error) {
+	rateCache.Lock()
+	defer rateCache.Unlock()
+	if r, ok := rateCache.m[n]; ok {
+		return r, nil
+	}
+	r, err := count.MeasureRate(ctx, n)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return r, err
+		}
+		return r, fmt.Errorf("measuring the node rate: %w", err)
+	}
+	rateCache.m[n] = r
+	return r, nil
 }

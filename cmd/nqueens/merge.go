@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/nqueens/nqueens/cluster"
-	"github.com/nqueens/nqueens/count"
 	"github.com/spf13/cobra"
 )
 
@@ -53,13 +51,4 @@ seconds) and workers the number of distinct hosts.`,
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object")
 	return cmd
-}
-
-// printCountResult prints a finished count, for count and merge alike.
-func printCountResult(w io.Writer, r count.Result, jsonOut bool) error {
-	if jsonOut {
-		return writeJSONLine(w, toJSON(r))
-	}
-	_, err := fmt.Fprintf(w, "total %s\nunique %s\n", r.Total, r.Unique)
-	return err
 }

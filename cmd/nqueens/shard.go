@@ -41,7 +41,7 @@ func (s *shardFlags) active() bool {
 
 // runShardCount counts shard I/K of N into the ledger; the merge command
 // adds the ledgers up.
-func runShardCount(cmd *cobra.Command, n int, s *shardFlags) error {
+func runShardCount(cmd *cobra.Command, n int, s *shardFlags, workers int, jsonOut bool) error {
 	var sh cluster.Shard
 	var err error
 	switch {
@@ -69,11 +69,6 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags) error {
 	if s.saveEvery <= 0 {
 		return usagef("--ledger-every must be positive, got %s", s.saveEvery)
 	}
-	workers, _ := cmd.Flags().GetInt("workers")
-	if workers < 0 {
-		return usagef("--workers must be at least 1, got %d", workers)
-	}
-	jsonOut, _ := cmd.Flags().GetBool("json")
 	stderr := cmd.ErrOrStderr()
 
 	l, err := cluster.OpenLedger(s.ledger, n)

@@ -61,8 +61,8 @@ blocks in progress back at once. --exit-when-idle makes it stop when there
 has been no work for that long.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if workers < 0 {
-				return usagef("--workers must be at least 1, got %d", workers)
+			if err := checkWorkers(workers); err != nil {
+				return err
 			}
 			if idle < 0 {
 				return usagef("--exit-when-idle must not be negative, got %s", idle)

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// writeJSONLine writes v as one line of JSON Lines.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// checkWorkers validates a --workers value: 0 means every core.
+func checkWorkers(w int) error {
+	if w < 0 {
+		return usagef("--workers must be a positive number, or 0 for all cores, got %d", w)
+	}
+	return nil
+}
+
+// workersOf resolves a --workers value to the number of goroutines used.
+func workersOf(w int) int {
+	if w > 0 {
+		return w
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// maxDuration stands for any time beyond what a time.Duration holds.
+const maxDuration = time.Duration(math.MaxInt64)
+
+// seconds converts to a Duration, saturating at maxDuration.
+func seconds(s float64) time.Duration {
+	if !(s < maxDuration.Seconds()) {
+		return maxDuration
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// formatDuration prints a duration for people: 850ms, 42s, 3m20s, 5h10m,
+// 12 days, 31.7 years.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d == maxDuration:
+		return "over 290 years"
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	case d < 48*time.Hour:
+		return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+	case d < 365*24*time.Hour:
+		return strconv.Itoa(int(d.Hours()/24)) + " days"
+	}
+	return fmt.Sprintf("%.3g years", d.Hours()/24/365.25)
+}
+
+// formatSeconds is formatDuration for estimates, which may pass 290 years.
+func formatSeconds(s float64) string {
+	const year = 365.25 * 24 * 3600
+	if s >= year {
+		return fmt.Sprintf("%.3g years", s/year)
+	}
+	return formatDuration(seconds(s))
+}

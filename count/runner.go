@@ -1,0 +1,163 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// defaultHandEvery is how often [RunUnits] hands finished units over by
+// default: often enough for progress lines, rarely enough that the hand-over
+// costs nothing next to the search.
+const defaultHandEvery = 50 * time.Millisecond
+
+// Batch is a group of finished units handed over by [RunUnits].
+type Batch struct {
+	Units []UnitResult
+	// Seconds is the time the workers spent on these units, summed (CPU
+	// seconds, not wall time).
+	Seconds float64
+}
+
+// RunOptions tune [RunUnits].
+type RunOptions struct {
+	// Workers is the number of goroutines searching; 0 means GOMAXPROCS.
+	Workers int
+	// Every is how often finished units are handed to Take (default 50 ms).
+	Every time.Duration
+	// Take receives the finished units, from one goroutine at a time,
+	// about every Every, also with an empty batch when nothing finished (so
+	// that it can report progress). The batch is reused after Take returns.
+	// An error from Take stops the run and is returned by RunUnits.
+	Take func(Batch) error
+}
+
+// RunUnits searches the units of N listed in todo on o.Workers goroutines
+// and hands every result to o.Take. It is the one parallel runner behind
+// [Count] and the cluster's shards. It returns nil once every unit of todo
+// has been handed over; if ctx ends first, the workers stop within a few
+// milliseconds, the units finished by then are handed over, and ctx's error
+// is returned. Cost: the units' searches; memory O(workers + units in a
+// batch).
+func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
+	if n < 1 || n > MaxN {
+		return &SizeError{N: n}
+	}
+	// A context that has already ended starts nothing: the stop flag below
+	// is set from another goroutine and could lose the race to a small run.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(todo)))
+	every := o.Every
+	if every <= 0 {
+		every = defaultHandEvery
+	}
+
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	// Workers leave finished units in pending and the loop below takes
+	// them every tick: a channel send per unit would wake the collector each
+	// time, and those wake-ups cost several percent of a one-worker count.
+	var (
+		mu      sync.Mutex
+		pending Batch
+	)
+	var next atomic.Int64
+	var g errgroup.Group
+	for range workers {
+		g.Go(func() error {
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) {
+					return nil
+				}
+				t0 := time.Now()
+				r, ok, err := countUnit(n, todo[i], &stop)
+				if err != nil {
+					stop.Store(true)
+					return err
+				}
+				if !ok {
+					return nil
+				}
+				secs := time.Since(t0).Seconds()
+				mu.Lock()
+				pending.Units = append(pending.Units, r)
+				pending.Seconds += secs
+				mu.Unlock()
+			}
+			return nil
+		})
+	}
+	// workErr is written before finished is closed.
+	var workErr error
+	finished := make(chan struct{})
+	go func() { workErr = g.Wait(); close(finished) }()
+
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	var batch Batch
+	handed := 0
+	var takeErr error
+	hand := func() {
+		mu.Lock()
+		batch, pending = pending, Batch{Units: batch.Units[:0]}
+		mu.Unlock()
+		if takeErr != nil {
+			return
+		}
+		handed += len(batch.Units)
+		if o.Take != nil {
+			if takeErr = o.Take(batch); takeErr != nil {
+				stop.Store(true)
+			}
+		}
+	}
+	for done := false; !done; {
+		select {
+		case <-finished:
+			done = true
+		case <-tick.C:
+		}
+		hand()
+	}
+	switch {
+	case workErr != nil:
+		return workErr
+	case takeErr != nil:
+		return takeErr
+	case handed < len(todo):
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return errors.New("stopped early")
+	}
+	return nil
+}
+
+// todoUnits returns the units of N that t lacks, in order.
+func todoUnits(t *Tally) []int {
+	todo := make([]int, 0, len(t.seen)-t.done)
+	for i, seen := range t.seen {
+		if !seen {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+// SizeError reports a board size outside 1..[MaxN].
+type SizeError struct{ N int }
+
+func (e *SizeError) Error() string { return fmt.Sprintf("N = %d is outside 1..%d", e.N, MaxN) }

@@ -1,0 +1,265 @@
+package count
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// Tally adds up unit results, refusing duplicates, unknown units, results
+// that cannot be right (see [Tally.Add]) and overflow. The zero value is not
+// usable; call [NewTally].
+type Tally struct {
+	n                           int
+	specs                       []UnitSpec
+	got                         []UnitResult
+	seen                        []bool
+	done                        int
+	total, rot180, rot90, nodes Uint128
+}
+
+// NewTally starts an empty tally for N. Cost O(units).
+func NewTally(n int) (*Tally, error) {
+	if n < 1 || n > MaxN {
+		return nil, errSize(n)
+	}
+	specs := units(n)
+	return &Tally{n: n, specs: specs, got: make([]UnitResult, len(specs)), seen: make([]bool, len(specs))}, nil
+}
+
+// ImplausibleError reports unit results that no correct search produces: a
+// damaged or forged ledger, checkpoint or worker. Units names the units
+// involved: one, or every unit of a constellation.
+type ImplausibleError struct {
+	N      int
+	Units  []int
+	Reason string
+}
+
+func (e *ImplausibleError) Error() string {
+	what := fmt.Sprintf("unit %d", e.Units[0])
+	if len(e.Units) > 1 {
+		what = fmt.Sprintf("units %d-%d", e.Units[0], e.Units[len(e.Units)-1])
+	}
+	return fmt.Sprintf("%s of N = %d cannot be right: %s", what, e.N, e.Reason)
+}
+
+// Check reports whether u is a plausible result of its unit of N: every
+// count is a multiple of the constellation's orbit size (the weight), the
+// rotation counts are zero unless the unit is its constellation's first and
+// the rotation fixes the constellation, a quarter turn fixes no more
+// solutions than a half turn, and for a whole constellation a rotation fixes
+// no more solutions than there are. A result that passes may still be wrong;
+// the sums over a constellation and the published counts are checked by
+// [Tally.Result]. Cost O(1) after the unit table of N.
+func Check(n int, u UnitResult) error {
+	if n < 1 || n > MaxN {
+		return errSize(n)
+	}
+	specs := units(n)
+	if u.Index < 0 || u.Index >= len(specs) {
+		return fmt.Errorf("unit %d is outside 0..%d for N = %d", u.Index, len(specs)-1, n)
+	}
+	return check(n, specs[u.Index], u)
+}
+
+func check(n int, s UnitSpec, u UnitResult) error {
+	bad := func(format string, args ...any) error {
+		return &ImplausibleError{N: n, Units: []int{u.Index}, Reason: fmt.Sprintf(format, args...)}
+	}
+	w, _ := s.orbit(n)
+	for _, c := range []struct {
+		name string
+		v    uint64
+	}{{"total", u.Total}, {"rot180", u.Rot180}, {"rot90", u.Rot90}} {
+		if c.v%uint64(w) != 0 {
+			return bad("%s = %d is not a multiple of %d, the size of its constellation's orbit", c.name, c.v, w)
+		}
+	}
+	fixes180 := s.first && s.fixedBy(n, board.Rotate180)
+	fixes90 := fixes180 && s.fixedBy(n, board.Rotate90)
+	switch {
+	case u.Rot180 != 0 && !fixes180:
+		return bad("rot180 = %d, but a half turn does not fix its constellation%s", u.Rot180, firstNote(s))
+	case u.Rot90 != 0 && !fixes90:
+		return bad("rot90 = %d, but a quarter turn does not fix its constellation%s", u.Rot90, firstNote(s))
+	case u.Rot90 > u.Rot180:
+		return bad("rot90 = %d exceeds rot180 = %d (a quarter turn fixes only what a half turn fixes)", u.Rot90, u.Rot180)
+	case s.Row < 0 && u.Rot180 > u.Total:
+		return bad("rot180 = %d exceeds total = %d", u.Rot180, u.Total)
+	}
+	return nil
+}
+
+func firstNote(s UnitSpec) string {
+	if s.first {
+		return ""
+	}
+	return " (or is not its first unit)"
+}
+
+// Add records one unit after checking it with [Check]. Cost O(1).
+func (t *Tally) Add(u UnitResult) error {
+	if u.Index < 0 || u.Index >= len(t.seen) {
+		return fmt.Errorf("unit %d is outside 0..%d for N = %d", u.Index, len(t.seen)-1, t.n)
+	}
+	if t.seen[u.Index] {
+		return fmt.Errorf("unit %d counted twice", u.Index)
+	}
+	if err := check(t.n, t.specs[u.Index], u); err != nil {
+		return err
+	}
+	total, ok1 := t.total.Add(U128(u.Total))
+	rot180, ok2 := t.rot180.Add(U128(u.Rot180))
+	rot90, ok3 := t.rot90.Add(U128(u.Rot90))
+	nodes, ok4 := t.nodes.Add(U128(u.Nodes))
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return ErrOverflow
+	}
+	t.total, t.rot180, t.rot90, t.nodes = total, rot180, rot90, nodes
+	t.got[u.Index] = u
+	t.seen[u.Index] = true
+	t.done++
+	return nil
+}
+
+// Has reports whether unit index is recorded.
+func (t *Tally) Has(index int) bool { return index >= 0 && index < len(t.seen) && t.seen[index] }
+
+// Done returns the number of units recorded.
+func (t *Tally) Done() int { return t.done }
+
+// Units returns the number of units of the tally's N.
+func (t *Tally) Units() int { return len(t.seen) }
+
+// partial returns the sums so far, as a Result without Unique.
+func (t *Tally) partial() Result {
+	return Result{N: t.n, Total: t.total, Rot180: t.rot180, Rot90: t.rot90, Nodes: t.nodes, Units: len(t.seen)}
+}
+
+// Result returns the count once every unit is recorded, after checking it
+// against Burnside's lemma constellation by constellation and, for N up to
+// 27, against the published counts ([Known]): a result that fails either is
+// an error ([*ImplausibleError] naming the units, or [*MismatchError]),
+// never a number.
+//
+// Unique comes from Burnside's lemma: the number of classes is the mean over
+// the 8 symmetries of the number of solutions each fixes. No solution with
+// N > 1 is fixed by a reflection (see the package doc), the quarter turns
+// fix Rot90 each and the half turn Rot180, so Unique = (Total + Rot180 +
+// 2·Rot90)/8. The solutions whose constellation lies in one orbit are a
+// union of whole classes, so the same sum over each constellation is a
+// multiple of 8 too. For N = 1 the lone queen is fixed by all 8, and
+// Unique = 1. Cost O(units).
+func (t *Tally) Result() (Result, error) {
+	if t.done != len(t.seen) {
+		return Result{}, fmt.Errorf("only %d of %d units are counted", t.done, len(t.seen))
+	}
+	r := t.partial()
+	if t.n == 1 {
+		r.Unique = r.Total
+		return r, checkPublished(r)
+	}
+	if err := t.checkConstellations(); err != nil {
+		return Result{}, err
+	}
+	sum, ok1 := t.total.Add(t.rot180)
+	sum, ok2 := sum.Add(t.rot90)
+	sum, ok3 := sum.Add(t.rot90)
+	if !ok1 || !ok2 || !ok3 {
+		return Result{}, ErrOverflow
+	}
+	u, exact := sum.div8()
+	if !exact {
+		// Unreachable when every constellation passed; kept so that no
+		// inexact quotient can ever be returned.
+		return Result{}, fmt.Errorf("the Burnside sum %s for N = %d is not a multiple of 8", sum, t.n)
+	}
+	r.Unique = u
+	return r, checkPublished(r)
+}
+
+// checkConstellations applies Burnside's lemma to each constellation's
+// units (consecutive in the numbering): their total plus rot180 plus twice
+// rot90 is a multiple of 8, and a rotation fixes no more solutions than the
+// constellation has.
+func (t *Tally) checkConstellations() error {
+	for start := 0; start < len(t.specs); {
+		end := start + 1
+		for end < len(t.specs) && t.specs[end].Constellation == t.specs[start].Constellation {
+			end++
+		}
+		var total, rot180, rot90 Uint128
+		for _, u := range t.got[start:end] {
+			total, _ = total.Add(U128(u.Total))
+			rot180, _ = rot180.Add(U128(u.Rot180))
+			rot90, _ = rot90.Add(U128(u.Rot90))
+		}
+		sum, _ := total.Add(rot180)
+		sum, _ = sum.Add(rot90)
+		sum, _ = sum.Add(rot90)
+		reason := ""
+		switch {
+		case rot180.Cmp(total) > 0:
+			reason = fmt.Sprintf("its constellation has %s solutions, but rot180 = %s of them", total, rot180)
+		case sum.Lo%8 != 0:
+			reason = fmt.Sprintf("total %s + rot180 %s + 2 × rot90 %s = %s is not a multiple of 8 (Burnside's lemma over its constellation)", total, rot180, rot90, sum)
+		}
+		if reason != "" {
+			idx := make([]int, 0, end-start)
+			for i := start; i < end; i++ {
+				idx = append(idx, i)
+			}
+			return &ImplausibleError{N: t.n, Units: idx, Reason: reason}
+		}
+		start = end
+	}
+	return nil
+}
+
+// MismatchError reports a count that differs from the published one: a
+// fault in this program, the machine or a worker, never a discovery.
+type MismatchError struct {
+	N                      int
+	Total, Unique          Uint128 // counted
+	WantTotal, WantUnique  Uint128 // published
+}
+
+func (e *MismatchError) Error() string {
+	var parts []string
+	if e.Total != e.WantTotal {
+		parts = append(parts, fmt.Sprintf("the total %s does not match the published count %s (OEIS A000170)", e.Total, e.WantTotal))
+	}
+	if e.Unique != e.WantUnique {
+		parts = append(parts, fmt.Sprintf("the unique count %s does not match the published count %s (OEIS A002562)", e.Unique, e.WantUnique))
+	}
+	return fmt.Sprintf("N = %d: %s; the result is wrong, and was not printed", e.N, strings.Join(parts, "; "))
+}
+
+// checkPublished compares r with the published counts where there are any.
+func checkPublished(r Result) error {
+	total, unique, ok := Known(r.N)
+	if !ok || (total == r.Total && unique == r.Unique) {
+		return nil
+	}
+	return &MismatchError{N: r.N, Total: r.Total, Unique: r.Unique, WantTotal: total, WantUnique: unique}
+}
+
+// Combine adds the results of every unit of N into the count; the cluster
+// runner calls it on a ledger. Cost O(units).
+func Combine(n int, results []UnitResult) (Result, error) {
+	t, err := NewTally(n)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, u := range results {
+		if err := t.Add(u); err != nil {
+			return Result{}, err
+		}
+	}
+	return t.Result()
+}
+
+// errSize reports a board size outside 1..MaxN.
+func errSize(n int) error { return fmt.Errorf("N = %d is outside 1..%d", n, MaxN) }
