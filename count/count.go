@@ -159,7 +159,6 @@ func countSpec(n, index int, s UnitSpec, stop *atomic.Bool) (UnitResult, bool, e
 	return res, true, nil
 }
 
-
 // Count counts the solutions of the N-Queens problem and their classes
 // under the symmetries of the square, exactly, for 1 ≤ N ≤ [MaxN], on
 // Options.Workers goroutines. Units in Options.Resume or the checkpoint are

@@ -221,9 +221,9 @@ func (t *Tally) checkConstellations() error {
 // MismatchError reports a count that differs from the published one: a
 // fault in this program, the machine or a worker, never a discovery.
 type MismatchError struct {
-	N                      int
-	Total, Unique          Uint128 // counted
-	WantTotal, WantUnique  Uint128 // published
+	N                     int
+	Total, Unique         Uint128 // counted
+	WantTotal, WantUnique Uint128 // published
 }
 
 func (e *MismatchError) Error() string {
