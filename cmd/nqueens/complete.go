@@ -166,16 +166,7 @@ func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, b
 // checkCompletion is the last guard before printing: a full solution that
 // keeps the placed queens and avoids the blocked squares.
 func checkCompletion(sol board.Placement, p board.Partial) error {
-	err := board.Verify(sol)
-	if err == nil {
-		err = board.CheckBlocked(sol, p.Blocked)
-	}
-	for r, c := range p.Queens {
-		if err == nil && c != board.Empty && sol[r] != c {
-			err = fmt.Errorf("row %d: the placed queen moved", r+1)
-		}
-	}
-	if err != nil {
+	if err := board.VerifyCompletion(sol, p); err != nil {
 		return fmt.Errorf("internal error, the completion is invalid: %w", err)
 	}
 	return nil

@@ -48,9 +48,9 @@ Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 			return err
 		}
 		defer in.Close()
-		check := board.Verify
+		check := board.Partial.Verify
 		if partial {
-			check = board.Check
+			check = board.Partial.Check
 		}
 		next, stop := iter.Pull(board.ParseAll(in, f))
 		defer stop()
@@ -112,19 +112,14 @@ type verdict struct {
 	Problem string `json:"problem,omitempty"`
 }
 
-func verdictOf(rec board.Record, check func(board.Columns) error) verdict {
+func verdictOf(rec board.Record, check func(board.Partial) error) verdict {
 	v := verdict{Line: rec.Line}
 	if rec.Err != nil {
 		v.Error, v.Problem = "malformed: "+rec.Err.Error(), "malformed"
 		return v
 	}
-	q := rec.Board.Queens
-	v.N = len(q)
-	err := check(q)
-	if err == nil {
-		err = board.CheckBlocked(q, rec.Board.Blocked)
-	}
-	if err != nil {
+	v.N = len(rec.Board.Queens)
+	if err := check(rec.Board); err != nil {
 		v.Error = err.Error()
 		var p *board.Problem
 		if errors.As(err, &p) {
