@@ -11,25 +11,24 @@ import (
 )
 
 // TestPageStreamCutOff runs the page against a server whose event
-// streams are cut off after 50 ms: the board view says so and plays the
+// streams are cut off after 50 ms: the search panel says so and plays the
 // steps it received, and the count panel connects again and again to follow
 // its job until it is cancelled.
 func TestPageStreamCutOff(t *testing.T) {
 	b := newBrowser(t, Config{StreamTimeout: 50 * time.Millisecond, MaxCountN: 18, CountWorkers: 1})
 
-	b.open("board")
-	b.do("load 20 queens", chromedp.SetValue(chromedp.ID("trace-n"), "20"), chromedp.Click(chromedp.CSS("#trace-form button[type=submit]")))
-	b.waitJS("the cut-off stream", `!trace.loading && trace.n === 20`, 20*time.Second)
-	if s, cls := b.text("trace-status"), eval[string](b, `document.getElementById('trace-status').className`); !strings.Contains(s, "the trace ran past the stream time limit (50ms) after") || !strings.Contains(cls, "error") {
-		b.t.Fatalf("status %q (class %q)", s, cls)
+	b.visit("/?n=20")
+	b.waitJS("the cut-off stream", `document.getElementById('trace-status').className.includes('error')`, 20*time.Second)
+	if s := b.text("trace-status"); !strings.Contains(s, "the trace ran past the stream time limit (50ms) after") {
+		b.t.Fatalf("status %q", s)
 	}
-	received := eval[int](b, `trace.events.length`)
+	received := eval[int](b, `Number(document.getElementById('timeline').max)`)
 	if received == 0 || received >= 100000 {
 		b.t.Fatalf("%d steps received", received)
 	}
 	b.do("press End", chromedp.KeyEvent(kb.End))
-	if st := eval[string](b, `document.getElementById('board').dataset.state`); st != "end" || eval[int](b, `trace.pos`) != received-1 {
-		b.t.Fatalf("after End: state %s at step %d of %d", st, eval[int](b, `trace.pos`)+1, received)
+	if st := eval[string](b, `document.getElementById('board').dataset.state`); st != "end" || shownStep(b) != received {
+		b.t.Fatalf("after End: state %s at step %d of %d", st, shownStep(b), received)
 	}
 
 	b.open("count")
@@ -44,4 +43,31 @@ func TestPageStreamCutOff(t *testing.T) {
 	}
 	b.do("cancel", chromedp.Click(chromedp.ID("count-cancel")))
 	b.waitJS("the cancellation", `document.getElementById('count').dataset.state === 'cancelled'`, 20*time.Second)
+}
+
+// TestPageServerDown stops the server under the page: a banner says so, the
+// page keeps asking, and the banner goes when the server answers again.
+func TestPageServerDown(t *testing.T) {
+	b := newBrowser(t, Config{})
+	b.visit("/?panel=gallery&n=6")
+	b.waitJS("the gallery", `document.querySelectorAll('.thumb').length === 4`, 20*time.Second)
+	if !eval[bool](b, `document.getElementById('banner').hidden`) {
+		b.t.Fatal("the banner shows while the server answers")
+	}
+	b.log.down.Store(true)
+	b.do("show the gallery of 5", chromedp.SetValue(chromedp.ID("gallery-n"), "5"), chromedp.Click(chromedp.ID("gallery-show")))
+	b.waitJS("the banner", `!document.getElementById('banner').hidden`, 10*time.Second)
+	if s := b.text("banner"); !strings.Contains(s, "does not answer") {
+		b.t.Fatalf("banner %q", s)
+	}
+	if s := b.text("gallery-summary"); !strings.Contains(s, "does not answer") {
+		b.t.Fatalf("the gallery says %q", s)
+	}
+	b.screenshot("server-down")
+	before := b.log.len()
+	b.log.down.Store(false)
+	b.waitJS("the banner to go", `document.getElementById('banner').hidden`, 10*time.Second)
+	if got := b.log.since(before); len(got) == 0 || got[0] != "GET /api/limits" {
+		b.t.Fatalf("after the server came back the page asked %q", got)
+	}
 }

@@ -1,0 +1,505 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/classic"
+)
+
+// cellBox is a square of the board as Chromium lays it out.
+type cellBox struct {
+	W, H  float64
+	Label string
+	Class string
+}
+
+// cells measures the squares of the board #id: their boxes and labels.
+func cells(b *browser, id string) []cellBox {
+	b.t.Helper()
+	return eval[[]cellBox](b, fmt.Sprintf(`[...document.querySelectorAll('#%s [role=gridcell]')].map((c) => {
+		const r = c.getBoundingClientRect();
+		return {W: r.width, H: r.height, Label: c.getAttribute('aria-label') || '', Class: c.className};
+	})`, id))
+}
+
+// checkSquare checks that board #id shows n×n labelled squares, all square
+// and of one size, inside an ARIA grid of n rows.
+func checkSquare(b *browser, id string, n int) {
+	b.t.Helper()
+	cs := cells(b, id)
+	if len(cs) != n*n {
+		b.t.Fatalf("#%s has %d squares, want %d", id, len(cs), n*n)
+	}
+	if rows := eval[int](b, fmt.Sprintf(`document.querySelectorAll('#%s[role=grid] > [role=row]').length`, id)); rows != n {
+		b.t.Fatalf("#%s is not a grid of %d rows (%d)", id, n, rows)
+	}
+	for i, c := range cs {
+		at := fmt.Sprintf("#%s square (%d, %d)", id, i/n+1, i%n+1)
+		if math.Abs(c.W-c.H) > 1 || math.Abs(c.W-cs[0].W) > 1 || c.W < 4 {
+			b.t.Fatalf("%s is %.1f×%.1f px, the first %.1f×%.1f: not square", at, c.W, c.H, cs[0].W, cs[0].H)
+		}
+		if want := fmt.Sprintf("row %d, column %d: ", i/n+1, i%n+1); !strings.HasPrefix(c.Label, want) || len(c.Label) <= len(want) {
+			b.t.Fatalf("%s is labelled %q", at, c.Label)
+		}
+	}
+}
+
+// noSideways checks that the page is no wider than the window.
+func noSideways(b *browser, what string) {
+	b.t.Helper()
+	if w := eval[int](b, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		wide := eval[[]string](b, `[...document.querySelectorAll('body *')].filter((e) => e.checkVisibility() && e.getBoundingClientRect().right > window.innerWidth + 0.5 && !(e.parentElement.getBoundingClientRect().right > window.innerWidth + 0.5)).slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + e.getAttribute('class'))`)
+		b.t.Errorf("%s: the page is %d px wider than the window (%q reach past it)", what, w, wide)
+	}
+}
+
+// markedLine returns the pseudocode lines marked as the current step.
+func markedLine(b *browser) []string {
+	b.t.Helper()
+	return eval[[]string](b, `[...document.querySelectorAll('#pseudocode li[aria-current=step]')].map((li) => li.textContent)`)
+}
+
+// shownStep is the step the timeline shows (0 for the empty board).
+func shownStep(b *browser) int {
+	b.t.Helper()
+	return eval[int](b, `Number(document.getElementById('timeline').value)`)
+}
+
+// waitTrace waits until the search panel has its whole trace.
+func (b *browser) waitTrace() {
+	b.t.Helper()
+	b.waitJS("the trace", `document.getElementById('trace-status').textContent.includes('steps') && !document.getElementById('trace-status').textContent.startsWith('Loading')`, 30*time.Second)
+}
+
+// eventAt is the library's event at step of the search by algo on n×n.
+func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
+	b.t.Helper()
+	a, err := classic.Lookup(algo)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	seq, err := a.(classic.Tracer).Trace(context.Background(), n)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	for e := range seq {
+		if e.Step == step {
+			return e
+		}
+	}
+	b.t.Fatalf("%s on %d has no step %d", algo, n, step)
+	return classic.Event{}
+}
+
+// testAcceptance opens the addresses of issue 12's acceptance at a desktop
+// and a phone size: each shows exactly its step, square labelled cells and
+// a marked pseudocode line, with no sideways scroll.
+func testAcceptance(b *browser) {
+	for _, vp := range [][2]int64{{1280, 900}, {390, 844}} {
+		b.viewport(vp[0], vp[1])
+		for _, tc := range []struct {
+			algo       string
+			n, step    int
+			line, kind string
+		}{
+			{"stack", 8, 133, "", ""},
+			{"bitmask", 8, 40, "", ""},
+			{"backtrack-flags", 12, 500, "", ""},
+		} {
+			where := fmt.Sprintf("%d×%d /?n=%d&algo=%s&step=%d", vp[0], vp[1], tc.n, tc.algo, tc.step)
+			b.visit(fmt.Sprintf("/?n=%d&algo=%s&step=%d", tc.n, tc.algo, tc.step))
+			b.waitJS(where, fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, tc.step), 20*time.Second)
+			checkSquare(b, "trace-board", tc.n)
+			e := eventAt(b, tc.algo, tc.n, uint64(tc.step))
+			if got := b.text("trace-step"); !strings.HasPrefix(got, fmt.Sprintf("Step %d of", tc.step)) || !strings.Contains(got, e.Kind.String()) {
+				b.t.Fatalf("%s: the step reads %q, the library's step is %v", where, got, e)
+			}
+			if m := markedLine(b); len(m) != 1 {
+				b.t.Fatalf("%s: marked pseudocode lines %q, want one", where, m)
+			}
+			noSideways(b, where)
+			if vp[0] == 1280 && tc.algo == "bitmask" {
+				b.screenshot("acceptance-bitmask-40")
+			}
+		}
+		b.screenshot(fmt.Sprintf("acceptance-%dx%d", vp[0], vp[1]))
+	}
+}
+
+// testBoardPanel plays the 6-queens stack search with the keyboard to its
+// end and checks the counters against the library's; steps back; checks
+// that the board stays square at several steps, that the board, the
+// pseudocode line and the address follow the step, and that Space on a
+// focused Step button steps.
+func testBoardPanel(b *browser) {
+	b.visit("/?n=6&algo=stack")
+	b.waitTrace()
+	a, _ := classic.Lookup("stack")
+	want, err := a.Solve(context.Background(), 6, nil)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	want.Elapsed = 0
+	steps := want.Tries + want.Backtracks + want.Solutions
+	if got := b.text("trace-step"); got != fmt.Sprintf("Empty board (%s steps)", classic.Group(steps)) {
+		b.t.Fatalf("before playing: %q", got)
+	}
+	if foreign := eval[[]string](b, `performance.getEntriesByType('resource').map((e) => e.name).filter((u) => !u.startsWith(location.origin + '/'))`); len(foreign) > 0 {
+		b.t.Fatalf("the page loaded %q", foreign)
+	}
+
+	// Step through the first events: square cells, the right board, the
+	// pseudocode line of the event's kind, and the address.
+	lines := map[string]string{}
+	for k := 1; k <= 12; k++ {
+		b.do("press →", chromedp.KeyEvent(kb.ArrowRight))
+		if shownStep(b) != k {
+			b.t.Fatalf("after %d × →, step %d", k, shownStep(b))
+		}
+		checkSquare(b, "trace-board", 6)
+		checkTraceBoard(b, "stack", 6)
+		e := eventAt(b, "stack", 6, uint64(k))
+		m := markedLine(b)
+		if len(m) != 1 {
+			b.t.Fatalf("step %d: marked lines %q", k, m)
+		}
+		if prev, ok := lines[e.Kind.String()]; ok && prev != m[0] {
+			b.t.Fatalf("step %d (%s): marked %q, earlier %s steps marked %q", k, e.Kind, m[0], e.Kind, prev)
+		}
+		lines[e.Kind.String()] = m[0]
+	}
+	if len(lines) < 2 || lines["place"] == lines["reject"] {
+		b.t.Fatalf("the marked line does not move with the kind of step: %q", lines)
+	}
+	b.waitJS("the address", `new URLSearchParams(location.search).get('step') === '12'`, 5*time.Second)
+	u := eval[string](b, `location.search`)
+	if q, _ := url.ParseQuery(strings.TrimPrefix(u, "?")); q.Get("n") != "6" || q.Get("algo") != "stack" {
+		b.t.Fatalf("the address is %q", u)
+	}
+
+	// Space on the focused Step button steps once, it does not play.
+	b.do("focus Step", chromedp.Focus(chromedp.ID("btn-step")))
+	b.do("press space", chromedp.KeyEvent(" "))
+	time.Sleep(150 * time.Millisecond)
+	if st := eval[string](b, `document.getElementById('board').dataset.state`); shownStep(b) != 13 || st != "paused" {
+		b.t.Fatalf("space on the focused Step button: step %d, state %s; want step 13, paused", shownStep(b), st)
+	}
+
+	// Space elsewhere plays, the button pauses.
+	b.do("untick pause at solutions", chromedp.Click(chromedp.ID("pause-solution")))
+	b.do("focus the page", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
+	b.do("press space", chromedp.KeyEvent(" "))
+	b.waitJS("a few steps played", `document.getElementById('board').dataset.state === 'playing' && Number(document.getElementById('timeline').value) >= 15`, 20*time.Second)
+	b.do("click pause", chromedp.Click(chromedp.ID("btn-play")))
+	paused := shownStep(b)
+	time.Sleep(200 * time.Millisecond)
+	if shownStep(b) != paused || b.text("btn-play") != "▶ Play" {
+		b.t.Fatalf("after pausing at %d: step %d, button %q", paused, shownStep(b), b.text("btn-play"))
+	}
+
+	// At top speed, play to the end: the counters are the library's.
+	setSpeed(b, 100)
+	b.do("click play", chromedp.Click(chromedp.ID("btn-play")))
+	b.waitJS("the end of the search", `document.getElementById('board').dataset.state === 'end'`, 60*time.Second)
+	if got := shownCounters(b); got != want {
+		b.t.Fatalf("counters at the end: %+v, want %+v", got, want)
+	}
+	b.do("click back, press ← twice and → once", chromedp.Click(chromedp.ID("btn-back")), chromedp.KeyEvent(kb.ArrowLeft+kb.ArrowLeft+kb.ArrowRight))
+	if got := uint64(shownStep(b)); got != steps-2 {
+		b.t.Fatalf("after back, ←, ←, →: step %d, want %d", got, steps-2)
+	}
+	at := eventAt(b, "stack", 6, steps-2)
+	if got := shownCounters(b); got != at.Counters {
+		b.t.Fatalf("counters at step %d: %+v, want %+v", steps-2, got, at.Counters)
+	}
+	b.do("press Home", chromedp.KeyEvent(kb.Home))
+	if shownStep(b) != 0 || !strings.HasPrefix(b.text("trace-step"), "Empty board") {
+		b.t.Fatalf("after Home: step %d, %q", shownStep(b), b.text("trace-step"))
+	}
+	checkSquare(b, "trace-board", 6)
+	checkPicture(b)
+}
+
+// checkPicture shows the 8-queens stack search at a rejected try after the
+// first solution, with five queens up and the attacker a few rows up, checks
+// it, and saves it (docs/screenshot.png with -update-screenshot).
+func checkPicture(b *browser) {
+	a, _ := classic.Lookup("stack")
+	seq, _ := a.(classic.Tracer).Trace(context.Background(), 8)
+	var step uint64
+	for e := range seq {
+		if e.Kind == classic.Reject && e.Counters.Solutions >= 1 && e.Queens.Queens() >= 5 && e.By.Row < e.Row-2 {
+			step = e.Step
+			break
+		}
+	}
+	b.visit(fmt.Sprintf("/?n=8&algo=stack&step=%d", step))
+	b.waitTrace()
+	b.waitJS("the step", fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, step), 10*time.Second)
+	checkTraceBoard(b, "stack", 8)
+	png := b.screenshot("board")
+	if *updateScreenshot || os.Getenv("NQUEENS_UPDATE_SCREENSHOT") != "" {
+		if err := os.WriteFile(filepath.Join("..", "docs", "screenshot.png"), png, 0o644); err != nil {
+			b.t.Fatal(err)
+		}
+		b.t.Log("rewrote docs/screenshot.png")
+	}
+}
+
+// setSpeed moves the speed slider as a person drags it.
+func setSpeed(b *browser, v int) {
+	eval[bool](b, fmt.Sprintf(`(() => { const s = document.getElementById('speed'); s.value = %d; s.dispatchEvent(new Event('input')); return true; })()`, v))
+}
+
+// shownCounters reads the counters beside the board.
+func shownCounters(b *browser) classic.Counters {
+	b.t.Helper()
+	return classic.Counters{
+		Placed: b.number("c-placed"), Rejected: b.number("c-rejected"), Backtracks: b.number("c-backtracks"),
+		Solutions: b.number("c-solutions"), Nodes: b.number("c-nodes"), Tries: b.number("c-tries"),
+	}
+}
+
+// checkTraceBoard compares the board shown with the library's event of the
+// step shown: the queens, the shaded squares (those a queen of another row
+// attacks, as board.Check sees it), the rejected square and its attacker
+// with the line between them, the queen just placed, and the labels.
+func checkTraceBoard(b *browser, algo string, n int) {
+	b.t.Helper()
+	step := shownStep(b)
+	if step == 0 {
+		return
+	}
+	e := eventAt(b, algo, n, uint64(step))
+	cs := cells(b, "trace-board")
+	for r := range n {
+		for c := range n {
+			cell := cs[r*n+c]
+			has := map[string]bool{}
+			for _, cl := range strings.Fields(cell.Class) {
+				has[cl] = true
+			}
+			at := fmt.Sprintf("step %d (%v), square (%d, %d) %q %q", step, e, r+1, c+1, cell.Class, cell.Label)
+			queen := int(e.Queens[r]) == c
+			rejected := e.Kind == classic.Reject && r == e.Row && c == e.Col
+			attacker := e.Kind == classic.Reject && r == e.By.Row && c == e.By.Col
+			placed := e.Kind == classic.Place && r == e.Row && c == e.Col
+			switch {
+			case has["queen"] != queen:
+				b.t.Errorf("%s: queen shown %v", at, has["queen"])
+			case !queen && has["attacked"] != attackedBy(e.Queens, r, c):
+				b.t.Errorf("%s: shaded %v", at, has["attacked"])
+			case has["rejected"] != rejected || has["attacker"] != attacker || has["placed"] != placed:
+				b.t.Errorf("%s: want rejected %v, attacker %v, placed %v", at, rejected, attacker, placed)
+			case queen && !strings.Contains(cell.Label, "queen"), rejected && !strings.Contains(cell.Label, fmt.Sprintf("attacked by the queen in row %d", e.By.Row+1)):
+				b.t.Errorf("%s: label", at)
+			}
+		}
+	}
+	lines := eval[[][4]float64](b, `[...document.querySelectorAll('#trace-board svg line')].map((l) => ['x1','y1','x2','y2'].map((a) => Number(l.getAttribute(a))))`)
+	if e.Kind == classic.Reject {
+		want := [4]float64{float64(e.By.Col) + .5, float64(e.By.Row) + .5, float64(e.Col) + .5, float64(e.Row) + .5}
+		if len(lines) != 1 || lines[0] != want {
+			b.t.Errorf("step %d: lines %v, want one from the attacker to the try %v", step, lines, want)
+		}
+	} else if len(lines) != 0 {
+		b.t.Errorf("step %d (%s): lines %v, want none", step, e.Kind, lines)
+	}
+}
+
+// attackedBy reports whether a queen of another row of q attacks square
+// (r, c), as board.Check judges the board with the queen of row r moved
+// there.
+func attackedBy(q board.Placement, r, c int) bool {
+	p := q.Clone()
+	p[r] = int32(c)
+	return board.Check(p) != nil
+}
+
+// testTimeline jumps with the slider, plays until the first solution (the
+// player pauses there), lists the solutions found and jumps to one by a
+// click, and jumps to a node of the search tree.
+func testTimeline(b *browser) {
+	b.visit("/?n=6&algo=backtrack-array")
+	b.waitTrace()
+	a, _ := classic.Lookup("backtrack-array")
+	seq, _ := a.(classic.Tracer).Trace(context.Background(), 6)
+	var sols []uint64
+	for e := range seq {
+		if e.Kind == classic.Solution {
+			sols = append(sols, e.Step)
+		}
+	}
+	// The slider jumps anywhere.
+	eval[bool](b, `(() => { const s = document.getElementById('timeline'); s.value = 100; s.dispatchEvent(new Event('input')); return true; })()`)
+	if shownStep(b) != 100 || !strings.HasPrefix(b.text("trace-step"), "Step 100 of") {
+		b.t.Fatalf("after moving the slider to 100: step %d, %q", shownStep(b), b.text("trace-step"))
+	}
+	checkTraceBoard(b, "backtrack-array", 6)
+	if s := b.text("solutions-note"); uint64(100) < sols[0] && !strings.Contains(s, "No solution yet") {
+		b.t.Fatalf("before the first solution the note reads %q", s)
+	}
+	// Play at top speed: it pauses at the first solution.
+	setSpeed(b, 100)
+	b.do("play", chromedp.Click(chromedp.ID("btn-play")))
+	b.waitJS("the pause", `document.getElementById('board').dataset.state === 'paused'`, 30*time.Second)
+	if got := uint64(shownStep(b)); got != sols[0] || !strings.Contains(b.text("trace-step"), "solution 1") {
+		b.t.Fatalf("play paused at step %d (%q), the first solution is step %d", got, b.text("trace-step"), sols[0])
+	}
+	if !eval[bool](b, `document.getElementById('trace-board').classList.contains('solved')`) {
+		b.t.Fatal("the board of a solution is not marked solved")
+	}
+	// Play on: it pauses at the second; the list holds both; click the first.
+	b.do("play on", chromedp.Click(chromedp.ID("btn-play")))
+	b.waitJS("the second pause", fmt.Sprintf(`document.getElementById('board').dataset.state === 'paused' && Number(document.getElementById('timeline').value) === %d`, sols[1]), 30*time.Second)
+	if got := eval[[]string](b, `[...document.querySelectorAll('#solutions button')].map((b) => b.textContent)`); len(got) != 2 {
+		b.t.Fatalf("solutions listed: %q", got)
+	}
+	b.do("click the first solution", chromedp.Click(chromedp.CSS(`#solutions li:first-child button`)))
+	if got := uint64(shownStep(b)); got != sols[0] {
+		b.t.Fatalf("clicking the first solution shows step %d, want %d", got, sols[0])
+	}
+	// The tree is drawn whole at this size; a click on a node goes to its step.
+	nodes := eval[[]int](b, `[...document.querySelectorAll('#tree [data-step]')].map((g) => Number(g.dataset.step))`)
+	if len(nodes) < 10 || !slices.Contains(nodes, int(sols[0])-1) {
+		b.t.Fatalf("the tree at the first solution has nodes at steps %v", nodes)
+	}
+	if n := eval[int](b, `document.querySelectorAll('#tree .node.solution').length`); n != 1 {
+		b.t.Fatalf("%d solution nodes in the tree at the first solution", n)
+	}
+	target := nodes[len(nodes)/3]
+	b.do("click a node", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree [data-step="%d"] circle`, target))))
+	if shownStep(b) != target {
+		b.t.Fatalf("clicking the node of step %d shows step %d", target, shownStep(b))
+	}
+	// A large tree is drawn bounded, the rest folded and said so.
+	b.visit("/?n=10&algo=stack&step=5000")
+	b.waitJS("step 5000", `Number(document.getElementById('timeline').value) === 5000`, 20*time.Second)
+	if n := eval[int](b, `document.querySelectorAll('#tree [data-step]').length`); n > 200 || n < 5 {
+		b.t.Fatalf("the tree at step 5000 of 10 queens draws %d nodes", n)
+	}
+	if s := b.text("tree-summary"); !strings.Contains(s, "folded") {
+		b.t.Fatalf("the tree summary reads %q", s)
+	}
+	// N = 20: the steps the page plays hold no solution, and it says so.
+	b.visit("/?n=20&algo=bitmask")
+	b.waitTrace()
+	b.do("press End", chromedp.KeyEvent(kb.End))
+	if s := b.text("solutions-note"); !strings.Contains(s, "hold no solution") {
+		b.t.Fatalf("at the end of the played part of N = 20 the note reads %q", s)
+	}
+}
+
+// testStrategies checks that the list offers every traceable strategy of
+// the library, that each shows its own data beside the board, and that
+// each, taken to its last step, shows the counters of the library's search.
+func testStrategies(b *browser) {
+	views := map[string]string{
+		"backtrack-2d": "table.grid2d", "backtrack-array": "table.bits", "backtrack-flags": "table.flags",
+		"backtrack-flags-iterative": "table.flags", "stack": "ol.frames", "bitmask": "table.masks",
+	}
+	b.visit("/?n=6")
+	var names []string
+	for _, a := range classic.All() {
+		if _, ok := a.(classic.Tracer); ok {
+			names = append(names, a.Name())
+		}
+	}
+	if got := eval[[]string](b, `[...document.querySelectorAll('#trace-algo option')].map((o) => o.value)`); !slices.Equal(got, names) {
+		b.t.Fatalf("the strategy list offers %q, want the traceable strategies %q", got, names)
+	}
+	for _, name := range names {
+		a, _ := classic.Lookup(name)
+		want, err := a.Solve(context.Background(), 6, nil)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		want.Elapsed = 0
+		b.visit("/?n=6&algo=" + name + "&step=9")
+		b.waitTrace()
+		if sel, ok := views[name]; !ok || !eval[bool](b, fmt.Sprintf(`!!document.querySelector('#structure %s')`, sel)) {
+			b.t.Errorf("%s: its data (%s) is not shown", name, sel)
+		}
+		if code := b.text("pseudocode"); !strings.Contains(b.text("code-title"), name) || len(code) < 40 {
+			b.t.Errorf("%s: pseudocode %q", name, code)
+		}
+		b.do("press End", chromedp.KeyEvent(kb.End))
+		if got := shownCounters(b); got != want {
+			b.t.Errorf("%s: counters at the end %+v, want %+v", name, got, want)
+		}
+	}
+	// Hovering a square names its three flags.
+	b.visit("/?n=6&algo=backtrack-flags&step=3")
+	b.do("hover (2, 5)", chromedp.Evaluate[chromedp.Void](`document.querySelector('#trace-board [data-row="2"][data-col="5"]').dispatchEvent(new PointerEvent('pointerover', {bubbles: true}))`))
+	if s := b.text("structure"); !strings.Contains(s, "Row 2, column 5 → cols[5], diag[3], anti[6]") {
+		b.t.Fatalf("hovering (2, 5): %q", s)
+	}
+}
+
+// testLiveRegion plays fast for two seconds and counts the announcements:
+// at most one a second while playing.
+func testLiveRegion(b *browser) {
+	b.visit("/?n=8&algo=stack")
+	b.waitTrace()
+	b.do("untick pause at solutions", chromedp.Click(chromedp.ID("pause-solution")))
+	eval[bool](b, `(() => { window.liveChanges = 0; new MutationObserver(() => window.liveChanges++).observe(document.getElementById('trace-live'), {childList: true, characterData: true, subtree: true}); return true; })()`)
+	setSpeed(b, 100)
+	b.do("play", chromedp.Click(chromedp.ID("btn-play")))
+	time.Sleep(2500 * time.Millisecond)
+	changes := eval[int](b, `window.liveChanges`)
+	played := shownStep(b)
+	b.do("pause", chromedp.Click(chromedp.ID("btn-play")))
+	if played < 1000 || changes > 4 {
+		b.t.Fatalf("%d steps played in 2.5 s with %d announcements; want many steps and at most one announcement a second", played, changes)
+	}
+	if got := b.text("trace-live"); !strings.Contains(got, fmt.Sprintf("Step %s of", classic.Group(uint64(shownStep(b))))) {
+		b.t.Fatalf("after pausing the live region says %q", got)
+	}
+}
+
+// testInvalidInput types bad values in every N field: each shows a message
+// beside the field and sends nothing to the server.
+func testInvalidInput(b *browser) {
+	for _, tc := range []struct {
+		panel, field, value, action, want string
+	}{
+		{"board", "trace-n", "21", "#trace-form button[type=submit]", "out of range"},
+		{"board", "trace-n", "-1", "#trace-form button[type=submit]", "out of range"},
+		{"board", "trace-n", "2.5", "#trace-form button[type=submit]", "whole number"},
+		{"gallery", "gallery-n", "13", "#gallery-show", "out of range"},
+		{"count", "count-n", "99", "#count-start", "out of range"},
+		{"huge", "huge-n", "0", "#huge-go", "out of range"},
+		{"complete", "complete-n", "1000", "#complete-clear", "out of range"},
+		{"complete", "complete-n", "-1", "#complete-clear", "out of range"},
+	} {
+		b.open(tc.panel)
+		time.Sleep(100 * time.Millisecond) // let the panel's own first requests end
+		before := b.log.len()
+		b.do("type "+tc.value, chromedp.SetValue(chromedp.ID(tc.field), tc.value), chromedp.Click(chromedp.CSS(tc.action)))
+		time.Sleep(100 * time.Millisecond)
+		msg := eval[string](b, fmt.Sprintf(`(document.getElementById('%s-error') || {}).textContent || ''`, tc.field))
+		if !strings.Contains(msg, tc.want) || eval[string](b, fmt.Sprintf(`document.getElementById(%q).getAttribute('aria-invalid')`, tc.field)) != "true" {
+			b.t.Errorf("%s = %s: message %q", tc.field, tc.value, msg)
+		}
+		if sent := b.log.since(before); len(sent) > 0 {
+			b.t.Errorf("%s = %s sent %q", tc.field, tc.value, sent)
+		}
+		if tc.panel == "complete" {
+			if k := eval[int](b, `document.querySelectorAll('#complete-board [role=gridcell]').length`); k > 32*32 {
+				b.t.Errorf("%s = %s: the board has %d squares", tc.field, tc.value, k)
+			}
+		}
+		b.do("fix the field", chromedp.SetValue(chromedp.ID(tc.field), "8"))
+	}
+}

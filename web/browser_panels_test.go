@@ -1,0 +1,349 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/complete"
+	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/solve"
+)
+
+// testGalleryPanel shows the 92 solutions of 8 queens in 12 classes, each
+// board captioned with the symmetry that maps it onto its class's
+// representative, which the library confirms; a board opens large.
+func testGalleryPanel(b *browser) {
+	b.open("gallery")
+	b.waitJS("the gallery", `document.querySelectorAll('.thumb').length > 0`, 20*time.Second)
+	if s := b.text("gallery-summary"); !strings.Contains(s, "92 solutions of the 8×8 board in 12 symmetry classes") {
+		b.t.Fatalf("summary %q", s)
+	}
+	type thumb struct {
+		Class  int
+		Queens string
+		Sym    string
+		Rep    string
+	}
+	thumbs := eval[[]thumb](b, `[...document.querySelectorAll('.class')].flatMap((cls, i) => [...cls.querySelectorAll('.thumb-fig')].map((f) => ({
+		Class: i + 1, Queens: f.querySelector('button').getAttribute('aria-label').match(/solution ([\d ]+):/)[1],
+		Sym: f.querySelector('figcaption').dataset.symmetry, Rep: cls.querySelector('h3').textContent.match(/representative ([\d ]+)$/)[1]})))`)
+	if len(thumbs) != 92 {
+		b.t.Fatalf("%d boards drawn, want 92", len(thumbs))
+	}
+	reps := map[string]bool{}
+	for _, th := range thumbs {
+		reps[th.Rep] = true
+		p, err1 := board.Parse(th.Queens, board.List)
+		rep, err2 := board.Parse(th.Rep, board.List)
+		sym, err3 := board.ParseSymmetry(th.Sym)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			b.t.Fatalf("class %d board %q: %v", th.Class, th.Queens, err)
+		}
+		img := board.New(8)
+		for r, c := range p {
+			r2, c2 := sym.Map(8, r, int(c))
+			img[r2] = int32(c2)
+		}
+		if !img.Equal(rep) {
+			b.t.Fatalf("class %d: %s maps %s to %s, not to the representative %s", th.Class, th.Sym, th.Queens, img, th.Rep)
+		}
+	}
+	if len(reps) != 12 || eval[int](b, `document.querySelectorAll('.thumb.canonical').length`) != 12 {
+		b.t.Fatalf("%d representatives", len(reps))
+	}
+	b.screenshot("gallery")
+	b.do("click a board", chromedp.Click(chromedp.CSS(`#gallery-classes .class:nth-child(2) .thumb-fig:nth-child(3) button`)))
+	b.waitJS("the large board", `document.getElementById('gallery-dialog').open`, 10*time.Second)
+	checkSquare(b, "gallery-board", 8)
+	if got := b.text("gallery-dialog-list"); got != thumbs[eval[int](b, `document.querySelector('.class').querySelectorAll('.thumb-fig').length`)+2].Queens {
+		b.t.Fatalf("the large view lists %q", got)
+	}
+	b.do("close with Escape", chromedp.KeyEvent(kb.Escape))
+	b.waitJS("the dialog to close", `!document.getElementById('gallery-dialog').open`, 5*time.Second)
+}
+
+// serverCountJobs lists the states of the server's count jobs for n.
+func serverCountJobs(b *browser, n int) []string {
+	b.srv.counts.mu.Lock()
+	defer b.srv.counts.mu.Unlock()
+	var states []string
+	for _, j := range b.srv.counts.jobs {
+		if j.n == n {
+			states = append(states, j.status().State)
+		}
+	}
+	return states
+}
+
+// testCountPanel counts 11 queens and checks the result against the
+// published counts; then double-clicks Count for a long count, which starts
+// one job, shows an estimate of the time left, and cancels it from the page.
+func testCountPanel(b *browser) {
+	b.open("count")
+	const n = 11
+	row, ok, err := reference.Get(n)
+	if err != nil || !ok {
+		b.t.Fatalf("no published count for %d: %v", n, err)
+	}
+	b.do("count 11", chromedp.SetValue(chromedp.ID("count-n"), strconv.Itoa(n)), chromedp.Click(chromedp.ID("count-start")))
+	b.waitJS("the count", `document.getElementById('count').dataset.state === 'done'`, 60*time.Second)
+	if total, unique := b.number("count-total"), b.number("count-unique"); total != row.Total.Uint64() || unique != row.Unique.Uint64() {
+		b.t.Fatalf("count %d shows %d solutions, %d classes; published: %s, %s", n, total, unique, row.Total, row.Unique)
+	}
+	if ref := b.text("count-reference"); !strings.HasPrefix(ref, "matches") {
+		b.t.Fatalf("reference check %q", ref)
+	}
+
+	b.do("double-click Count for 18", chromedp.SetValue(chromedp.ID("count-n"), "18"), chromedp.DoubleClick(chromedp.ID("count-start")))
+	b.waitJS("an estimate of the time left", `document.getElementById('count').dataset.state === 'running' && /about .* left/.test(document.getElementById('count-eta').textContent)`, 30*time.Second)
+	if states := serverCountJobs(b, 18); len(states) != 1 {
+		b.t.Fatalf("a double click started %d count jobs", len(states))
+	}
+	if !eval[bool](b, `document.getElementById('count-start').disabled`) || eval[bool](b, `document.getElementById('count-result').checkVisibility()`) {
+		b.t.Fatal("while counting, Count is enabled or the previous result is shown")
+	}
+	b.screenshot("count-running")
+	b.do("cancel", chromedp.Click(chromedp.ID("count-cancel")))
+	b.waitJS("the cancellation", `document.getElementById('count').dataset.state === 'cancelled' && document.getElementById('count-status').textContent.includes('Cancelled')`, 20*time.Second)
+	if states := serverCountJobs(b, 18); len(states) != 1 || states[0] != stateCancelled {
+		b.t.Fatalf("server-side count jobs for 18: %v, want one cancelled", states)
+	}
+}
+
+// testHugePanel solves a random board of 10^6 queens, shows its density
+// picture, and checks that the download link gives that same, valid board.
+func testHugePanel(b *browser) {
+	b.open("huge")
+	b.do("solve 10^6 at random", chromedp.SetValue(chromedp.ID("huge-n"), "1000000"),
+		chromedp.SetValue(chromedp.ID("huge-method"), "random"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('huge-method').dispatchEvent(new Event('change'))`),
+		chromedp.SetValue(chromedp.ID("huge-seed"), "7"),
+		chromedp.Click(chromedp.ID("huge-go")))
+	b.waitJS("the picture", `document.getElementById('huge').dataset.state === 'done'`, 60*time.Second)
+	if w := eval[int](b, `document.getElementById('huge-img').naturalWidth`); w < 500 || w > 1024 {
+		b.t.Fatalf("picture is %d px wide", w)
+	}
+	res, err := http.Get(eval[string](b, `document.getElementById('huge-dl-list').href`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	p, err := board.Parse(string(body), board.List)
+	if err != nil || len(p) != 1_000_000 || board.Verify(p) != nil {
+		b.t.Fatalf("downloaded board: %v, %d rows", err, len(p))
+	}
+	want, _ := solve.Random(context.Background(), 1_000_000, solve.RandomOptions{Seed: 7})
+	if !p.Equal(want) {
+		b.t.Fatal("the download is not the seed's board")
+	}
+	b.screenshot("huge")
+}
+
+// square is the selector of a square of the completion board, 1-based.
+func square(r, c int) chromedp.CSS {
+	return chromedp.CSS(fmt.Sprintf(`#complete-board [data-row="%d"][data-col="%d"]`, r, c))
+}
+
+// completeAs sets the board size, clicks the queens and the blocked
+// squares, presses Complete and returns the panel's state.
+func completeAs(b *browser, n int, queens, blocked [][2]int) string {
+	b.t.Helper()
+	b.do("new board", chromedp.SetValue(chromedp.ID("complete-n"), strconv.Itoa(n)), chromedp.Click(chromedp.ID("complete-clear")))
+	b.do("queen mode", chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=queen]`)))
+	for _, q := range queens {
+		b.do(fmt.Sprintf("place a queen at %v", q), chromedp.Click(square(q[0], q[1])))
+	}
+	b.do("block mode", chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=block]`)))
+	for _, x := range blocked {
+		b.do(fmt.Sprintf("block %v", x), chromedp.Click(square(x[0], x[1])))
+	}
+	b.do("queen mode", chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=queen]`)))
+	if got := eval[int](b, `document.querySelectorAll('#complete-board .cell.blocked').length`); got != len(blocked) {
+		b.t.Fatalf("%d squares shown blocked, want %d", got, len(blocked))
+	}
+	b.do("complete", chromedp.Click(chromedp.ID("complete-go")))
+	b.waitJS("the answer", `['solved', 'none', 'error'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
+	return eval[string](b, `document.getElementById('complete').dataset.state`)
+}
+
+// testCompletePanel places queens by click and by keyboard; two that attack
+// each other are joined by a line and marked; the hint is the next safe
+// square of a backtracking search; the completions are counted as the
+// library counts them; a board completes keeping the queens and avoiding
+// the blocks; boards without a completion say so.
+func testCompletePanel(b *browser) {
+	b.open("complete")
+	b.do("8×8", chromedp.SetValue(chromedp.ID("complete-n"), "8"), chromedp.Click(chromedp.ID("complete-clear")))
+	checkSquare(b, "complete-board", 8)
+	b.do("place (1, 1) by click", chromedp.Click(square(1, 1)))
+	b.do("place (2, 2) with the keyboard", chromedp.Focus(square(1, 1)), chromedp.KeyEvent(kb.ArrowDown+kb.ArrowRight+kb.Enter))
+	lines := eval[int](b, `document.querySelectorAll('#complete-board svg line.conflict').length`)
+	marked := eval[[]string](b, `[...document.querySelectorAll('#complete-board .cell.attacker')].map((c) => c.getAttribute('aria-label'))`)
+	if lines != 1 || len(marked) != 2 || !strings.Contains(marked[1], "attacked by the queen in row 1") {
+		b.t.Fatalf("two queens on a diagonal: %d lines, marked %q", lines, marked)
+	}
+	checkSquare(b, "complete-board", 8)
+	b.do("take (2, 2) away, place (2, 5)", chromedp.Click(square(2, 2)), chromedp.Click(square(2, 5)))
+	if eval[int](b, `document.querySelectorAll('#complete-board svg line').length`) != 0 {
+		b.t.Fatal("a line is drawn between queens that do not attack each other")
+	}
+	b.do("hint", chromedp.Click(chromedp.ID("complete-hint")))
+	// Rows 1 and 2 hold (1, 1) and (2, 5): row 3's first safe column is 2.
+	if hint := eval[[]string](b, `[...document.querySelectorAll('#complete-board .cell.hint')].map((c) => c.dataset.row + ',' + c.dataset.col)`); len(hint) != 1 || hint[0] != "3,2" || !strings.Contains(b.text("complete-status"), "row 3, column 2") {
+		b.t.Fatalf("hint %q: %s", hint, b.text("complete-status"))
+	}
+	pb := board.Partial{Queens: board.FromOneBased(1, 5, 0, 0, 0, 0, 0, 0)}
+	wantCount, err := complete.Count(context.Background(), pb, complete.Options{})
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.do("count completions", chromedp.Click(chromedp.ID("complete-count")))
+	b.waitJS("the count", `document.getElementById('complete').dataset.state === 'counted'`, 20*time.Second)
+	if s := b.text("complete-status"); wantCount == 0 || !strings.HasPrefix(s, fmt.Sprintf("%d way", wantCount)) {
+		b.t.Fatalf("completions of 1 5: %q, the library counts %d", s, wantCount)
+	}
+	b.waitJS("the board in the address", `location.search.includes('queens=1%2C5')`, 5*time.Second)
+
+	blocked := [][2]int{{2, 3}, {3, 5}}
+	if st := completeAs(b, 8, [][2]int{{1, 1}}, blocked); st != "solved" {
+		b.t.Fatalf("state %s: %s", st, b.text("complete-status"))
+	}
+	p, err := board.Parse(b.text("complete-list"), board.List)
+	if err != nil || board.Verify(p) != nil || p[0] != 0 {
+		b.t.Fatalf("completion %q: %v", b.text("complete-list"), err)
+	}
+	for _, x := range blocked {
+		if int(p[x[0]-1]) == x[1]-1 {
+			b.t.Fatalf("completion %v has a queen on the blocked square %v", p, x)
+		}
+	}
+	if n := eval[int](b, `document.querySelectorAll('#complete-board .cell.added').length`); n != 7 {
+		b.t.Fatalf("%d queens shown as added by the solver, want 7", n)
+	}
+	b.screenshot("complete")
+	for _, tc := range []struct{ queens, blocked [][2]int }{
+		{[][2]int{{1, 1}}, nil},
+		{nil, [][2]int{{1, 2}, {1, 3}}},
+	} {
+		if st := completeAs(b, 4, tc.queens, tc.blocked); st != "none" || !strings.Contains(b.text("complete-status"), "No completion exists") {
+			b.t.Fatalf("queens %v, blocked %v: state %s: %s", tc.queens, tc.blocked, st, b.text("complete-status"))
+		}
+	}
+}
+
+// mark is a square with a mark, its colours as Chromium computes them.
+type mark struct {
+	Where, Color, Background string
+}
+
+// testContrast measures the rendered colours of every marked square — a
+// queen, a rejected try, an attacking queen, a solver's queen, a block, a
+// hint, on light, dark and shaded squares — and checks WCAG's 4.5:1.
+func testContrast(b *browser) {
+	collect := func(id string) []mark {
+		return eval[[]mark](b, fmt.Sprintf(`[...document.querySelectorAll('#%s [role=gridcell]')].filter((c) => getComputedStyle(c, '::before').content !== 'none').map((c) => ({
+			Where: c.getAttribute('aria-label') + ' [' + c.className + ']',
+			Color: getComputedStyle(c, '::before').color, Background: getComputedStyle(c).backgroundColor}))`, id))
+	}
+	b.visit("/?n=8&algo=stack&step=133")
+	b.waitJS("step 133", `Number(document.getElementById('timeline').value) === 133`, 20*time.Second)
+	marks := collect("trace-board")
+	b.open("complete")
+	b.do("a board with every mark", chromedp.SetValue(chromedp.ID("complete-n"), "6"), chromedp.Click(chromedp.ID("complete-clear")),
+		chromedp.Click(square(1, 2)), chromedp.Click(square(2, 4)), chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=block]`)),
+		chromedp.Click(square(3, 1)), chromedp.Click(square(4, 4)), chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=queen]`)),
+		chromedp.Click(chromedp.ID("complete-hint")))
+	marks = append(marks, collect("complete-board")...)
+	b.do("complete", chromedp.Click(chromedp.ID("complete-go")))
+	b.waitJS("the answer", `document.getElementById('complete').dataset.state === 'solved'`, 20*time.Second)
+	marks = append(marks, collect("complete-board")...)
+	b.do("a conflict", chromedp.Click(square(5, 5)))
+	marks = append(marks, collect("complete-board")...)
+	kinds := map[string]bool{}
+	for _, m := range marks {
+		for _, k := range []string{"rejected", "attacker", "added", "blocked", "hint", "queen"} {
+			if strings.Contains(m.Where, " "+k) || strings.Contains(m.Where, "["+k) {
+				kinds[k] = true
+			}
+		}
+		fg, err1 := parseRGB(m.Color)
+		bg, err2 := parseRGB(m.Background)
+		if err := errors.Join(err1, err2); err != nil {
+			b.t.Fatalf("%s: %v", m.Where, err)
+		}
+		if c := contrast(fg, bg); c < 4.5 {
+			b.t.Errorf("%s: %s on %s has contrast %.2f:1, want 4.5:1", m.Where, m.Color, m.Background, c)
+		}
+	}
+	if len(kinds) != 6 {
+		b.t.Fatalf("measured marks of kinds %v, want all six", kinds)
+	}
+}
+
+// parseRGB reads a computed colour "rgb(r, g, b)" or an opaque "rgba(…, 1)".
+func parseRGB(s string) ([3]float64, error) {
+	var c [3]float64
+	inner, ok := strings.CutPrefix(s, "rgb(")
+	if !ok {
+		return c, fmt.Errorf("colour %q is not opaque rgb", s)
+	}
+	parts := strings.Split(strings.TrimSuffix(inner, ")"), ",")
+	if len(parts) != 3 {
+		return c, fmt.Errorf("colour %q", s)
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return c, err
+		}
+		c[i] = v
+	}
+	return c, nil
+}
+
+// contrast is WCAG 2's contrast ratio of two sRGB colours.
+func contrast(a, b [3]float64) float64 {
+	lum := func(c [3]float64) float64 {
+		var l [3]float64
+		for i, v := range c {
+			v /= 255
+			if v <= 0.04045 {
+				l[i] = v / 12.92
+			} else {
+				l[i] = math.Pow((v+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// testPhone checks that every panel fits a 390 px phone screen without
+// sideways scrolling, and that the board stays square there.
+func testPhone(b *browser) {
+	b.viewport(390, 844)
+	for _, panel := range []string{"board", "complete", "gallery", "count", "huge"} {
+		b.open(panel)
+		time.Sleep(200 * time.Millisecond)
+		noSideways(b, panel+" panel at 390 px")
+	}
+	b.visit("/?n=8&algo=stack&step=133")
+	b.waitJS("step 133", `Number(document.getElementById('timeline').value) === 133`, 20*time.Second)
+	checkSquare(b, "trace-board", 8)
+	b.screenshot("phone-board")
+}

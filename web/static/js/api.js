@@ -1,0 +1,119 @@
+// The transport: the only module that talks to the server. Every panel goes
+// through these functions, so that another implementation of the same
+// interface (issue 13: the solver compiled to WebAssembly in a Web Worker)
+// can be chosen once at start without touching a panel.
+//
+//   getJSON(path, params, {signal})          → the decoded answer
+//   postJSON(path, body, {signal})           → the decoded answer
+//   deleteJSON(path, {signal})               → the decoded answer
+//   stream(path, params, onEvent, {signal})  → resolves when the stream ends;
+//                                              onEvent(name, data) per event
+//   href(path, params)                       → a URL for <img src> and downloads
+//   onReachability(fn)                       → fn(true|false) when the server
+//                                              stops or starts answering
+//
+// Errors: an ApiError carries the server's one-line message and status; a
+// server that cannot be reached gives an ApiError with status 0.
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const listeners = new Set();
+let reachable = true;
+
+export function onReachability(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function setReachable(on) {
+  if (on === reachable) return;
+  reachable = on;
+  for (const fn of listeners) fn(on);
+}
+
+export function href(path, params = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null) q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+// send makes one request; a network failure (not an error status) marks the
+// server unreachable.
+async function send(url, init) {
+  let res;
+  try {
+    res = await fetch(url, { ...init, credentials: 'same-origin' });
+  } catch (err) {
+    if (init.signal && init.signal.aborted) throw err;
+    setReachable(false);
+    throw new ApiError('The server does not answer: is nqueens serve still running?', 0);
+  }
+  setReachable(true);
+  return res;
+}
+
+async function decode(res) {
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    throw new ApiError((body && body.error) || `${res.status} ${res.statusText}`, res.status);
+  }
+  return body;
+}
+
+export async function getJSON(path, params = {}, { signal } = {}) {
+  return decode(await send(href(path, params), { signal }));
+}
+
+export async function postJSON(path, body, { signal } = {}) {
+  return decode(await send(path, {
+    method: 'POST', signal,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  }));
+}
+
+export async function deleteJSON(path, { signal } = {}) {
+  return decode(await send(path, { method: 'DELETE', signal }));
+}
+
+// stream reads a text/event-stream with fetch (rather than EventSource, which
+// reconnects by itself when a stream ends) and calls onEvent(name, data) for
+// each event; the default event's name is 'message'.
+export async function stream(path, params, onEvent, { signal } = {}) {
+  const res = await send(href(path, params), { signal });
+  if (!res.ok) await decode(res);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      if (signal && signal.aborted) throw err;
+      return; // the connection broke: the caller sees a stream without its end
+    }
+    if (chunk.done) return;
+    buf += chunk.value;
+    let start = 0;
+    let end;
+    while ((end = buf.indexOf('\n\n', start)) >= 0) {
+      let name = 'message';
+      let data = '';
+      for (const line of buf.slice(start, end).split('\n')) {
+        if (line.startsWith('event: ')) name = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      start = end + 2;
+      if (data) onEvent(name, JSON.parse(data));
+    }
+    buf = buf.slice(start);
+  }
+}

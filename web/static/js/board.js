@@ -1,0 +1,152 @@
+// Board draws an n×n chessboard as an ARIA grid: role="grid", one role="row"
+// per row, one role="gridcell" per square, each labelled with what stands
+// there. Cells are square at every size (the board's rows and columns are
+// equal fractions of a square box, and the marks are sized from the box, so
+// content never stretches a row). Lines (a rejected try and its attacker,
+// two queens in conflict) are drawn on an SVG layer above the squares.
+//
+// One tab stop: arrow keys move the focus between squares, Home and End go
+// to the ends of a row; Enter or Space activates the square when the board
+// takes clicks. Rows and columns are 1-based.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+export class Board {
+  // options: label (the grid's accessible name), onActivate(r, c) for a board
+  // that takes clicks, onFocus(r, c) when a square is hovered or focused
+  // (null when the pointer leaves).
+  constructor(el, { label = 'Board', onActivate = null, onFocus = null } = {}) {
+    this.el = el;
+    this.onActivate = onActivate;
+    this.onFocus = onFocus;
+    this.n = 0;
+    this.cells = [];
+    this.focus = [1, 1];
+    el.classList.add('board');
+    el.setAttribute('role', 'grid');
+    el.setAttribute('aria-label', label);
+    if (onActivate) el.classList.add('clickable');
+    this.svg = document.createElementNS(SVG, 'svg');
+    this.svg.setAttribute('class', 'lines');
+    this.svg.setAttribute('aria-hidden', 'true');
+    this.svg.setAttribute('preserveAspectRatio', 'none');
+    el.replaceChildren(this.svg);
+    el.addEventListener('keydown', (e) => this.keydown(e));
+    el.addEventListener('click', (e) => {
+      const cell = e.target.closest('[role=gridcell]');
+      if (cell && this.onActivate) this.onActivate(Number(cell.dataset.row), Number(cell.dataset.col));
+    });
+    if (onFocus) {
+      const at = (e) => {
+        const cell = e.target.closest && e.target.closest('[role=gridcell]');
+        onFocus(cell ? Number(cell.dataset.row) : null, cell ? Number(cell.dataset.col) : null);
+      };
+      el.addEventListener('pointerover', at);
+      el.addEventListener('focusin', at);
+      el.addEventListener('pointerleave', () => onFocus(null, null));
+    }
+  }
+
+  setSize(n) {
+    if (n === this.n) return;
+    this.n = n;
+    this.el.style.setProperty('--n', n);
+    this.svg.setAttribute('viewBox', `0 0 ${n} ${n}`);
+    const rows = [];
+    this.cells = [];
+    for (let r = 1; r <= n; r++) {
+      const row = document.createElement('div');
+      row.setAttribute('role', 'row');
+      row.className = 'brow';
+      for (let c = 1; c <= n; c++) {
+        const cell = document.createElement('div');
+        cell.setAttribute('role', 'gridcell');
+        cell.dataset.row = r;
+        cell.dataset.col = c;
+        cell.tabIndex = r === 1 && c === 1 ? 0 : -1;
+        cell.className = (r + c) % 2 ? 'cell dark' : 'cell';
+        this.cells.push(cell);
+        row.append(cell);
+      }
+      rows.push(row);
+    }
+    this.focus = [1, 1];
+    this.svg.replaceChildren();
+    this.el.replaceChildren(...rows, this.svg);
+  }
+
+  cell(r, c) { return this.cells[(r - 1) * this.n + (c - 1)]; }
+
+  // draw shows one state. view.squares(r, c) returns {classes: [...],
+  // label: 'what is there'} for each square; view.lines is a list of
+  // {from: [r, c], to: [r, c], kind} drawn from square centre to centre.
+  draw(view) {
+    const n = this.n;
+    for (let r = 1; r <= n; r++) {
+      for (let c = 1; c <= n; c++) {
+        const cell = this.cell(r, c);
+        const sq = view.square(r, c);
+        const name = ((r + c) % 2 ? 'cell dark' : 'cell') + (sq.classes.length ? ' ' + sq.classes.join(' ') : '');
+        if (cell.className !== name) cell.className = name;
+        const label = `row ${r}, column ${c}: ${sq.label}`;
+        if (cell.getAttribute('aria-label') !== label) cell.setAttribute('aria-label', label);
+      }
+    }
+    const lines = (view.lines || []).map((l) => {
+      const line = document.createElementNS(SVG, 'line');
+      line.setAttribute('x1', l.from[1] - 0.5);
+      line.setAttribute('y1', l.from[0] - 0.5);
+      line.setAttribute('x2', l.to[1] - 0.5);
+      line.setAttribute('y2', l.to[0] - 0.5);
+      line.setAttribute('class', l.kind);
+      line.setAttribute('vector-effect', 'non-scaling-stroke');
+      return line;
+    });
+    this.svg.replaceChildren(...lines);
+  }
+
+  keydown(e) {
+    const cell = e.target.closest('[role=gridcell]');
+    if (!cell) return;
+    let r = Number(cell.dataset.row);
+    let c = Number(cell.dataset.col);
+    const n = this.n;
+    const moves = {
+      ArrowUp: [r - 1, c], ArrowDown: [r + 1, c], ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1],
+      Home: [r, 1], End: [r, n], PageUp: [1, c], PageDown: [n, c],
+    };
+    if (moves[e.key]) {
+      e.preventDefault();
+      e.stopPropagation();
+      [r, c] = moves[e.key].map((v) => Math.min(n, Math.max(1, v)));
+      this.focusSquare(r, c);
+    } else if ((e.key === 'Enter' || e.key === ' ') && this.onActivate) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.onActivate(r, c);
+    }
+  }
+
+  focusSquare(r, c) {
+    const old = this.cell(...this.focus);
+    if (old) old.tabIndex = -1;
+    this.focus = [r, c];
+    const next = this.cell(r, c);
+    next.tabIndex = 0;
+    next.focus();
+  }
+}
+
+// attackers lists the queens of another row that attack square (r, c):
+// [{row, col, line}] with line 'column', 'diagonal' (↘) or 'anti-diagonal' (↙).
+export function attackers(queens, r, c) {
+  const out = [];
+  for (let qr = 1; qr <= queens.length; qr++) {
+    const qc = queens[qr - 1];
+    if (!qc || qr === r) continue;
+    if (qc === c) out.push({ row: qr, col: qc, line: 'column' });
+    else if (qr - qc === r - c) out.push({ row: qr, col: qc, line: 'diagonal' });
+    else if (qr + qc === r + c) out.push({ row: qr, col: qc, line: 'anti-diagonal' });
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+// Count: the counting engine as a job on the server, with live progress, an
+// estimate of the time left, and a Cancel that stops what was started.
+
+import * as api from './api.js';
+import { readInt, setRange } from './field.js';
+import { $, duration, fmt, fmtBig, setStatus } from './text.js';
+
+export class CountPanel {
+  constructor(limits, onURL) {
+    this.onURL = onURL;
+    this.range = setRange('count-n', 1, limits.max_count_n);
+    this.job = null;     // {id, abort} of the count running
+    this.busy = false;   // a start is on its way: a second click starts nothing
+    $('count-form').addEventListener('submit', (e) => { e.preventDefault(); this.start(); });
+    $('count-cancel').addEventListener('click', () => this.cancel());
+  }
+
+  enter(params) { if (params.get('n')) $('count-n').value = params.get('n'); }
+  leave() {}
+  urlState() { return { n: $('count-n').value }; }
+
+  setRunning(on) {
+    $('count-start').disabled = on;
+    $('count-cancel').disabled = !on;
+  }
+
+  async start() {
+    if (this.busy || this.job) return;
+    const n = readInt('count-n', ...this.range);
+    if (n === null) return;
+    this.busy = true;
+    this.setRunning(true);
+    this.onURL();
+    $('count-result').hidden = true;
+    $('count-progress').value = 0;
+    setStatus($('count-status'), 'Starting…');
+    const abort = new AbortController();
+    this.job = { id: null, abort };
+    let job;
+    try {
+      job = await api.postJSON('/api/count', { n }, { signal: abort.signal });
+    } catch (err) {
+      this.busy = false;
+      if (!abort.signal.aborted) setStatus($('count-status'), err.message, 'error');
+      this.finish(abort, 'error');
+      return;
+    }
+    this.busy = false;
+    if (abort.signal.aborted) {
+      // Cancel was pressed while the start was on its way.
+      api.deleteJSON(`/api/count/${job.id}`).catch(() => {});
+      return;
+    }
+    this.job.id = job.id;
+    $('count').dataset.state = 'running';
+    this.finish(abort, await this.follow(job, abort));
+  }
+
+  // follow reads the job's events until its end; a stream cut off by the
+  // server's stream time limit is connected again.
+  async follow(job, abort) {
+    let state = 'running';
+    try {
+      for (let cut = true; cut && state === 'running' && !abort.signal.aborted;) {
+        cut = false;
+        await api.stream(job.events, {}, (name, d) => {
+          if (name === 'progress') this.progress(d);
+          else if (name === 'result') { state = 'done'; this.result(d); }
+          else if (name === 'stopped') {
+            state = d.state;
+            setStatus($('count-status'), d.error, d.state === 'cancelled' ? '' : 'error');
+          } else if (name === 'error') cut = true;
+        }, { signal: abort.signal });
+      }
+      if (state === 'running' && !abort.signal.aborted) {
+        state = 'error';
+        setStatus($('count-status'), 'The connection to the server was lost; the count stops when nobody follows it.', 'error');
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) {
+        state = 'error';
+        setStatus($('count-status'), err.message, 'error');
+      }
+    }
+    return state;
+  }
+
+  progress(d) {
+    $('count-progress').max = d.units;
+    $('count-progress').value = d.units_done;
+    // The time left from this run's rate of work units; units differ in
+    // size, so it is rough until many are done.
+    let eta = 'estimating the time left…';
+    if (d.units_done > 0 && d.seconds > 0) {
+      const left = d.seconds / d.units_done * (d.units - d.units_done);
+      eta = `about ${duration(left)} left`;
+    }
+    setStatus($('count-status'), `Counting N = ${d.n}: ${fmt(d.units_done)} of ${fmt(d.units)} work units, ${fmtBig(d.nodes)} nodes, ${d.seconds.toFixed(1)} s; ${eta}.`);
+    $('count-eta').textContent = eta;
+  }
+
+  result(d) {
+    $('count-progress').value = $('count-progress').max;
+    $('count-total').textContent = fmtBig(d.total);
+    $('count-unique').textContent = fmtBig(d.unique);
+    $('count-nodes').textContent = fmtBig(d.nodes);
+    $('count-seconds').textContent = d.seconds.toFixed(3);
+    $('count-reference').textContent = { ok: 'matches OEIS A000170 and A002562', mismatch: 'DOES NOT MATCH the published count', none: 'not published' }[d.reference];
+    $('count-result').hidden = false;
+    $('count-eta').textContent = '';
+    setStatus($('count-status'), `Counted N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
+  }
+
+  finish(abort, state) {
+    if (!this.job || this.job.abort !== abort) return;
+    this.job = null;
+    this.setRunning(false);
+    $('count').dataset.state = state;
+  }
+
+  async cancel() {
+    const job = this.job;
+    if (!job) return;
+    $('count-cancel').disabled = true;
+    job.abort.abort();
+    this.job = null;
+    if (job.id) {
+      try {
+        const st = await api.deleteJSON(`/api/count/${job.id}`);
+        setStatus($('count-status'), `Cancelled: the server stopped the count (${st.state}).`);
+      } catch (err) {
+        setStatus($('count-status'), err.message, 'error');
+      }
+    } else {
+      setStatus($('count-status'), 'Cancelled before the count started.');
+    }
+    $('count-eta').textContent = '';
+    this.setRunning(false);
+    $('count').dataset.state = 'cancelled';
+  }
+}

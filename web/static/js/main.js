@@ -1,0 +1,109 @@
+// The page's start: read the server's limits, build the panels, show the
+// one the address names, and keep the address current (history.replaceState)
+// so that a link shares exactly what is on screen:
+//   /?n=8&algo=stack&step=133          the search panel at step 133
+//   /?panel=gallery&n=8                 any other panel and its inputs
+// The old addresses /#gallery etc. still open their panel.
+
+import * as api from './api.js';
+import { CompletePanel } from './complete.js';
+import { CountPanel } from './count.js';
+import { GalleryPanel } from './gallery.js';
+import { HugePanel } from './huge.js';
+import { SearchPanel } from './search.js';
+import { $ } from './text.js';
+
+const kinds = { board: SearchPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
+const panels = {};
+let current = null;
+let urlTimer = 0;
+let urlAt = 0;
+
+// The banner says when the server stops answering, and the page asks again
+// every few seconds until it does.
+let retrying = false;
+function serverDown(down) {
+  $('banner').hidden = !down;
+  if (down && !retrying) {
+    retrying = true;
+    const probe = async () => {
+      try {
+        await api.getJSON('/api/limits');
+        retrying = false;
+      } catch {
+        setTimeout(probe, 2000);
+      }
+    };
+    setTimeout(probe, 2000);
+  }
+}
+
+function panelFromURL() {
+  const params = new URLSearchParams(location.search);
+  const hash = location.hash.slice(1);
+  const name = params.get('panel') || (kinds[hash] ? hash : 'board');
+  return [kinds[name] ? name : 'board', params];
+}
+
+function writeURL() {
+  if (!current) return;
+  const q = new URLSearchParams();
+  if (current !== 'board') q.set('panel', current);
+  for (const [k, v] of Object.entries(panels[current].urlState())) {
+    if (v !== undefined && v !== null && v !== '') q.set(k, v);
+  }
+  const url = `${location.pathname}?${q}`;
+  if (url !== location.pathname + location.search || location.hash) history.replaceState(null, '', url);
+  urlAt = performance.now();
+}
+
+// updateURL is called by the panels whenever their state moves; browsers
+// refuse too many history calls, so it writes at most a few times a second.
+function updateURL() {
+  clearTimeout(urlTimer);
+  const wait = 250 - (performance.now() - urlAt);
+  if (wait <= 0) writeURL();
+  else urlTimer = setTimeout(writeURL, wait);
+}
+
+function route() {
+  const [name, params] = panelFromURL();
+  if (current && current !== name) panels[current].leave();
+  current = name;
+  for (const p of Object.keys(kinds)) $(p).hidden = p !== name;
+  for (const a of document.querySelectorAll('nav a')) {
+    if (a.dataset.panel === name) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  panels[name].enter(params);
+  $(name).dataset.ready = 'true';
+  writeURL();
+}
+
+async function main() {
+  api.onReachability((up) => serverDown(!up));
+  let limits = null;
+  while (!limits) {
+    try {
+      limits = await api.getJSON('/api/limits');
+    } catch {
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+  for (const [name, Kind] of Object.entries(kinds)) panels[name] = new Kind(limits, updateURL);
+  await panels.board.init();
+  for (const a of document.querySelectorAll('nav a')) {
+    a.addEventListener('click', (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      history.pushState(null, '', `?panel=${a.dataset.panel}`);
+      route();
+    });
+  }
+  window.addEventListener('popstate', route);
+  window.addEventListener('hashchange', route);
+  route();
+  document.body.dataset.ready = 'true';
+}
+
+main();

@@ -1,0 +1,335 @@
+// The "Watch a search" panel: a classic search played from the events of the
+// trace stream. Every event carries the whole board and the counters after
+// it, so any step is shown without replaying the ones before; the board, the
+// strategy's own data, the pseudocode, the tree and the solutions list all
+// draw from the event of the step shown.
+
+import * as api from './api.js';
+import { Board, attackers } from './board.js';
+import { readInt, setRange } from './field.js';
+import { drawStructure } from './structure.js';
+import { explain, lineFor, paragraphs, pseudocode } from './strategies.js';
+import { $, fmt, plural, setStatus } from './text.js';
+import { Timeline } from './timeline.js';
+import { SearchTree } from './tree.js';
+
+const zero = { nodes: 1, tries: 0, placed: 0, rejected: 0, backtracks: 0, solutions: 0 };
+const names = {
+  stack: 'an explicit stack', bitmask: 'bit masks', 'backtrack-2d': 'a 2-D array',
+  'backtrack-array': 'a 1-D array of columns', 'backtrack-flags': 'flag arrays',
+  'backtrack-flags-iterative': 'flag arrays, iterative', 'brute-rows': 'brute force, n^n boards',
+  permutations: 'brute force, n! permutations', 'brute-combinations': 'brute force, C(n², n) sets',
+};
+
+export class SearchPanel {
+  constructor(limits, onURL) {
+    this.limits = limits;
+    this.onURL = onURL;
+    this.range = setRange('trace-n', 1, limits.max_trace_n);
+    this.n = 0;
+    this.algo = 'stack';
+    this.events = [];
+    this.solutions = [];  // indexes of solution events
+    this.loading = false;
+    this.end = null;
+    this.abort = null;
+    this.focus = null;    // the square pointed at, for the flag view
+    this.lastLive = 0;
+    this.liveTimer = 0;
+    this.drawQueued = false;
+    this.board = new Board($('trace-board'), {
+      label: 'Board of the search',
+      onFocus: (r, c) => { this.focus = r ? [r, c] : null; this.drawSide(); },
+    });
+    this.timeline = new Timeline((pos) => this.show(pos));
+    this.timeline.isSolution = (p) => this.events[p] && this.events[p].kind === 'solution';
+    this.tree = new SearchTree($('tree'), $('tree-summary'), (step) => { this.timeline.pause(); this.timeline.go(step - 1); });
+    $('solutions').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-pos]');
+      if (b) { this.timeline.pause(); this.timeline.go(Number(b.dataset.pos)); }
+    });
+    $('trace-form').addEventListener('submit', (e) => { e.preventDefault(); this.loadFromForm(); });
+    $('trace-algo').addEventListener('change', () => this.loadFromForm());
+    document.addEventListener('keydown', (e) => this.keys(e));
+    // A space that plays must not also scroll the page, whichever event the
+    // browser scrolls on.
+    document.addEventListener('keypress', (e) => { if (e.key === ' ' && this.ownsKey(e)) e.preventDefault(); });
+  }
+
+  async init() {
+    const algos = await api.getJSON('/api/algorithms');
+    const select = $('trace-algo');
+    for (const a of algos.filter((x) => x.traceable)) {
+      const opt = document.createElement('option');
+      opt.value = a.name;
+      opt.textContent = `${a.name} (${names[a.name] || a.description})`;
+      select.append(opt);
+    }
+    $('lesson-list').replaceChildren(...Object.entries(paragraphs).flatMap(([name, text]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = name;
+      const dd = document.createElement('dd');
+      dd.textContent = text;
+      return [dt, dd];
+    }));
+  }
+
+  // enter opens the panel at the state of params (n, algo, step).
+  enter(params) {
+    const n = Number(params.get('n') || this.n || 6);
+    const algo = params.get('algo') || this.algo;
+    const step = Number(params.get('step') || 0);
+    $('trace-n').value = n;
+    if ([...$('trace-algo').options].some((o) => o.value === algo)) $('trace-algo').value = algo;
+    if (n !== this.n || $('trace-algo').value !== this.algo || !this.events.length) this.loadFromForm(step);
+    else if (step) this.timeline.go(step - 1);
+  }
+
+  leave() { this.timeline.pause(); }
+
+  urlState() {
+    const q = { n: this.n, algo: this.algo };
+    if (this.timeline.pos >= 0) q.step = this.timeline.pos + 1;
+    return q;
+  }
+
+  loadFromForm(step = 0) {
+    const n = readInt('trace-n', ...this.range);
+    if (n === null) return;
+    this.load(n, $('trace-algo').value || 'stack', step);
+  }
+
+  async load(n, algo, step) {
+    if (this.abort) this.abort.abort();
+    const abort = new AbortController();
+    Object.assign(this, { abort, n, algo, events: [], solutions: [], loading: true, end: null });
+    this.timeline.pause();
+    this.timeline.pos = -1;
+    this.tree.reset(n);
+    this.board.setSize(n);
+    this.drawCode();
+    $('algo-paragraph').textContent = paragraphs[algo] || '';
+    setStatus($('trace-status'), 'Loading the search…');
+    this.timeline.setLength(0, true);
+    this.show(-1);
+    const limit = Math.min(this.limits.max_trace_events, 100000);
+    let cut = '';
+    let pending = step;
+    try {
+      await api.stream('/api/trace', { n, algo, limit }, (name, data) => {
+        if (name === 'end') this.end = data;
+        else if (name === 'error') cut = data.error;
+        else {
+          if (data.kind === 'solution') this.solutions.push(this.events.length);
+          this.events.push(data);
+          this.tree.add(data);
+          if (pending && this.events.length >= pending) {
+            this.timeline.setLength(this.events.length, true);
+            this.timeline.go(pending - 1);
+            pending = 0;
+          }
+          this.queueLength();
+        }
+      }, { signal: abort.signal });
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      cut = err.message;
+    }
+    if (abort.signal.aborted) return;
+    this.loading = false;
+    this.abort = null;
+    this.timeline.setLength(this.events.length, false);
+    if (pending) this.timeline.go(pending - 1);
+    this.reportEnd(cut, limit);
+    this.show(this.timeline.pos);
+  }
+
+  // queueLength tells the timeline about new steps once a frame, not once
+  // an event.
+  queueLength() {
+    if (this.drawQueued) return;
+    this.drawQueued = true;
+    requestAnimationFrame(() => {
+      this.drawQueued = false;
+      if (this.loading) {
+        this.timeline.setLength(this.events.length, true);
+        this.drawNotes();
+        this.drawStep();
+      }
+    });
+  }
+
+  reportEnd(cut, limit) {
+    const end = this.end;
+    const { n, algo } = this;
+    if (!end) {
+      setStatus($('trace-status'), `${cut || 'The connection was lost'}; ${fmt(this.events.length)} steps received, which you can play.`, 'error');
+    } else if (end.truncated) {
+      setStatus($('trace-status'), `${algo} on ${n}×${n}: the first ${fmt(end.events)} steps of a longer search (the page plays at most ${fmt(limit)}).`);
+    } else {
+      setStatus($('trace-status'), `${algo} on ${n}×${n}: the whole search, ${fmt(this.events.length)} steps.`, 'good');
+    }
+  }
+
+  event(pos) { return pos >= 0 ? this.events[pos] : null; }
+
+  // show draws the step at pos everywhere; the costly views wait while the
+  // player runs fast.
+  show(pos) {
+    const e = this.event(pos);
+    this.drawBoard(e);
+    this.drawStep();
+    this.drawSide();
+    this.drawNotes();
+    const now = performance.now();
+    if (!this.timeline.playing || now - (this.treeAt || 0) > 120) {
+      this.treeAt = now;
+      this.tree.draw(pos);
+    }
+    this.announce();
+    this.onURL();
+  }
+
+  drawBoard(e) {
+    const n = this.n;
+    const queens = e ? e.queens : new Array(n).fill(0);
+    const isQueen = e && e.squares
+      ? (() => { const s = new Set(e.squares.map(([r, c]) => r * 1000 + c)); return (r, c) => s.has(r * 1000 + c); })()
+      : (r, c) => queens[r - 1] === c;
+    const brute = e && e.candidate !== undefined;
+    const at = (x, r, c) => x && x.row === r && x.col === c;
+    this.board.draw({
+      square: (r, c) => {
+        const classes = [];
+        let label = 'empty';
+        if (isQueen(r, c)) {
+          classes.push('queen');
+          label = 'queen';
+          if (e && e.kind === 'place' && at(e, r, c)) { classes.push('placed'); label = 'queen, just placed'; }
+          if (e && e.kind === 'reject' && at(e.by, r, c)) { classes.push('attacker'); label = brute ? 'queen, attacks another' : `queen, attacks row ${e.row}, column ${e.col}`; }
+          if (brute && e.kind === 'reject' && at(e, r, c)) { classes.push('attacker'); label = 'queen, attacked'; }
+          return { classes, label };
+        }
+        if (e && e.kind === 'remove' && at(e, r, c)) { classes.push('removed'); label = 'queen just removed'; }
+        const by = brute ? [] : attackers(queens, r, c);
+        if (e && e.kind === 'reject' && !brute && at(e, r, c)) {
+          classes.push('rejected', 'attacked');
+          return { classes, label: `tried and rejected: attacked by the queen in row ${e.by.row}` };
+        }
+        if (by.length) {
+          classes.push('attacked');
+          label = `${label === 'empty' ? '' : label + ', '}attacked by the queen in row ${by[0].row}${by.length > 1 ? ` and ${by.length - 1} more` : ''}`;
+        }
+        return { classes, label };
+      },
+      lines: e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [],
+    });
+    this.board.el.classList.toggle('solved', !!e && e.kind === 'solution');
+  }
+
+  stepText() {
+    const pos = this.timeline.pos;
+    const total = this.loading ? `${fmt(this.events.length)}+` : fmt(this.events.length);
+    const e = this.event(pos);
+    return e ? `Step ${fmt(e.step)} of ${total}: ${e.kind}${e.kind === 'solution' ? ' ' + e.counters.solutions : ` row ${e.row}, column ${e.col}`}` : `Empty board (${total} steps)`;
+  }
+
+  drawStep() {
+    const e = this.event(this.timeline.pos);
+    $('trace-step').textContent = this.stepText();
+    $('trace-explain').textContent = explain(this.algo, e, this.n);
+    const c = e ? e.counters : zero;
+    for (const k of ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 'tries']) $('c-' + k).textContent = fmt(c[k]);
+  }
+
+  drawSide() {
+    const e = this.event(this.timeline.pos);
+    drawStructure($('structure'), this.algo, e, this.n, this.focus);
+    const line = lineFor(this.algo, e);
+    [...$('pseudocode').children].forEach((li, i) => {
+      if (i === line) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
+    });
+  }
+
+  drawCode() {
+    const ol = $('pseudocode');
+    ol.replaceChildren(...pseudocode(this.algo).map(([text]) => {
+      const li = document.createElement('li');
+      li.textContent = text;
+      return li;
+    }));
+    $('structure-title').textContent = `The data of ${this.algo}`;
+    $('code-title').textContent = `Pseudocode of ${this.algo}`;
+  }
+
+  // drawNotes lists the solutions found up to the step shown, or says that
+  // there is none yet.
+  drawNotes() {
+    const pos = this.timeline.pos;
+    let k = 0;
+    while (k < this.solutions.length && this.solutions[k] <= pos) k++;
+    const list = $('solutions');
+    if (list.childElementCount !== Math.min(k, 200)) {
+      list.replaceChildren(...this.solutions.slice(0, Math.min(k, 200)).map((p, i) => {
+        const li = document.createElement('li');
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.pos = p;
+        b.textContent = `${i + 1}: ${this.events[p].queens.join(' ')} (step ${fmt(p + 1)})`;
+        li.append(b);
+        return li;
+      }));
+    }
+    let note = '';
+    if (k === 0 && pos >= 0) {
+      note = this.loading || this.solutions.length
+        ? `No solution yet in the ${plural(pos + 1, 'step')} played.`
+        : `The ${plural(this.events.length, 'step')} loaded hold no solution: ${this.end && this.end.truncated ? `this search on ${this.n}×${this.n} runs far longer before its first solution than the page can play. Try a smaller N to see one.` : 'this board has none.'}`;
+    } else if (k > 200) {
+      note = `${fmt(k)} solutions so far; the first 200 are listed.`;
+    } else if (k > 0) {
+      note = `${plural(k, 'solution')} so far; click one to go to it.`;
+    }
+    $('solutions-note').textContent = note || 'Solutions appear here as the search finds them.';
+  }
+
+  // announce tells a screen reader where the search is: at once when paused,
+  // at most once a second while playing.
+  announce() {
+    clearTimeout(this.liveTimer);
+    const say = () => {
+      this.lastLive = performance.now();
+      $('trace-live').textContent = `${this.stepText()}. ${$('trace-explain').textContent}`;
+    };
+    const wait = 1000 - (performance.now() - this.lastLive);
+    if (!this.timeline.playing || wait <= 0) say();
+    else this.liveTimer = setTimeout(say, wait);
+  }
+
+  // keys: space plays and pauses, arrows step, Home and End jump; keys for a
+  // focused control (a button's Space, a field, the board's arrows) are left
+  // to it.
+  keys(e) {
+    if (!this.ownsKey(e)) return;
+    const t = this.timeline;
+    const actions = {
+      ' ': () => t.toggle(),
+      ArrowRight: () => { t.pause(); t.go(t.pos + 1); },
+      ArrowLeft: () => { t.pause(); t.go(t.pos - 1); },
+      Home: () => { t.pause(); t.go(-1); },
+      End: () => { t.pause(); t.go(t.length - 1); },
+    };
+    if (!actions[e.key]) return;
+    e.preventDefault();
+    actions[e.key]();
+  }
+
+  // ownsKey: Space belongs to a focused control; arrows, Home and End only
+  // to fields, sliders and the board's own grid navigation.
+  ownsKey(e) {
+    if ($('board').hidden || e.ctrlKey || e.metaKey || e.altKey) return false;
+    const own = e.key === ' ' ? 'input, select, textarea, button, a, dialog, [role=grid], summary' : 'input, select, textarea, dialog, [role=grid]';
+    return !(e.target.closest && e.target.closest(own));
+  }
+}

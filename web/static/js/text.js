@@ -1,0 +1,24 @@
+// Numbers and status lines as the page writes them.
+
+export const $ = (id) => document.getElementById(id);
+
+export const fmt = (v) => Number(v).toLocaleString('en-US');
+
+// Big counts arrive as decimal strings; group their digits without Number.
+export const fmtBig = (s) => String(s).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+export const plural = (k, one, many = one + 's') => `${fmt(k)} ${k === 1 ? one : many}`;
+
+// setStatus writes a status line; kind is '', 'error' or 'good'.
+export function setStatus(el, text, kind = '') {
+  el.textContent = text;
+  el.className = 'status' + (kind ? ' ' + kind : '');
+}
+
+// duration writes seconds as "12 s", "3 min 5 s" or "2 h 10 min".
+export function duration(s) {
+  if (!Number.isFinite(s)) return '?';
+  if (s < 60) return `${Math.max(0, Math.round(s))} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}

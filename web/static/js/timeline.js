@@ -1,0 +1,116 @@
+// Timeline: the position in a trace and the controls that move it — a
+// slider over every step received, back and forward, play and pause at a
+// speed, and "pause at each solution". It knows nothing of boards: it calls
+// onChange(pos) whenever the position moves (pos -1 is the empty board).
+
+import { $, fmt } from './text.js';
+
+export class Timeline {
+  constructor(onChange) {
+    this.onChange = onChange;
+    this.pos = -1;
+    this.length = 0;       // steps received
+    this.loading = false;  // more steps may come
+    this.playing = false;
+    this.speed = 10;       // steps per second
+    this.budget = 0;
+    this.last = 0;
+    this.isSolution = () => false;
+    this.slider = $('timeline');
+    this.slider.addEventListener('input', () => { this.pause(); this.go(Number(this.slider.value) - 1); });
+    $('btn-play').addEventListener('click', () => this.toggle());
+    $('btn-step').addEventListener('click', () => { this.pause(); this.go(this.pos + 1); });
+    $('btn-back').addEventListener('click', () => { this.pause(); this.go(this.pos - 1); });
+    $('btn-reset').addEventListener('click', () => { this.pause(); this.go(-1); });
+    $('btn-end').addEventListener('click', () => { this.pause(); this.go(this.length - 1); });
+    $('speed').addEventListener('input', () => this.readSpeed());
+    this.readSpeed();
+    this.tick = this.tick.bind(this);
+  }
+
+  readSpeed() {
+    // Logarithmic: 0 → 1 step/s, 100 → 2000 steps/s.
+    this.speed = Math.round(Math.pow(2000, Number($('speed').value) / 100));
+    $('speed-value').textContent = `${fmt(this.speed)} steps/s`;
+  }
+
+  // setLength is called as steps arrive and when the stream ends.
+  setLength(length, loading) {
+    this.length = length;
+    this.loading = loading;
+    this.slider.max = Math.max(length, 1);
+    this.slider.disabled = length === 0;
+    this.refresh();
+  }
+
+  get atEnd() { return this.pos >= this.length - 1 && !this.loading; }
+
+  go(pos) {
+    const next = Math.max(-1, Math.min(this.length - 1, pos));
+    const moved = next !== this.pos;
+    this.pos = next;
+    this.refresh();
+    this.onChange(this.pos);
+    return moved;
+  }
+
+  toggle() { return this.playing ? this.pause() : this.play(); }
+
+  play() {
+    if (this.atEnd) return;
+    this.playing = true;
+    this.last = performance.now();
+    this.budget = 1; // the next step at once
+    requestAnimationFrame(this.tick);
+    this.refresh();
+  }
+
+  pause() {
+    if (!this.playing) return;
+    this.playing = false;
+    this.refresh();
+    this.onChange(this.pos);
+  }
+
+  // tick moves speed × elapsed steps, drawing once a frame however many that
+  // is, and stops on a solution when asked to.
+  tick(now) {
+    if (!this.playing) return;
+    this.budget += (now - this.last) / 1000 * this.speed;
+    this.last = now;
+    let steps = Math.floor(this.budget);
+    if (steps > 0) {
+      this.budget -= steps;
+      let next = Math.min(this.length - 1, this.pos + steps);
+      if ($('pause-solution').checked) {
+        for (let p = this.pos + 1; p <= next; p++) {
+          if (this.isSolution(p)) {
+            next = p;
+            this.playing = false;
+            break;
+          }
+        }
+      }
+      if (next === this.pos) this.budget = 0; // waiting for the stream costs no steps
+      this.pos = next;
+      if (this.atEnd) this.playing = false;
+      this.refresh();
+      this.onChange(this.pos);
+    }
+    if (this.playing) requestAnimationFrame(this.tick);
+  }
+
+  refresh() {
+    this.slider.value = this.pos + 1;
+    this.slider.setAttribute('aria-valuetext', this.pos < 0 ? 'the empty board' : `step ${fmt(this.pos + 1)} of ${fmt(this.length)}`);
+    $('btn-back').disabled = this.pos < 0;
+    $('btn-reset').disabled = this.pos < 0;
+    $('btn-step').disabled = this.pos >= this.length - 1;
+    $('btn-end').disabled = this.pos >= this.length - 1;
+    const play = $('btn-play');
+    play.textContent = this.playing ? '❚❚ Pause' : '▶ Play';
+    play.setAttribute('aria-pressed', String(this.playing));
+    play.disabled = this.atEnd && !this.playing;
+    $('board').dataset.state = this.atEnd ? 'end' : (this.playing ? 'playing' : 'paused');
+  }
+}
