@@ -18,6 +18,8 @@ type candidates struct {
 	visit func(board.Placement) bool
 	err   error
 	start time.Time
+	emit  func(Event) bool // nil unless traced (TraceCandidates)
+	pick  []int            // brute-combinations' squares, row·n + col, for events
 }
 
 func newCandidates(ctx context.Context, visit func(board.Placement) bool) *candidates {
@@ -35,6 +37,12 @@ func (t *candidates) test(p board.Placement, solution bool) bool {
 		if t.visit != nil && !t.visit(p) {
 			return false
 		}
+	}
+	if t.emit != nil {
+		if t.err = t.ctx.Err(); t.err != nil {
+			return false
+		}
+		return t.emit(t.event(p, solution))
 	}
 	if t.c.Nodes%checkEvery == 0 {
 		if t.err = t.ctx.Err(); t.err != nil {

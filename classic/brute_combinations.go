@@ -2,6 +2,7 @@ package classic
 
 import (
 	"context"
+	"iter"
 	"math/big"
 
 	"github.com/nqueens/nqueens/board"
@@ -28,15 +29,25 @@ func (b bruteCombinations) Solve(ctx context.Context, n int, visit func(board.Pl
 		return Counters{}, err
 	}
 	t := newCandidates(ctx, visit)
-	if t.err = ctx.Err(); t.err != nil {
-		return t.done()
+	if t.err = ctx.Err(); t.err == nil {
+		b.run(t, n)
 	}
+	return t.done()
+}
+
+// TraceCandidates shows every candidate Solve tests, in its order.
+func (b bruteCombinations) TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error) {
+	return traceCandidates(ctx, b, n, b.run)
+}
+
+func (bruteCombinations) run(t *candidates, n int) {
 	squares := n * n
 	pick := make([]int, n) // the chosen squares, increasing
 	for i := range pick {
 		pick[i] = i
 	}
 	p := board.New(n)
+	t.pick = pick
 	for t.test(p, isSolutionSet(pick, p)) {
 		// Next combination: bump the rightmost square that can still
 		// move, and put the ones after it right behind.
@@ -52,7 +63,6 @@ func (b bruteCombinations) Solve(ctx context.Context, n int, visit func(board.Pl
 			pick[j] = pick[j-1] + 1
 		}
 	}
-	return t.done()
 }
 
 // isSolutionSet fills p from the chosen squares and reports whether they are

@@ -2,6 +2,7 @@ package classic
 
 import (
 	"context"
+	"iter"
 	"math/big"
 
 	"github.com/nqueens/nqueens/board"
@@ -28,9 +29,18 @@ func (b bruteRows) Solve(ctx context.Context, n int, visit func(board.Placement)
 		return Counters{}, err
 	}
 	t := newCandidates(ctx, visit)
-	if t.err = ctx.Err(); t.err != nil {
-		return t.done()
+	if t.err = ctx.Err(); t.err == nil {
+		b.run(t, n)
 	}
+	return t.done()
+}
+
+// TraceCandidates shows every candidate Solve tests, in its order.
+func (b bruteRows) TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error) {
+	return traceCandidates(ctx, b, n, b.run)
+}
+
+func (bruteRows) run(t *candidates, n int) {
 	p := make(board.Placement, n) // all queens in column 0
 	for t.test(p, noTwoAttack(p)) {
 		r := n - 1
@@ -43,5 +53,4 @@ func (b bruteRows) Solve(ctx context.Context, n int, visit func(board.Placement)
 		}
 		p[r]++
 	}
-	return t.done()
 }

@@ -1,9 +1,11 @@
 package classic
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/nqueens/nqueens/board"
 )
@@ -56,9 +58,33 @@ type Event struct {
 	// Counters after the event; Elapsed is always zero so that a trace
 	// is the same from run to run.
 	Counters Counters
+	// Candidate is set for the events of a brute-force search (see
+	// [CandidateTracer]): the number of the candidate board tested, from 1,
+	// in the strategy's order. Squares lists the candidate's queens when
+	// two may share a row (brute-combinations), which Queens cannot hold;
+	// Queens then keeps the first queen of each row.
+	Candidate uint64
+	Squares   []board.Square
 }
 
+// CandidateTracer is a brute-force strategy whose candidates can be watched
+// one by one. Each candidate is one event: a Solution, or a Reject whose
+// (Row, Col) and By are the first pair of its queens that attack each other,
+// in the order the strategy's own check finds them, with Queens the
+// candidate itself.
+type CandidateTracer interface {
+	Estimator
+	// TraceCandidates returns the candidates as a sequence of events, like
+	// [Tracer.Trace]. Cost: that of Solve plus O(n) per candidate.
+	TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error)
+}
+
+// sameRow is the attack between two queens of a brute-force candidate that
+// share a row, which no board.Placement can hold and board has no kind for.
+const sameRow board.ProblemKind = 0xff
+
 var attackNames = map[board.ProblemKind]string{
+	sameRow:            "row",
 	board.SameColumn:   "column",
 	board.Diagonal:     "diagonal",
 	board.AntiDiagonal: "anti-diagonal",
@@ -89,6 +115,9 @@ type eventJSON struct {
 	Attack   string    `json:"attack,omitempty"`
 	Queens   []int32   `json:"queens"`
 	Counters Counters  `json:"counters"`
+	// Added for brute-force candidates; absent from backtracking events.
+	Candidate uint64     `json:"candidate,omitempty"`
+	Squares   []squareJS `json:"squares,omitempty"`
 }
 
 type squareJS struct {
@@ -101,7 +130,11 @@ type squareJS struct {
 // with 1-based rows and columns and 0 for a row without a queen. A solution
 // has no row and col.
 func (e Event) MarshalJSON() ([]byte, error) {
-	j := eventJSON{Step: e.Step, Kind: e.Kind.String(), Counters: e.Counters, Queens: make([]int32, len(e.Queens))}
+	j := eventJSON{Step: e.Step, Kind: e.Kind.String(), Counters: e.Counters, Queens: make([]int32, len(e.Queens)),
+		Candidate: e.Candidate}
+	for _, q := range e.Squares {
+		j.Squares = append(j.Squares, squareJS{q.Row + 1, q.Col + 1})
+	}
 	j.Counters.Elapsed = 0
 	if e.Kind != Solution {
 		j.Row, j.Col = e.Row+1, e.Col+1
@@ -132,7 +165,7 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		return errors.New("event has no queens array")
 	}
 	out := Event{Kind: kind, Step: j.Step, Row: board.Empty, Col: board.Empty, Counters: j.Counters,
-		Queens: make(board.Placement, n)}
+		Queens: make(board.Placement, n), Candidate: j.Candidate}
 	for i, c := range j.Queens {
 		if c < 0 || int(c) > n {
 			return fmt.Errorf("queens[%d] = %d is out of range 0..%d", i, c, n)
@@ -140,6 +173,12 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		out.Queens[i] = c - 1
 	}
 	inBoard := func(r, c int) bool { return r >= 1 && r <= n && c >= 1 && c <= n }
+	for _, q := range j.Squares {
+		if !inBoard(q.Row, q.Col) {
+			return fmt.Errorf("squares: (row %d, col %d) is off the %d×%d board", q.Row, q.Col, n, n)
+		}
+		out.Squares = append(out.Squares, board.Square{Row: q.Row - 1, Col: q.Col - 1})
+	}
 	if kind != Solution {
 		if !inBoard(j.Row, j.Col) {
 			return fmt.Errorf("%s event: square (row %d, col %d) is off the %d×%d board", kind, j.Row, j.Col, n, n)
@@ -157,7 +196,7 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 			}
 		}
 		if out.Attack == 0 {
-			return fmt.Errorf("unknown attack %q (want column, diagonal or anti-diagonal)", j.Attack)
+			return fmt.Errorf("unknown attack %q (want row, column, diagonal or anti-diagonal)", j.Attack)
 		}
 	}
 	*e = out
@@ -183,4 +222,67 @@ func attacker(q board.Columns, row, col int) (board.Square, board.ProblemKind) {
 		}
 	}
 	return board.Square{Row: board.Empty, Col: board.Empty}, 0
+}
+
+// traceCandidates runs a brute-force strategy for TraceCandidates: run tests
+// every candidate through t, which emits one event for each.
+func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candidates, n int)) (iter.Seq[Event], error) {
+	if err := checkN(s, n, MaxN); err != nil {
+		return nil, err
+	}
+	return func(yield func(Event) bool) {
+		if ctx.Err() != nil {
+			return
+		}
+		t := newCandidates(ctx, nil)
+		t.emit = yield
+		run(t, n)
+	}, nil
+}
+
+// event is the event of the candidate p just counted by test. Cost O(n²)
+// for a rejected candidate, as the strategies' own checks.
+func (t *candidates) event(p board.Placement, solution bool) Event {
+	e := Event{Kind: Solution, Step: t.c.Nodes, Candidate: t.c.Nodes, Row: board.Empty, Col: board.Empty,
+		Queens: p.Clone(), Counters: t.c}
+	n := len(p)
+	for _, sq := range t.pick {
+		e.Squares = append(e.Squares, board.Square{Row: sq / n, Col: sq % n})
+	}
+	if solution {
+		return e
+	}
+	e.Kind = Reject
+	at, by, how := firstAttack(p, e.Squares)
+	e.Row, e.Col, e.By, e.Attack = at.Row, at.Col, by, how
+	return e
+}
+
+// firstAttack finds the first pair of queens that attack each other, as the
+// brute-force checks do: two of squares (in their order) in one row, else
+// rows i < j of p in the order i, then j. It returns the later queen, the
+// earlier one and the line.
+func firstAttack(p board.Placement, squares []board.Square) (at, by board.Square, how board.ProblemKind) {
+	for k := 1; k < len(squares); k++ {
+		if squares[k].Row == squares[k-1].Row {
+			return squares[k], squares[k-1], sameRow
+		}
+	}
+	for i := range p {
+		for j := i + 1; j < len(p); j++ {
+			if p[i] == board.Empty || p[j] == board.Empty {
+				continue
+			}
+			a, b := board.Square{Row: j, Col: int(p[j])}, board.Square{Row: i, Col: int(p[i])}
+			switch d := int(p[j] - p[i]); {
+			case d == 0:
+				return a, b, board.SameColumn
+			case d == j-i:
+				return a, b, board.Diagonal
+			case d == i-j:
+				return a, b, board.AntiDiagonal
+			}
+		}
+	}
+	return board.Square{Row: board.Empty, Col: board.Empty}, board.Square{Row: board.Empty, Col: board.Empty}, 0
 }

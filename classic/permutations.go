@@ -2,6 +2,7 @@ package classic
 
 import (
 	"context"
+	"iter"
 	"math/big"
 
 	"github.com/nqueens/nqueens/board"
@@ -28,16 +29,24 @@ func (b permutations) Solve(ctx context.Context, n int, visit func(board.Placeme
 		return Counters{}, err
 	}
 	t := newCandidates(ctx, visit)
-	if t.err = ctx.Err(); t.err != nil {
-		return t.done()
+	if t.err = ctx.Err(); t.err == nil {
+		b.run(t, n)
 	}
+	return t.done()
+}
+
+// TraceCandidates shows every candidate Solve tests, in its order.
+func (b permutations) TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error) {
+	return traceCandidates(ctx, b, n, b.run)
+}
+
+func (permutations) run(t *candidates, n int) {
 	p := make(board.Placement, n)
 	for i := range p {
 		p[i] = int32(i)
 	}
 	for t.test(p, diagonalsFree(p)) && nextPermutation(p) {
 	}
-	return t.done()
 }
 
 // diagonalsFree reports whether no two queens share a diagonal, the one

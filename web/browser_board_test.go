@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -410,14 +412,34 @@ func testStrategies(b *browser) {
 		"backtrack-flags-iterative": "table.flags", "stack": "ol.frames", "bitmask": "table.masks",
 	}
 	b.visit("/?n=6")
-	var names []string
+	// The list offers what the server says it can trace: every backtracking
+	// strategy, and the brute-force ones candidate by candidate.
+	res, err := http.Get(b.base + "/api/algorithms")
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var algos []algorithmJSON
+	err = json.NewDecoder(res.Body).Decode(&algos)
+	res.Body.Close()
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var names, traceable []string
+	for _, a := range algos {
+		if a.Traceable {
+			traceable = append(traceable, a.Name)
+		}
+	}
 	for _, a := range classic.All() {
 		if _, ok := a.(classic.Tracer); ok {
 			names = append(names, a.Name())
 		}
 	}
-	if got := eval[[]string](b, `[...document.querySelectorAll('#trace-algo option')].map((o) => o.value)`); !slices.Equal(got, names) {
-		b.t.Fatalf("the strategy list offers %q, want the traceable strategies %q", got, names)
+	if got := eval[[]string](b, `[...document.querySelectorAll('#trace-algo option')].map((o) => o.value)`); !slices.Equal(got, traceable) || len(got) < len(names) {
+		b.t.Fatalf("the strategy list offers %q, want the traceable strategies %q", got, traceable)
+	}
+	if slices.Contains(traceable, "brute-rows") {
+		testBruteForce(b)
 	}
 	for _, name := range names {
 		a, _ := classic.Lookup(name)
@@ -444,6 +466,39 @@ func testStrategies(b *browser) {
 	b.do("hover (2, 5)", chromedp.Evaluate[chromedp.Void](`document.querySelector('#trace-board [data-row="2"][data-col="5"]').dispatchEvent(new PointerEvent('pointerover', {bubbles: true}))`))
 	if s := b.text("structure"); !strings.Contains(s, "Row 2, column 5 → cols[5], diag[3], anti[6]") {
 		b.t.Fatalf("hovering (2, 5): %q", s)
+	}
+}
+
+// testBruteForce shows a brute-force search: the candidate tested, how many
+// remain, the pair of queens that fails it joined by a line.
+func testBruteForce(b *browser) {
+	b.visit("/?n=8&algo=brute-rows&step=1000")
+	b.waitJS("step 1000", `Number(document.getElementById('timeline').value) === 1000`, 20*time.Second)
+	tr, _ := classic.Lookup("brute-rows")
+	seq, _ := tr.(classic.CandidateTracer).TraceCandidates(context.Background(), 8)
+	var e classic.Event
+	for e = range seq {
+		if e.Step == 1000 {
+			break
+		}
+	}
+	if s := b.text("structure"); !strings.Contains(s, "Candidate 1,000 of 16,777,216; 16,776,216 remain.") || !strings.Contains(s, e.Queens.String()) {
+		b.t.Fatalf("brute-rows at candidate 1000 (%v): %q", e, s)
+	}
+	if q := eval[int](b, `document.querySelectorAll('#trace-board .cell.queen').length`); q != 8 || eval[int](b, `document.querySelectorAll('#trace-board svg line').length`) != 1 {
+		b.t.Fatalf("brute-rows candidate 1000: %d queens shown", q)
+	}
+	if m := markedLine(b); len(m) != 1 || !strings.Contains(m[0], "two queens share") {
+		b.t.Fatalf("brute-rows candidate 1000: marked line %q", m)
+	}
+	checkSquare(b, "trace-board", 8)
+	b.visit("/?n=4&algo=brute-combinations&step=1")
+	b.waitJS("step 1", `Number(document.getElementById('timeline').value) === 1`, 20*time.Second)
+	if q := eval[[]string](b, `[...document.querySelectorAll('#trace-board .cell.queen')].map((c) => c.dataset.row + ',' + c.dataset.col)`); !slices.Equal(q, []string{"1,1", "1,2", "1,3", "1,4"}) {
+		b.t.Fatalf("brute-combinations candidate 1 shows queens at %q", q)
+	}
+	if s := b.text("trace-explain"); !strings.Contains(s, "share a row") {
+		b.t.Fatalf("brute-combinations candidate 1: %q", s)
 	}
 }
 

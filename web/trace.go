@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"strings"
 
@@ -18,6 +19,18 @@ type traceEnd struct {
 	Complete  bool             `json:"complete"`  // the search ran to its end
 	Truncated bool             `json:"truncated"` // the search had more events than the limit
 	Counters  classic.Counters `json:"counters"`  // after the last event sent
+}
+
+// traceOf returns how to trace a strategy: step by step for a backtracking
+// one, candidate by candidate for a brute-force one.
+func traceOf(s classic.Strategy) (func(context.Context, int) (iter.Seq[classic.Event], error), bool) {
+	switch t := s.(type) {
+	case classic.Tracer:
+		return t.Trace, true
+	case classic.CandidateTracer:
+		return t.TraceCandidates, true
+	}
+	return nil, false
 }
 
 // handleTrace streams the classic search of ?algo= on the ?n= board as
@@ -46,11 +59,11 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	tr, ok := algo.(classic.Tracer)
+	trace, ok := traceOf(algo)
 	if !ok {
 		var names []string
 		for _, a := range classic.All() {
-			if _, ok := a.(classic.Tracer); ok {
+			if _, ok := traceOf(a); ok {
 				names = append(names, a.Name())
 			}
 		}
@@ -67,7 +80,7 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	// limit is reached (the break below).
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	seq, err := tr.Trace(ctx, n)
+	seq, err := trace(ctx, n)
 	if err != nil {
 		return badRequest("%v", err)
 	}

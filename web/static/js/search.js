@@ -194,7 +194,7 @@ export class SearchPanel {
     const n = this.n;
     const queens = e ? e.queens : new Array(n).fill(0);
     const isQueen = e && e.squares
-      ? (() => { const s = new Set(e.squares.map(([r, c]) => r * 1000 + c)); return (r, c) => s.has(r * 1000 + c); })()
+      ? (() => { const s = new Set(e.squares.map((q) => q.row * 1000 + q.col)); return (r, c) => s.has(r * 1000 + c); })()
       : (r, c) => queens[r - 1] === c;
     const brute = e && e.candidate !== undefined;
     const at = (x, r, c) => x && x.row === r && x.col === c;
@@ -231,7 +231,9 @@ export class SearchPanel {
     const pos = this.timeline.pos;
     const total = this.loading ? `${fmt(this.events.length)}+` : fmt(this.events.length);
     const e = this.event(pos);
-    return e ? `Step ${fmt(e.step)} of ${total}: ${e.kind}${e.kind === 'solution' ? ' ' + e.counters.solutions : ` row ${e.row}, column ${e.col}`}` : `Empty board (${total} steps)`;
+    if (!e) return `Empty board (${total} steps)`;
+    if (e.candidate !== undefined) return `Step ${fmt(e.step)} of ${total}: candidate ${fmt(e.candidate)}, ${e.kind === 'solution' ? `solution ${e.counters.solutions}` : 'rejected'}`;
+    return `Step ${fmt(e.step)} of ${total}: ${e.kind}${e.kind === 'solution' ? ' ' + e.counters.solutions : ` row ${e.row}, column ${e.col}`}`;
   }
 
   drawStep() {

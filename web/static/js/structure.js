@@ -146,7 +146,7 @@ function stackView({ e, n, queens }) {
 function candidateView({ algo, e, n }) {
   const total = candidates(algo, n);
   const k = BigInt(e.candidate);
-  const list = e.squares ? e.squares.map(([r, c]) => `(${r}, ${c})`).join(' ') : e.queens.join(' ');
+  const list = e.squares ? e.squares.map((q) => `(${q.row}, ${q.col})`).join(' ') : e.queens.join(' ');
   return [el('p', { class: 'caption', text: `Candidate ${group(k)} of ${group(total)}; ${group(total - k)} remain.` }),
     el('p', { class: 'caption' }, e.squares ? 'Squares: ' : 'Columns, row by row: ', el('code', { text: list }))];
 }
