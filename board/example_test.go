@@ -38,7 +38,7 @@ func ExampleVerify() {
 	fmt.Println(board.Verify(board.FromOneBased(2, 4, 0, 3)))
 	// Output:
 	// <nil>
-	// queens at row 2, column 3 and row 3, column 2 attack each other on the same anti-diagonal (↙)
+	// queens at row 2, column 3 and row 3, column 2 attack each other on the same anti-diagonal
 	// row 3 has no queen
 }
 

@@ -79,7 +79,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad dot", ".Q..\n..*Q\nQ...\n..Q.", Dots, `line 2: row 2, square 3: unexpected '*' in a dots board`},
 		{"bad grid cell", "0100\n0002\n1000\n0010", Grid, `row 2, square 4: unexpected '2' in a grid board (want '0' or '1')`},
 		{"json syntax", `{"n":4,"queens":[2,4,1,3}`, Auto, "character 25: malformed JSON"},
-		{"json type", `{"queens":"2 4 1 3"}`, Auto, `"queens" must be []int64, not a JSON string`},
+		{"json type", `{"queens":"2 4 1 3"}`, Auto, `"queens" must be an array of column numbers, not a JSON string`},
 		{"json n mismatch", `{"n":5,"queens":[2,4,1,3]}`, Auto, `"n" is 5 but "queens" has 4 rows`},
 		{"json column range", `{"queens":[2,4,9,3]}`, Auto, "queens[2] (row 3): column 9 is out of range 1..4"},
 		{"json blocked off board", `{"queens":[2,4,1,3],"blocked":[[5,1]]}`, Auto, "blocked[0] = [5, 1] is off the 4×4 board"},

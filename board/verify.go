@@ -1,17 +1,23 @@
 package board
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
 
-// ProblemKind names why a placement is not a solution.
+// ProblemKind names why a placement is not a solution. Its String is the
+// one spelling used in messages, in JSON (see [ProblemKind.MarshalJSON])
+// and by every package: a trace's attack along a line is a ProblemKind too.
 type ProblemKind uint8
 
 const (
-	OutOfRange   ProblemKind = iota + 1 // a column outside 1..n
-	EmptyRow                            // a row without a queen (full solutions only)
-	SameColumn                          // two queens in one column
-	Diagonal                            // two queens on one ↘ diagonal (row-col equal)
-	AntiDiagonal                        // two queens on one ↙ diagonal (row+col equal)
-	Blocked                             // a queen on a blocked square (partial boards)
+	OutOfRange   ProblemKind = iota + 1 // "column out of range": a column outside 1..n
+	EmptyRow                            // "empty row": a row without a queen (full solutions only)
+	SameColumn                          // "same column": two queens in one column
+	Diagonal                            // "same diagonal": two queens on one ↘ diagonal (row-col equal)
+	AntiDiagonal                        // "same anti-diagonal": two queens on one ↙ diagonal (row+col equal)
+	Blocked                             // "blocked square": a queen on a blocked square (partial boards)
 )
 
 var kindNames = [...]string{"", "column out of range", "empty row", "same column", "same diagonal", "same anti-diagonal", "blocked square"}
@@ -21,6 +27,40 @@ func (k ProblemKind) String() string {
 		return kindNames[k]
 	}
 	return fmt.Sprintf("ProblemKind(%d)", k)
+}
+
+// IsAttack reports whether k is two queens on one line.
+func (k ProblemKind) IsAttack() bool { return k == SameColumn || k == Diagonal || k == AntiDiagonal }
+
+// ParseProblemKind accepts the names String prints.
+func ParseProblemKind(name string) (ProblemKind, error) {
+	for i, s := range kindNames {
+		if i > 0 && s == name {
+			return ProblemKind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown problem kind %q (want one of %s)", name, strings.Join(kindNames[1:], ", "))
+}
+
+// MarshalJSON writes the kind as its name, "same diagonal".
+func (k ProblemKind) MarshalJSON() ([]byte, error) {
+	if k == 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("board: no JSON name for %v", k)
+	}
+	return json.Marshal(k.String())
+}
+
+// UnmarshalJSON reads the name MarshalJSON writes.
+func (k *ProblemKind) UnmarshalJSON(data []byte) error {
+	var name string
+	if err := json.Unmarshal(data, &name); err != nil {
+		return err
+	}
+	v, err := ParseProblemKind(name)
+	if err == nil {
+		*k = v
+	}
+	return err
 }
 
 // Problem says exactly why a placement is not a solution. Rows and columns
@@ -41,12 +81,38 @@ func (p *Problem) Error() string {
 		return fmt.Sprintf("row %d has no queen", p.Row+1)
 	case Blocked:
 		return fmt.Sprintf("queen at row %d, column %d stands on a blocked square", p.Row+1, p.Col+1)
-	default:
-		what := map[ProblemKind]string{SameColumn: "column", Diagonal: "diagonal (↘)", AntiDiagonal: "anti-diagonal (↙)"}[p.Kind]
-		return fmt.Sprintf("queens at row %d, column %d and row %d, column %d attack each other on the same %s",
-			p.Row2+1, p.Col2+1, p.Row+1, p.Col+1, what)
 	}
+	return fmt.Sprintf("queens at row %d, column %d and row %d, column %d attack each other on the %s",
+		p.Row2+1, p.Col2+1, p.Row+1, p.Col+1, p.Kind)
 }
+
+// ProblemJSON is the JSON form of a [Problem], 1-based, the one form a
+// problem takes in nqueens (verify --json and /api/verify):
+// {"kind":"same column","row":4,"col":4,"row2":2,"col2":4}. Col is 0 for
+// an empty row; Row2 and Col2 are the earlier queen of an attack and absent
+// otherwise.
+type ProblemJSON struct {
+	Kind string `json:"kind"`
+	Row  int    `json:"row"`
+	Col  int    `json:"col"`
+	Row2 int    `json:"row2,omitempty"`
+	Col2 int    `json:"col2,omitempty"`
+}
+
+// JSON returns the JSON form of p.
+func (p *Problem) JSON() ProblemJSON {
+	j := ProblemJSON{Kind: p.Kind.String(), Row: p.Row + 1, Col: p.Col + 1}
+	if p.Kind == EmptyRow {
+		j.Col = 0
+	}
+	if p.Kind.IsAttack() {
+		j.Row2, j.Col2 = p.Row2+1, p.Col2+1
+	}
+	return j
+}
+
+// MarshalJSON writes [ProblemJSON].
+func (p *Problem) MarshalJSON() ([]byte, error) { return json.Marshal(p.JSON()) }
 
 // Verify reports whether c is a full solution: nil if so, else a *[Problem]
 // for the first row (top down) where something is wrong. Cost O(n) time and

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 )
@@ -20,8 +21,8 @@ func TestVerifyProblems(t *testing.T) {
 		{"out of range", FromOneBased(2, 5, 1, 3), false, OutOfRange, "row 2: column 5 is out of range 1..4"},
 		{"negative", FromColumns(1, -7, 0, 2), true, OutOfRange, "row 2: column -6 is out of range 1..4"},
 		{"same column", FromOneBased(2, 4, 2, 0), true, SameColumn, "queens at row 1, column 2 and row 3, column 2 attack each other on the same column"},
-		{"diagonal", FromOneBased(1, 2, 0, 0), true, Diagonal, "queens at row 1, column 1 and row 2, column 2 attack each other on the same diagonal (↘)"},
-		{"anti-diagonal", FromOneBased(3, 0, 1, 0), true, AntiDiagonal, "queens at row 1, column 3 and row 3, column 1 attack each other on the same anti-diagonal (↙)"},
+		{"diagonal", FromOneBased(1, 2, 0, 0), true, Diagonal, "queens at row 1, column 1 and row 2, column 2 attack each other on the same diagonal"},
+		{"anti-diagonal", FromOneBased(3, 0, 1, 0), true, AntiDiagonal, "queens at row 1, column 3 and row 3, column 1 attack each other on the same anti-diagonal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,5 +80,43 @@ func TestVerifyAgainstBruteForce(t *testing.T) {
 				t.Fatalf("Verify(%v) ok = %v, want %v", p, got, ok)
 			}
 		}
+	}
+}
+
+// TestProblemJSON pins the one JSON form of a problem and of its kind.
+func TestProblemJSON(t *testing.T) {
+	tests := []struct {
+		p    Placement
+		want string
+	}{
+		{FromOneBased(2, 4, 1, 4), `{"kind":"same column","row":4,"col":4,"row2":2,"col2":4}`},
+		{FromOneBased(1, 2, 0, 0), `{"kind":"same diagonal","row":2,"col":2,"row2":1,"col2":1}`},
+		{FromOneBased(1, 3, 2, 4), `{"kind":"same anti-diagonal","row":3,"col":2,"row2":2,"col2":3}`},
+		{FromOneBased(2, 0, 1, 3), `{"kind":"empty row","row":2,"col":0}`},
+		{FromOneBased(2, 9, 1, 3), `{"kind":"column out of range","row":2,"col":9}`},
+	}
+	for _, tt := range tests {
+		var p *Problem
+		if err := Verify(tt.p); !errors.As(err, &p) {
+			t.Fatalf("%v: %v", tt.p, err)
+		}
+		got, err := json.Marshal(p)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("%v: %s, %v; want %s", tt.p, got, err, tt.want)
+		}
+	}
+	for k := OutOfRange; k <= Blocked; k++ {
+		b, err := json.Marshal(k)
+		var back ProblemKind
+		if err != nil || json.Unmarshal(b, &back) != nil || back != k || string(b) != `"`+k.String()+`"` {
+			t.Errorf("%v: %s, %v, back %v", k, b, err, back)
+		}
+	}
+	var k ProblemKind
+	if err := json.Unmarshal([]byte(`"diagonal"`), &k); err == nil {
+		t.Error(`"diagonal" is not a kind's name, but was read as one`)
+	}
+	if _, err := json.Marshal(ProblemKind(0)); err == nil {
+		t.Error("the zero kind has no name, but was written")
 	}
 }

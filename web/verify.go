@@ -85,15 +85,9 @@ type verifyRequest struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// problemJSON says why a board is not a solution, 1-based; (row2, col2) is
-// the earlier queen of an attacking pair.
-type problemJSON struct {
-	Kind string `json:"kind"`
-	Row  int    `json:"row"`
-	Col  int    `json:"col"`
-	Row2 int    `json:"row2,omitempty"`
-	Col2 int    `json:"col2,omitempty"`
-}
+// problemJSON says why a board is not a solution, in the one JSON form
+// board defines for every command and endpoint.
+type problemJSON = board.ProblemJSON
 
 type verifyResponse struct {
 	N       int          `json:"n"`
@@ -126,13 +120,8 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 	var p *board.Problem
 	if errors.As(err, &p) {
 		out.Error = p.Error()
-		out.Problem = &problemJSON{Kind: p.Kind.String(), Row: p.Row + 1, Col: p.Col + 1}
-		if p.Kind == board.SameColumn || p.Kind == board.Diagonal || p.Kind == board.AntiDiagonal {
-			out.Problem.Row2, out.Problem.Col2 = p.Row2+1, p.Col2+1
-		}
-		if p.Kind == board.EmptyRow {
-			out.Problem.Col = 0
-		}
+		j := p.JSON()
+		out.Problem = &j
 	} else if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ exit 1. Every completion is verified before it is printed.`,
 		case limit > 0 && !all:
 			return usagef("--limit needs --all")
 		}
-		in, name, err := openInput(cmd, argOr(args, 0, "-"))
+		in, name, err := openBoards(cmd, argOr(args, 0, "-"))
 		if err != nil {
 			return err
 		}
@@ -148,7 +148,10 @@ exit 1. Every completion is verified before it is printed.`,
 // the input's own when it is known, else dots.
 func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, board.Format, error) {
 	var boards []board.Partial
-	for rec := range board.ParseAll(in, f) {
+	for rec, err := range readBoards(in, name, f) {
+		if err != nil {
+			return board.Partial{}, "", err
+		}
 		if rec.Err != nil {
 			return board.Partial{}, "", fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
 		}

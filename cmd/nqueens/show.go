@@ -60,13 +60,19 @@ rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
 		if orbit && transform != "" {
 			return usagef("--orbit already shows every transform; drop --transform")
 		}
-		in, name, err := openInput(cmd, argOr(args, 0, "-"))
+		if err := refuseBinaryToTerminal(cmd, output, f); err != nil {
+			return err
+		}
+		in, name, err := openBoards(cmd, argOr(args, 0, "-"))
 		if err != nil {
 			return err
 		}
 		defer in.Close()
 		var boards []board.Partial
-		for rec := range board.ParseAll(in, inf) {
+		for rec, err := range readBoards(in, name, inf) {
+			if err != nil {
+				return err
+			}
 			if rec.Err != nil {
 				return fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
 			}
@@ -101,7 +107,11 @@ rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
 }
 
 // images returns p under sym, or with orbit every distinct image of p.
+// The identity returns p itself, so that a large board is not copied.
 func images(p board.Partial, sym board.Symmetry, orbit bool) ([]board.Partial, error) {
+	if sym == board.Identity && !orbit {
+		return []board.Partial{p}, nil
+	}
 	syms := []board.Symmetry{sym}
 	if orbit {
 		syms = board.Symmetries[:]

@@ -63,6 +63,9 @@ svg and png draw large boards downsampled, as queen density per pixel.`,
 		if jsonOut {
 			f = board.JSON
 		}
+		if err := refuseBinaryToTerminal(cmd, output, f); err != nil {
+			return err
+		}
 		if cmd.Flags().Changed("seed") && !random {
 			return usagef("--seed goes with --random")
 		}

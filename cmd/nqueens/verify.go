@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 
 	"github.com/nqueens/nqueens/board"
@@ -43,7 +44,7 @@ Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 		if err != nil {
 			return err
 		}
-		in, name, err := openInput(cmd, argOr(args, 0, "-"))
+		in, name, err := openBoards(cmd, argOr(args, 0, "-"))
 		if err != nil {
 			return err
 		}
@@ -52,79 +53,92 @@ Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 		if partial {
 			check = board.Partial.Check
 		}
-		next, stop := iter.Pull(board.ParseAll(in, f))
-		defer stop()
-		first, ok := next()
-		if !ok {
-			return fmt.Errorf("%s: no board found", name)
-		}
-		second, many := next()
-		bad, total := 0, 0
 		return writeOutput(cmd, "", func(w *bufio.Writer) error {
-			report := func(rec board.Record) error {
-				total++
-				v := verdictOf(rec, check)
-				if !v.OK {
-					bad++
-				}
-				if jsonOut {
-					return writeJSONLine(w, v)
-				}
-				msg := "ok"
-				if !v.OK {
-					msg = v.Error
-				}
-				if many {
-					msg = fmt.Sprintf("line %d: %s", rec.Line, msg)
-				}
-				_, err := fmt.Fprintln(w, msg)
-				return err
-			}
-			if err := report(first); err != nil {
-				return err
-			}
-			for rec, ok := second, many; ok; rec, ok = next() {
-				if err := report(rec); err != nil {
-					return err
-				}
-			}
-			if bad > 0 {
-				if err := w.Flush(); err != nil {
-					return err
-				}
-				if total == 1 {
-					return &failure{code: 1, msg: name + ": the board is not a solution"}
-				}
-				return &failure{code: 1, msg: fmt.Sprintf("%s: %d of %d boards are not solutions", name, bad, total)}
-			}
-			return nil
+			return verifyAll(w, readBoards(in, name, f), name, check, jsonOut)
 		})
 	}
 	return cmd
 }
 
-// verdict is the result of verify for one board, also its --json form.
+// verifyAll prints a verdict for each board of boards and fails (exit 1)
+// if any board is not a solution. With more than one board, each line
+// starts with the line number where its board begins.
+func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name string, check func(board.Partial) error, jsonOut bool) error {
+	next, stop := iter.Pull2(boards)
+	defer stop()
+	bad, total := 0, 0
+	rec, err, ok := next()
+	if !ok {
+		return fmt.Errorf("%s: no board found", name)
+	}
+	for ; ok; total++ {
+		if err != nil {
+			return err
+		}
+		following, ferr, more := next()
+		v := verdictOf(rec, check)
+		if !v.OK {
+			bad++
+		}
+		var werr error
+		switch {
+		case jsonOut:
+			werr = writeJSONLine(w, v)
+		case total == 0 && (!more || ferr != nil):
+			werr = writeVerdict(w, v, false)
+		default:
+			werr = writeVerdict(w, v, true)
+		}
+		if werr != nil {
+			return werr
+		}
+		rec, err, ok = following, ferr, more
+	}
+	switch {
+	case bad == 0:
+		return nil
+	case total == 1:
+		return &failure{code: 1, msg: name + ": the board is not a solution"}
+	}
+	return &failure{code: 1, msg: fmt.Sprintf("%s: %d of %d boards are not solutions", name, bad, total)}
+}
+
+// writeVerdict prints "ok" or why not, after the board's line number when
+// there are several boards.
+func writeVerdict(w io.Writer, v verdict, numbered bool) error {
+	msg := "ok"
+	if !v.OK {
+		msg = v.Error
+	}
+	if numbered {
+		msg = fmt.Sprintf("line %d: %s", v.Line, msg)
+	}
+	_, err := fmt.Fprintln(w, msg)
+	return err
+}
+
+// verdict is the result of verify for one board, also its --json form:
+// problem in the one JSON form of board.Problem, malformed for text that is
+// not a board.
 type verdict struct {
-	Line    int    `json:"line"`
-	N       int    `json:"n,omitempty"`
-	OK      bool   `json:"ok"`
-	Error   string `json:"error,omitempty"`
-	Problem string `json:"problem,omitempty"`
+	Line      int            `json:"line"`
+	N         int            `json:"n,omitempty"`
+	OK        bool           `json:"ok"`
+	Error     string         `json:"error,omitempty"`
+	Problem   *board.Problem `json:"problem,omitempty"`
+	Malformed bool           `json:"malformed,omitempty"`
 }
 
 func verdictOf(rec board.Record, check func(board.Partial) error) verdict {
 	v := verdict{Line: rec.Line}
 	if rec.Err != nil {
-		v.Error, v.Problem = "malformed: "+rec.Err.Error(), "malformed"
+		v.Error, v.Malformed = "malformed: "+rec.Err.Error(), true
 		return v
 	}
 	v.N = len(rec.Board.Queens)
 	if err := check(rec.Board); err != nil {
 		v.Error = err.Error()
-		var p *board.Problem
-		if errors.As(err, &p) {
-			v.Problem = p.Kind.String()
-		}
+		errors.As(err, &v.Problem)
 		return v
 	}
 	v.OK = true

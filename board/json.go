@@ -1,0 +1,441 @@
+package board
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The JSON grammar: an object {"n":4,"queens":[2,4,1,3],"blocked":[[1,1]]}
+// with "n" and "blocked" optional, or a plain array [2,4,1,3]; columns
+// 1-based, 0 for an empty row; squares [row, column], 1-based. Names are
+// matched exactly, each may appear once, numbers are whole. Like the list
+// grammar it has one reader, [jsonScanner], fed a piece at a time.
+
+// jsonState is where the scanner stands in the grammar.
+type jsonState uint8
+
+const (
+	jsTop          jsonState = iota // before the object or array
+	jsKeyOrEnd                      // after '{': a name or '}'
+	jsKey                           // before a name, after ','
+	jsKeyText                       // inside a name
+	jsColon                         // after a name
+	jsValue                         // after ':'
+	jsMemberEnd                     // after a member's value: ',' or '}'
+	jsColsFirst                     // after the '[' of the columns: a number or ']'
+	jsCol                           // a column, after ','
+	jsColsNext                      // after a column: ',' or ']'
+	jsSquaresFirst                  // after the '[' of "blocked": '[' or ']'
+	jsSquare                        // a square's '[', after ','
+	jsSquareNum                     // a square's row or column
+	jsSquareComma                   // after a square's row: ','
+	jsSquareClose                   // after a square's column: ']'
+	jsSquaresNext                   // after a square: ',' or ']'
+	jsDone                          // after the object or array: white space only
+)
+
+// field is a member of the JSON board.
+type field uint8
+
+const (
+	noField field = iota
+	fieldN
+	fieldQueens
+	fieldBlocked
+)
+
+var fieldNames = [...]string{"", `"n"`, `"queens"`, `"blocked"`}
+
+// maxKeyLen bounds the name held for matching; a longer one is unknown.
+const maxKeyLen = 64
+
+// jsonScanner reads one JSON board. A number is read by [jsonNumber]
+// between the bytes of the grammar around it.
+type jsonScanner struct {
+	pos     int // bytes of the line seen
+	last    int // position of the last byte that is not white space
+	state   jsonState
+	array   bool    // a plain array rather than an object
+	key     []byte  // the name being read, raw, up to maxKeyLen bytes
+	keyAt   int     // where its opening quote stands
+	escaped bool    // the last byte of the name was a backslash
+	field   field   // the member whose value is being read
+	seen    [4]bool // members already read
+	num     jsonNumber
+	n       int64 // "n", if seen
+	nTok    string
+	cols    columnBuffer
+	bad     int       // first row whose column is out of range of every board, or -1
+	badTok  string    // that column as written
+	pair    [2]int64  // the square being read
+	pairTok [2]string // as written
+	pairOff bool      // off every board
+	inPair  int       // numbers of it read
+	blocked []Square
+	badSq   int       // first square off every board, or -1
+	badSqAt [2]string // its row and column as written
+	err     error
+}
+
+func newJSONScanner(lead int) *jsonScanner {
+	return &jsonScanner{pos: lead, bad: -1, badSq: -1}
+}
+
+// parseJSON reads a JSON board held whole, lead bytes into its line.
+func parseJSON(text []byte, lead int) (Partial, error) {
+	s := newJSONScanner(lead)
+	s.feed(text)
+	return s.end()
+}
+
+// streamJSON reads a JSON board too long to hold as text, as streamList
+// does a list.
+func streamJSON(br *bufio.Reader, first []byte) (p Partial, err, rerr error) {
+	s := newJSONScanner(0)
+	s.feed(first)
+	rerr = feedLine(br, s.feed)
+	p, err = s.end()
+	return p, err, rerr
+}
+
+// isJSONSpace is JSON's white space, and the vertical tab and form feed
+// that a line may carry at its ends as white space in every format.
+func isJSONSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+func (s *jsonScanner) fail(pos int, format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf("character %d: "+format, append([]any{pos}, args...)...)
+	}
+}
+
+func (s *jsonScanner) feed(b []byte) {
+	base := s.pos // b[i] is at position base+i+1
+	s.pos += len(b)
+	for i := 0; i < len(b) && s.err == nil; {
+		if s.num.active {
+			i += s.num.read(b[i:])
+			if i == len(b) {
+				return // the number may go on in the next piece
+			}
+			s.endNumber() // and read b[i] as what follows it
+			continue
+		}
+		c, pos := b[i], base+i+1
+		switch {
+		case s.state == jsKeyText:
+			s.keyByte(c, pos)
+		case !isJSONSpace(c):
+			s.token(c, pos)
+		}
+		i++
+	}
+}
+
+// keyByte reads a byte of a member's name.
+func (s *jsonScanner) keyByte(c byte, pos int) {
+	switch {
+	case s.escaped:
+		s.escaped = false
+	case c == '\\':
+		s.escaped = true
+	case c == '"':
+		s.endKey(pos)
+		return
+	case c < ' ':
+		s.fail(pos, "malformed JSON: a control character in a name")
+		return
+	}
+	if len(s.key) < maxKeyLen {
+		s.key = append(s.key, c)
+	}
+}
+
+// endKey matches the name just read against the board's members.
+func (s *jsonScanner) endKey(pos int) {
+	var name string
+	if err := json.Unmarshal(append(append([]byte{'"'}, s.key...), '"'), &name); err != nil {
+		s.fail(pos, "malformed JSON: a name with a bad escape")
+		return
+	}
+	s.field = noField
+	for f, quoted := range fieldNames {
+		if f > 0 && quoted == `"`+name+`"` {
+			s.field = field(f)
+		}
+	}
+	switch {
+	case s.field == noField:
+		s.fail(pos, "unknown field %q (want n, queens or blocked)", clip([]byte(name)))
+	case s.seen[s.field]:
+		s.fail(pos, "the field %s appears twice", fieldNames[s.field])
+	}
+	s.seen[s.field] = true
+	s.state = jsColon
+}
+
+// token reads a byte of the grammar that is not white space or inside a
+// name or number.
+func (s *jsonScanner) token(c byte, pos int) {
+	s.last = pos
+	switch s.state {
+	case jsTop:
+		switch c {
+		case '{':
+			s.state = jsKeyOrEnd
+		case '[':
+			s.array, s.field, s.seen[fieldQueens], s.state = true, fieldQueens, true, jsColsFirst
+		default:
+			s.fail(pos, "malformed JSON: a board is an object {…} or an array […], not %s", describe(c))
+		}
+	case jsKeyOrEnd, jsKey:
+		switch {
+		case c == '"':
+			s.key, s.keyAt, s.state = s.key[:0], pos, jsKeyText
+		case c == '}' && s.state == jsKeyOrEnd:
+			s.state = jsDone
+		default:
+			s.fail(pos, "malformed JSON: want a quoted name, got %s", describe(c))
+		}
+	case jsColon:
+		s.expect(c, ':', pos, jsValue)
+	case jsValue:
+		s.value(c, pos)
+	case jsMemberEnd:
+		s.oneOf(c, pos, ',', jsKey, '}', jsDone, "after a member")
+	case jsColsFirst, jsCol:
+		switch {
+		case c == ']' && s.state == jsColsFirst:
+			s.endArray()
+		default:
+			s.startNumber(c, pos)
+		}
+	case jsColsNext:
+		if s.oneOf(c, pos, ',', jsCol, ']', jsColsNext, "in the queens array"); c == ']' {
+			s.endArray()
+		}
+	case jsSquaresFirst, jsSquare:
+		switch {
+		case c == ']' && s.state == jsSquaresFirst:
+			s.state = jsMemberEnd
+		case c == '[':
+			s.inPair, s.pairOff, s.state = 0, false, jsSquareNum
+		default:
+			s.fail(pos, "blocked[%d] must be a square [row, column], not %s", len(s.blocked), describe(c))
+		}
+	case jsSquareNum:
+		s.startNumber(c, pos)
+	case jsSquareComma, jsSquareClose:
+		switch {
+		case c == ',' && s.state == jsSquareComma:
+			s.state = jsSquareNum
+		case c == ']' && s.state == jsSquareClose:
+			if s.pairOff && s.badSq < 0 {
+				s.badSq, s.badSqAt = len(s.blocked), s.pairTok
+			}
+			s.blocked = append(s.blocked, Square{Row: int(s.pair[0] - 1), Col: int(s.pair[1] - 1)})
+			s.state = jsSquaresNext
+		case c == ']' || c == ',':
+			s.fail(pos, "blocked[%d] must be a square [row, column], with two numbers", len(s.blocked))
+		default:
+			s.fail(pos, "malformed JSON: want ',' or ']' in blocked[%d], got %s", len(s.blocked), describe(c))
+		}
+	case jsSquaresNext:
+		s.oneOf(c, pos, ',', jsSquare, ']', jsMemberEnd, "in the blocked array")
+	case jsDone:
+		what := "object"
+		if s.array {
+			what = "array"
+		}
+		s.fail(pos, "text after the JSON %s", what)
+	}
+}
+
+// value starts the value of the member s.field.
+func (s *jsonScanner) value(c byte, pos int) {
+	switch {
+	case s.field == fieldN:
+		s.startNumber(c, pos)
+	case c != '[':
+		want := "an array of column numbers"
+		if s.field == fieldBlocked {
+			want = "an array of squares [row, column]"
+		}
+		s.fail(pos, "%s must be %s, not %s", fieldNames[s.field], want, describe(c))
+	case s.field == fieldQueens:
+		s.state = jsColsFirst
+	default:
+		s.state = jsSquaresFirst
+	}
+}
+
+func (s *jsonScanner) expect(c, want byte, pos int, next jsonState) {
+	if c != want {
+		s.fail(pos, "malformed JSON: want '%c', got %s", want, describe(c))
+		return
+	}
+	s.state = next
+}
+
+func (s *jsonScanner) oneOf(c byte, pos int, a byte, na jsonState, b byte, nb jsonState, where string) {
+	switch c {
+	case a:
+		s.state = na
+	case b:
+		s.state = nb
+	default:
+		s.fail(pos, "malformed JSON: want '%c' or '%c' %s, got %s", a, b, where, describe(c))
+	}
+}
+
+// endArray closes the queens array.
+func (s *jsonScanner) endArray() {
+	if s.array {
+		s.state = jsDone
+	} else {
+		s.state = jsMemberEnd
+	}
+}
+
+// describe names a byte found where something else was wanted.
+func describe(c byte) string {
+	switch c {
+	case '"':
+		return "a JSON string"
+	case 't', 'f':
+		return "a JSON boolean"
+	case 'n':
+		return "a JSON null"
+	case '{':
+		return "a JSON object"
+	case '[':
+		return "a JSON array"
+	}
+	if c >= ' ' && c < 0x7f {
+		return fmt.Sprintf("'%c'", c)
+	}
+	return fmt.Sprintf("byte %#02x", c)
+}
+
+// end finishes the board and checks it as a whole.
+func (s *jsonScanner) end() (Partial, error) {
+	if s.num.active {
+		s.endNumber()
+	}
+	if s.err == nil && s.state == jsKeyText {
+		s.err = fmt.Errorf("character %d: the JSON ends inside a name (a board takes one line)", s.keyAt)
+	}
+	if s.err == nil && s.state != jsDone {
+		s.err = fmt.Errorf("character %d: the JSON ends early (a board takes one line)", s.last)
+		if s.state == jsTop {
+			s.err = errors.New("no JSON board found")
+		}
+	}
+	if s.err == nil && !s.seen[fieldQueens] {
+		s.err = errors.New(`the JSON object has no "queens" list`)
+	}
+	if s.err != nil {
+		s.cols.discard()
+		return Partial{}, s.err
+	}
+	return s.check()
+}
+
+// check compares the columns, "n" and the squares with the board's size.
+func (s *jsonScanner) check() (Partial, error) {
+	n := s.cols.n
+	switch {
+	case n == 0:
+		return Partial{}, errors.New("the board has no rows")
+	case s.seen[fieldN] && s.n != int64(n):
+		s.cols.discard()
+		return Partial{}, fmt.Errorf(`"n" is %s but "queens" has %d rows`, s.nTok, n)
+	}
+	p := Partial{Queens: s.cols.finish(), Blocked: s.blocked}
+	for r, c := range p.Queens {
+		if c < Empty || int(c) >= n {
+			v := fmt.Sprint(int(c) + 1)
+			if r == s.bad {
+				v = s.badTok
+			}
+			return Partial{}, fmt.Errorf("queens[%d] (row %d): column %s is out of range 1..%d (0 for an empty row)", r, r+1, v, n)
+		}
+	}
+	for i, sq := range p.Blocked {
+		if sq.Row >= n || sq.Col >= n || sq.Row < 0 || sq.Col < 0 {
+			row, col := fmt.Sprint(sq.Row+1), fmt.Sprint(sq.Col+1)
+			if i == s.badSq {
+				row, col = s.badSqAt[0], s.badSqAt[1]
+			}
+			return Partial{}, fmt.Errorf("blocked[%d] = [%s, %s] is off the %d×%d board (rows and columns are 1..%d)", i, row, col, n, n, n)
+		}
+	}
+	return p, nil
+}
+
+// startNumber begins a number at c, or says why c cannot begin one.
+func (s *jsonScanner) startNumber(c byte, pos int) {
+	if c != '-' && (c < '0' || c > '9') {
+		what := "a column number"
+		switch {
+		case s.field == fieldN:
+			what = "a whole number"
+		case s.field == fieldBlocked:
+			what = "a row or column number"
+		}
+		s.fail(pos, "%s must be %s, not %s", s.where(), what, describe(c))
+		return
+	}
+	s.num.start(c, pos)
+}
+
+// where names the value being read, for messages: "n", queens[3], blocked[1].
+func (s *jsonScanner) where() string {
+	switch {
+	case s.field == fieldN:
+		return fieldNames[fieldN]
+	case s.field == fieldBlocked:
+		return fmt.Sprintf("blocked[%d]", len(s.blocked))
+	case s.array:
+		return fmt.Sprintf("[%d]", s.cols.n)
+	}
+	return fmt.Sprintf("queens[%d]", s.cols.n)
+}
+
+// endNumber stores the number just read.
+func (s *jsonScanner) endNumber() {
+	v, err := s.num.end()
+	s.last = s.num.at + s.num.tokLen - 1
+	if err != nil {
+		s.fail(s.num.at, "%s %v", s.where(), err)
+		return
+	}
+	switch s.field {
+	case fieldN:
+		s.n, s.nTok, s.state = v, s.num.text(), jsMemberEnd
+	case fieldQueens:
+		if (v < 0 || v > MaxN) && s.bad < 0 {
+			s.bad, s.badTok = s.cols.n, s.num.text()
+		}
+		col := int32(Empty - 1) // negative: out of range of every board
+		if v >= 0 {
+			col = int32(min(v, MaxN+1) - 1)
+		}
+		s.cols.add(col)
+		s.state = jsColsNext
+	case fieldBlocked:
+		if v < 1 || v > MaxN {
+			s.pairOff = true
+		}
+		s.pairTok[s.inPair] = s.num.text()
+		s.pair[s.inPair] = max(min(v, MaxN+1), 0) // 0 and MaxN+1 are off every board
+		s.inPair++
+		s.state = jsSquareComma
+		if s.inPair == 2 {
+			s.state = jsSquareClose
+		}
+	}
+}

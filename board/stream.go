@@ -1,0 +1,234 @@
+package board
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"iter"
+)
+
+// ParseAll reads boards one after another. Grid and dots boards are blocks
+// of lines separated by blank lines or lines starting with '#' (comments);
+// list and JSON boards take one line each, so a file of JSON Lines is read
+// as it is. With [Auto] each board's format is detected from its first
+// line. A UTF-8 byte-order mark at the start of a line is skipped.
+//
+// A malformed board gives a Record with Err set, and reading goes on with
+// the next board. An error of the reader ends the sequence: it is the
+// error of the last pair, whose Record holds only the line being read.
+//
+// Lines of any length are read: a list or JSON line longer than 64 KiB (a
+// board of 10^8 queens, say) is parsed as it streams in, so that memory is
+// that of the [Placement] alone, about 4 bytes a row at its peak on Linux
+// (8 elsewhere); other boards are held as text while they are parsed.
+func ParseAll(r io.Reader, f Format) iter.Seq2[Record, error] {
+	return parseAll(r, f, readBuffer)
+}
+
+// readBuffer is the size of the read buffer, and the length from which a
+// list or JSON line is parsed as it streams in rather than held whole.
+const readBuffer = 1 << 16
+
+// parseAll is [ParseAll] with the size of the read buffer (tests make it
+// tiny, so that short lines stream).
+func parseAll(r io.Reader, f Format, bufSize int) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		s := &boardStream{br: bufio.NewReaderSize(r, bufSize), f: f, yield: yield}
+		s.run()
+	}
+}
+
+// boardStream is the state of one [ParseAll] loop.
+type boardStream struct {
+	br    *bufio.Reader
+	f     Format
+	yield func(Record, error) bool
+	// The lines of the grid or dots board being read, the line number and
+	// leading white space of the first, and its format.
+	block       [][]byte
+	blockLine   int
+	blockLead   int
+	blockFormat Format
+	line        []byte // the line being read, when held whole
+}
+
+// bom is the UTF-8 byte-order mark that Notepad writes before a text.
+var bom = []byte("\xef\xbb\xbf")
+
+func (s *boardStream) run() {
+	for lineNo := 1; ; lineNo++ {
+		chunk, err := s.br.ReadSlice('\n')
+		chunk = bytes.TrimPrefix(chunk, bom)
+		if err == bufio.ErrBufferFull && len(s.block) == 0 {
+			if handled, more := s.longLine(chunk, lineNo); handled {
+				if !more {
+					return
+				}
+				continue
+			}
+		}
+		s.line = append(s.line[:0], chunk...)
+		if err == bufio.ErrBufferFull {
+			s.line, err = readLine(s.br, s.line)
+		}
+		s.line = bytes.TrimSuffix(s.line, []byte("\n"))
+		switch {
+		case err != nil && err != io.EOF:
+			if s.flush() {
+				s.yield(Record{Line: lineNo}, err)
+			}
+			return
+		case err == io.EOF && len(s.line) == 0:
+			s.flush()
+			return
+		}
+		if !s.heldLine(s.line, lineNo) {
+			return
+		}
+		if err == io.EOF {
+			s.flush()
+			return
+		}
+	}
+}
+
+// heldLine reads a line held whole: it ends, extends or starts a block,
+// or is a board of its own. It reports whether to go on.
+func (s *boardStream) heldLine(line []byte, lineNo int) bool {
+	text := trimSpace(line)
+	lead := len(line) - len(bytes.TrimLeft(line, asciiSpace))
+	switch {
+	case len(text) == 0 || text[0] == '#':
+		return s.flush()
+	case len(s.block) > 0 && text[0] != '{' && text[0] != '[':
+		s.block = append(s.block, bytes.Clone(text))
+		return true
+	}
+	// A line opening with '{' or '[' is never a row of a grid or dots
+	// board: it ends the block before it.
+	if !s.flush() {
+		return false
+	}
+	g := s.f
+	if g == Auto {
+		g = detect(text)
+	}
+	if (g == Grid || g == Dots) && text[0] != '[' {
+		s.block, s.blockLine, s.blockLead, s.blockFormat = append(s.block, bytes.Clone(text)), lineNo, lead, g
+		return true
+	}
+	rec := Record{Line: lineNo, Format: g}
+	rec.Board, rec.Err = parseLine(text, lead, g)
+	return s.yield(rec, nil)
+}
+
+// flush reads the block of lines gathered, if any, and reports whether to
+// go on.
+func (s *boardStream) flush() bool {
+	if len(s.block) == 0 {
+		return true
+	}
+	var recs []Record
+	if s.f == Auto && s.blockFormat == Grid && len(s.block) == 1 {
+		// A one-line grid of several cells cannot be square: it is a
+		// list of 0s and 1s, such as an empty board.
+		rec := Record{Line: s.blockLine, Format: List}
+		rec.Board, rec.Err = parseLine(s.block[0], s.blockLead, List)
+		recs = []Record{rec}
+	} else {
+		recs = parseBlock(s.block, s.blockLine, s.blockFormat)
+	}
+	s.block = s.block[:0]
+	for _, rec := range recs {
+		if !s.yield(rec, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// longLine reads a line too long for the buffer, of which chunk is the
+// first buffer-full, when it can be read without holding it: a comment is
+// skipped, a list or JSON board parsed as it streams in. handled is false
+// for a line to hold whole; more says whether to go on.
+func (s *boardStream) longLine(chunk []byte, lineNo int) (handled, more bool) {
+	var rec Record
+	var err error
+	switch g := longFormat(chunk, s.f); g {
+	case "#":
+		err = skipLine(s.br)
+		if err == nil {
+			return true, true
+		}
+	case List:
+		rec = Record{Line: lineNo, Format: g}
+		rec.Board.Queens, rec.Err, err = streamList(s.br, chunk)
+	case JSON:
+		rec = Record{Line: lineNo, Format: g}
+		rec.Board, rec.Err, err = streamJSON(s.br, chunk)
+	default:
+		return false, true
+	}
+	switch {
+	case err != nil && err != io.EOF:
+		s.yield(Record{Line: lineNo}, err)
+		return true, false
+	case rec.Line == 0: // a comment at the end of the text
+		return true, false
+	}
+	return true, s.yield(rec, nil) && err == nil
+}
+
+// asciiSpace is the white space trimmed from the ends of a line. Only
+// ASCII, so that a line streamed in pieces and a line held whole agree.
+const asciiSpace = " \t\r\v\f"
+
+func trimSpace(b []byte) []byte { return bytes.Trim(b, asciiSpace) }
+
+// readLine appends the rest of the line to buf, up to and including its
+// '\n', however long the line is.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
+}
+
+// skipLine reads past the rest of the line without keeping it.
+func skipLine(br *bufio.Reader) error {
+	for {
+		_, err := br.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return err
+		}
+	}
+}
+
+// longFormat decides, from the first buffer-full of a line too long for
+// the buffer, how to read the rest: '#' for a comment to skip, [List] or
+// [JSON] for a board to parse as it streams in, "" for anything else (held
+// whole). A long line of 0s and 1s is a list: a grid row that long would
+// make a board of billions of squares.
+func longFormat(chunk []byte, f Format) Format {
+	prefix := bytes.TrimLeft(chunk, asciiSpace)
+	if len(prefix) == 0 {
+		return ""
+	}
+	switch {
+	case prefix[0] == '#':
+		return "#"
+	case f == List || f == JSON:
+		return f
+	case f == Auto:
+		switch detect(prefix) {
+		case List, Grid:
+			return List
+		case JSON:
+			return JSON
+		}
+	}
+	return ""
+}

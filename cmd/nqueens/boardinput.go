@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// openBoards opens the boards that verify, show and complete read: stdin
+// for "" or "-", else the named file, which must not be a directory. The
+// reader ends with the command's context, even while a read waits for a
+// person typing at a terminal, so that Ctrl-C stops the command at once.
+func openBoards(cmd *cobra.Command, path string) (io.ReadCloser, string, error) {
+	in, name, err := openInput(cmd, path)
+	if err != nil {
+		return nil, "", err
+	}
+	if f, ok := in.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			f.Close()
+			return nil, "", fmt.Errorf("%s is a directory; give a file of boards, or - for stdin", name)
+		}
+	}
+	return readCloser{newCtxReader(cmd.Context(), in), in}, name, nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// readBoards is board.ParseAll with the reader's failure named after the
+// input it came from.
+func readBoards(in io.Reader, name string, f board.Format) iter.Seq2[board.Record, error] {
+	return func(yield func(board.Record, error) bool) {
+		for rec, err := range board.ParseAll(in, f) {
+			if err != nil {
+				err = fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
+
+// ctxReader reads r on another goroutine, so that a Read blocked on a
+// terminal or a pipe returns ctx.Err() as soon as ctx ends. The goroutine
+// reads into its own buffer and the data is copied, so a reader abandoned
+// mid-read never writes into the caller's buffer; it stays blocked until
+// the process exits, which follows at once for a command.
+type ctxReader struct {
+	ctx     context.Context
+	r       io.Reader
+	pending chan readResult // the read in flight, if any
+	buf     []byte
+}
+
+type readResult struct {
+	n   int
+	err error
+}
+
+func newCtxReader(ctx context.Context, r io.Reader) *ctxReader {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &ctxReader{ctx: ctx, r: r}
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if c.pending == nil {
+		if cap(c.buf) < len(p) {
+			c.buf = make([]byte, len(p))
+		}
+		buf := c.buf[:len(p)]
+		c.pending = make(chan readResult, 1)
+		go func(done chan<- readResult) {
+			n, err := c.r.Read(buf)
+			done <- readResult{n, err}
+		}(c.pending)
+	}
+	select {
+	case <-c.ctx.Done():
+		return 0, c.ctx.Err()
+	case res := <-c.pending:
+		c.pending = nil
+		return copy(p, c.buf[:res.n]), res.err
+	}
+}
+
+// refuseBinaryToTerminal is the guard before a PNG goes to stdout: bytes of
+// a picture on a terminal are noise that can even reset it.
+func refuseBinaryToTerminal(cmd *cobra.Command, output string, f board.Format) error {
+	if f != board.PNG || (output != "" && output != "-") {
+		return nil
+	}
+	if out, ok := cmd.OutOrStdout().(*os.File); ok && term.IsTerminal(int(out.Fd())) {
+		return usagef("a png picture is binary and stdout is a terminal: write it to a file with -o FILE, or redirect stdout")
+	}
+	return nil
+}
