@@ -277,6 +277,7 @@ func TestBrowser(t *testing.T) {
 		{"huge", testHugePanel},
 		{"complete", testCompletePanel},
 		{"contrast", testContrast},
+		{"axe", testAxe},
 		{"phone", testPhone},
 	} {
 		t.Run(step.name, func(t *testing.T) {

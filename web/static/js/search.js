@@ -331,7 +331,7 @@ export class SearchPanel {
   // to fields, sliders and the board's own grid navigation.
   ownsKey(e) {
     if ($('board').hidden || e.ctrlKey || e.metaKey || e.altKey) return false;
-    const own = e.key === ' ' ? 'input, select, textarea, button, a, dialog, [role=grid], summary' : 'input, select, textarea, dialog, [role=grid]';
+    const own = e.key === ' ' ? 'input, select, textarea, button, a, dialog, [role=grid], [role=region], summary' : 'input, select, textarea, dialog, [role=grid], [role=region]';
     return !(e.target.closest && e.target.closest(own));
   }
 }

@@ -99,7 +99,7 @@ function flagsView({ e, n, queens, focus }) {
     ? `Row ${at[0]}, column ${at[1]} → cols[${pick.cols}], diag[${pick.diag}], anti[${pick.anti}]${focus ? ' (the square you point at)' : ''}.`
     : 'Hover or focus a square to see its three flags.';
   return [el('p', { class: 'caption', text: 'A flag per column, per ↘ diagonal (row − column + n) and per ↙ diagonal (row + column − 1); 1 = taken.' }),
-    el('div', { class: 'scroll' }, el('table', { class: 'bits flags', 'aria-label': 'the flag arrays' }, el('tbody', {},
+    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'The flag arrays (scroll sideways)' }, el('table', { class: 'bits flags', 'aria-label': 'the flag arrays' }, el('tbody', {},
       row('cols', cols, n, 'columns'), row('diag', diag, 2 * n - 1, '↘ diagonals'), row('anti', anti, 2 * n - 1, '↙ diagonals')))),
     el('p', { class: 'caption', text: where })];
 }
@@ -128,7 +128,7 @@ function bitsView({ e, n, queens }) {
       ...[cols, ld, rd, free].map((s) => el('td', { class: 'mask', text: bits(s) }))));
   }
   return [el('p', { class: 'caption', text: 'The masks as the recursion enters each row, column 1 (bit 0) on the left: ld moves one column right and rd one left per row down.' }),
-    el('div', { class: 'scroll' }, el('table', { class: 'bits masks', 'aria-label': 'the bit masks row by row' }, el('tbody', {}, ...trs)))];
+    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'The bit masks (scroll sideways)' }, el('table', { class: 'bits masks', 'aria-label': 'the bit masks row by row' }, el('tbody', {}, ...trs)))];
 }
 
 function stackView({ e, n, queens }) {
