@@ -250,7 +250,7 @@ func checkPicture(b *browser) {
 	b.waitTrace()
 	b.waitJS("the step", fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, step), 10*time.Second)
 	checkTraceBoard(b, "stack", 8)
-	png := b.screenshot("board")
+	png := b.screenshotOf("board", chromedp.FullScreenshot(100))
 	if *updateScreenshot || os.Getenv("NQUEENS_UPDATE_SCREENSHOT") != "" {
 		if err := os.WriteFile(filepath.Join("..", "docs", "screenshot.png"), png, 0o644); err != nil {
 			b.t.Fatal(err)

@@ -8,7 +8,7 @@
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LIMIT = 160; // drawn nodes at most, when the tree is drawn whole
-const DX = 16;     // px between leaves
+const DX = 20;     // px between leaves
 const DY = 30;     // px between depths
 
 export class SearchTree {
