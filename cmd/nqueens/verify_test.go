@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadStopsWhenCancelled: verify, show and complete wait for a board on
+// stdin; a pipe that never closes stands for a person at a terminal, and a
+// cancelled context for Ctrl-C. The command must end at once with the
+// context's error, not wait for the pipe.
+func TestReadStopsWhenCancelled(t *testing.T) {
+	for _, args := range [][]string{{"verify"}, {"show"}, {"complete"}, {"verify", "-"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdin, typing := io.Pipe()
+			defer typing.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			root := newRootCmd()
+			root.SetArgs(args)
+			root.SetIn(stdin)
+			var out, errOut bytes.Buffer
+			root.SetOut(&out)
+			root.SetErr(&errOut)
+			done := make(chan error, 1)
+			go func() { done <- root.ExecuteContext(ctx) }()
+			// Half a line typed, then Ctrl-C.
+			if _, err := typing.Write([]byte("2 4 ")); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) || out.Len() != 0 {
+					t.Errorf("err %v, stdout %q; want context.Canceled and no output", err, out.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the command still waits for its input after Ctrl-C")
+			}
+		})
+	}
+}
+
+// TestReadDirectory: a directory is named as such, exit 1, not called a
+// board that is not a solution.
+func TestReadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"verify", "show", "complete"} {
+		code, out, errOut := runCLI(cmd, dir)
+		if code != 1 || out != "" || !strings.Contains(errOut, dir+" is a directory") || strings.Contains(errOut, "not a solution") {
+			t.Errorf("%s DIR: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
+		}
+	}
+}
+
+// TestVerifyByteOrderMark: a board saved by Notepad, with a byte-order mark,
+// verifies like any other.
+func TestVerifyByteOrderMark(t *testing.T) {
+	for _, text := range []string{"2 4 1 3\n", ".Q..\n...Q\nQ...\n..Q.\n", `{"queens":[2,4,1,3]}` + "\n", "0100\r\n0001\r\n1000\r\n0010\r\n"} {
+		code, out, errOut := runCLIIn("\xef\xbb\xbf"+text, "verify")
+		if code != 0 || out != "ok\n" {
+			t.Errorf("%q: exit %d, %q, %q", text, code, out, errOut)
+		}
+	}
+}
+
+// TestVerifyJSONProblem: --json gives a problem in board's one JSON form,
+// and a malformed board as malformed.
+func TestVerifyJSONProblem(t *testing.T) {
+	code, out, _ := runCLIIn("2 4 1 4\n2 x\n2 0 1 3\n", "verify", "--json", "--partial")
+	want := `{"line":1,"n":4,"ok":false,"error":"queens at row 2, column 4 and row 4, column 4 attack each other on the same column","problem":{"kind":"same column","row":4,"col":4,"row2":2,"col2":4}}
+{"line":2,"ok":false,"error":"malformed: character 3 (row 2): \"x\" is not a column number","malformed":true}
+{"line":3,"n":4,"ok":true}
+`
+	if code != 1 || out != want {
+		t.Errorf("exit %d, got\n%s\nwant\n%s", code, out, want)
+	}
+}
