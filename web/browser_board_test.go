@@ -230,6 +230,13 @@ func testBoardPanel(b *browser) {
 		b.t.Fatalf("after Home: step %d, %q", shownStep(b), b.text("trace-step"))
 	}
 	checkSquare(b, "trace-board", 6)
+
+	// A new N typed, then Play: the new board plays, not the old one.
+	b.do("type N = 5 and press Play", chromedp.SetValue(chromedp.ID("trace-n"), "5"), chromedp.Click(chromedp.ID("btn-play")))
+	b.waitTrace()
+	if k := len(cells(b, "trace-board")); k != 25 || !strings.Contains(b.text("trace-status"), "on 5×5") {
+		b.t.Fatalf("after typing 5 and Play: %d squares, %q", k, b.text("trace-status"))
+	}
 	checkPicture(b)
 }
 

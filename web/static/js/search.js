@@ -43,6 +43,12 @@ export class SearchPanel {
     });
     this.timeline = new Timeline((pos) => this.show(pos));
     this.timeline.isSolution = (p) => this.events[p] && this.events[p].kind === 'solution';
+    // Play with a new N in the field loads that N first.
+    this.timeline.beforePlay = () => {
+      if (this.timeline.playing || Number($('trace-n').value) === this.n) return true;
+      this.loadFromForm();
+      return false;
+    };
     this.tree = new SearchTree($('tree'), $('tree-summary'), (step) => { this.timeline.pause(); this.timeline.go(step - 1); });
     $('solutions').addEventListener('click', (e) => {
       const b = e.target.closest('button[data-pos]');
@@ -50,6 +56,9 @@ export class SearchPanel {
     });
     $('trace-form').addEventListener('submit', (e) => { e.preventDefault(); this.loadFromForm(); });
     $('trace-algo').addEventListener('change', () => this.loadFromForm());
+    // A new N is loaded as soon as it is typed, so that Play never plays
+    // the board of the N before.
+    $('trace-n').addEventListener('change', () => this.loadFromForm());
     document.addEventListener('keydown', (e) => this.keys(e));
     // A space that plays must not also scroll the page, whichever event the
     // browser scrolls on.

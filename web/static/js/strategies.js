@@ -90,7 +90,7 @@ const code = {
 
 export const paragraphs = {
   'brute-combinations': 'The most naive search: choose any n squares of the n² and check the board whole. For n = 8 that is C(64, 8) = 4,426,165,368 candidates for 92 solutions; most put two queens in one row, which the smallest insight rules out.',
-  'brute-rows': 'One queen in each row, every column for each: n^n candidates, 16,777,216 for n = 8, each checked whole. Knowing that a row holds one queen already divides the work by 264, and still nothing is learnt from a failed board.',
+  'brute-rows': 'One queen in each row, every column for each: n^n candidates, 16,777,216 for n = 8, each checked whole. Knowing that a row holds one queen already divides the work by about 264, and still nothing is learnt from a failed board.',
   permutations: 'One queen a row and a column: the n! permutations (40,320 for n = 8), so only the diagonals need checking. Counting the candidates shows what each piece of knowledge about the problem saves.',
   'backtrack-2d': 'Backtracking as the articles first write it: the board is an n×n grid of 0s and 1s, and each try scans the column and both diagonals for a 1. A partial board that is already attacked is abandoned at once: for n = 8 only 2,056 queens are ever placed, with 13,664 rejected tries.',
   'backtrack-array': 'The same search on a 1-D array: queens[row] is the column of that row\'s queen, so two queens can never share a row, and a try compares the new square with each earlier queen (same column, or |Δrow| = |Δcolumn|).',

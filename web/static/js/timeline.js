@@ -16,9 +16,10 @@ export class Timeline {
     this.budget = 0;
     this.last = 0;
     this.isSolution = () => false;
+    this.beforePlay = () => true; // false: the panel does something else first
     this.slider = $('timeline');
     this.slider.addEventListener('input', () => { this.pause(); this.go(Number(this.slider.value) - 1); });
-    $('btn-play').addEventListener('click', () => this.toggle());
+    $('btn-play').addEventListener('click', () => { if (this.beforePlay()) this.toggle(); });
     $('btn-step').addEventListener('click', () => { this.pause(); this.go(this.pos + 1); });
     $('btn-back').addEventListener('click', () => { this.pause(); this.go(this.pos - 1); });
     $('btn-reset').addEventListener('click', () => { this.pause(); this.go(-1); });
