@@ -52,6 +52,19 @@ func (t *candidates) test(p board.Placement, solution bool) bool {
 	return true
 }
 
+// solveCandidates runs a brute-force strategy for Solve: run tests every
+// candidate through t.
+func solveCandidates(ctx context.Context, s Strategy, n int, visit func(board.Placement) bool, run func(t *candidates, n int)) (Counters, error) {
+	if err := checkN(s, n, MaxN); err != nil {
+		return Counters{}, err
+	}
+	t := newCandidates(ctx, visit)
+	if t.err = ctx.Err(); t.err == nil {
+		run(t, n)
+	}
+	return t.done()
+}
+
 func (t *candidates) done() (Counters, error) {
 	t.c.Elapsed = time.Since(t.start)
 	return t.c, t.err

@@ -25,14 +25,7 @@ func (bruteCombinations) Candidates(n int) *big.Int {
 // Solve walks the combinations in lexicographic order of square numbers
 // (row·n + col). Cost O(n) per candidate, C(n², n) candidates.
 func (b bruteCombinations) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	if err := checkN(b, n, MaxN); err != nil {
-		return Counters{}, err
-	}
-	t := newCandidates(ctx, visit)
-	if t.err = ctx.Err(); t.err == nil {
-		b.run(t, n)
-	}
-	return t.done()
+	return solveCandidates(ctx, b, n, visit, b.run)
 }
 
 // TraceCandidates shows every candidate Solve tests, in its order.

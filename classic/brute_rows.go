@@ -25,14 +25,7 @@ func (bruteRows) Candidates(n int) *big.Int {
 // Solve counts through the columns like an odometer in base n, the last row
 // turning fastest. Cost O(n) per candidate, n^n candidates.
 func (b bruteRows) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	if err := checkN(b, n, MaxN); err != nil {
-		return Counters{}, err
-	}
-	t := newCandidates(ctx, visit)
-	if t.err = ctx.Err(); t.err == nil {
-		b.run(t, n)
-	}
-	return t.done()
+	return solveCandidates(ctx, b, n, visit, b.run)
 }
 
 // TraceCandidates shows every candidate Solve tests, in its order.

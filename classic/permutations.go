@@ -25,14 +25,7 @@ func (permutations) Candidates(n int) *big.Int {
 // Solve walks the permutations in lexicographic order. Cost O(n²) per
 // candidate for the diagonal check, n! candidates.
 func (b permutations) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	if err := checkN(b, n, MaxN); err != nil {
-		return Counters{}, err
-	}
-	t := newCandidates(ctx, visit)
-	if t.err = ctx.Err(); t.err == nil {
-		b.run(t, n)
-	}
-	return t.done()
+	return solveCandidates(ctx, b, n, visit, b.run)
 }
 
 // TraceCandidates shows every candidate Solve tests, in its order.
