@@ -18,9 +18,13 @@ const (
 	Diagonal                            // "same diagonal": two queens on one ↘ diagonal (row-col equal)
 	AntiDiagonal                        // "same anti-diagonal": two queens on one ↙ diagonal (row+col equal)
 	Blocked                             // "blocked square": a queen on a blocked square (partial boards)
+	// SameRow, "same row", is two queens in one row: never a verdict of
+	// [Verify], as a Placement cannot hold them, but a line along which the
+	// queens of a set of squares attack (classic's brute-combinations).
+	SameRow
 )
 
-var kindNames = [...]string{"", "column out of range", "empty row", "same column", "same diagonal", "same anti-diagonal", "blocked square"}
+var kindNames = [...]string{"", "column out of range", "empty row", "same column", "same diagonal", "same anti-diagonal", "blocked square", "same row"}
 
 func (k ProblemKind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -30,7 +34,9 @@ func (k ProblemKind) String() string {
 }
 
 // IsAttack reports whether k is two queens on one line.
-func (k ProblemKind) IsAttack() bool { return k == SameColumn || k == Diagonal || k == AntiDiagonal }
+func (k ProblemKind) IsAttack() bool {
+	return k == SameRow || k == SameColumn || k == Diagonal || k == AntiDiagonal
+}
 
 // ParseProblemKind accepts the names String prints.
 func ParseProblemKind(name string) (ProblemKind, error) {

@@ -23,7 +23,7 @@ func (b backtrack2D) Solve(ctx context.Context, n int, visit func(board.Placemen
 	return solveWith(ctx, b, n, visit)
 }
 
-func (b backtrack2D) Trace(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b backtrack2D) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 

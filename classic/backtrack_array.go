@@ -23,7 +23,7 @@ func (b backtrackArray) Solve(ctx context.Context, n int, visit func(board.Place
 	return solveWith(ctx, b, n, visit)
 }
 
-func (b backtrackArray) Trace(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b backtrackArray) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 

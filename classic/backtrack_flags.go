@@ -41,7 +41,7 @@ func (b backtrackFlags) Solve(ctx context.Context, n int, visit func(board.Place
 	return solveWith(ctx, b, n, visit)
 }
 
-func (b backtrackFlags) Trace(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b backtrackFlags) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 
@@ -88,7 +88,7 @@ func (b backtrackFlagsIterative) Solve(ctx context.Context, n int, visit func(bo
 	return solveWith(ctx, b, n, visit)
 }
 
-func (b backtrackFlagsIterative) Trace(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b backtrackFlagsIterative) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 

@@ -25,7 +25,7 @@ func (b bitmask) Solve(ctx context.Context, n int, visit func(board.Placement) b
 	return solveWith(ctx, b, n, visit)
 }
 
-func (b bitmask) Trace(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b bitmask) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 

@@ -29,7 +29,7 @@ func (b bruteRows) Solve(ctx context.Context, n int, visit func(board.Placement)
 }
 
 // TraceCandidates shows every candidate Solve tests, in its order.
-func (b bruteRows) TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b bruteRows) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceCandidates(ctx, b, n, b.run)
 }
 

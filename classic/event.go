@@ -49,7 +49,8 @@ type Event struct {
 	Row, Col int
 	// By is the attacking queen of a rejected try: the topmost one when
 	// several attack the square. Attack says along which line:
-	// board.SameColumn, board.Diagonal (↘) or board.AntiDiagonal (↙).
+	// board.SameColumn, board.Diagonal, board.AntiDiagonal, or board.SameRow
+	// (brute-combinations); its String is the name in messages and JSON.
 	By     board.Square
 	Attack board.ProblemKind
 	// Queens is the board after the event, a copy the consumer may keep,
@@ -76,29 +77,18 @@ type CandidateTracer interface {
 	Estimator
 	// TraceCandidates returns the candidates as a sequence of events, like
 	// [Tracer.Trace]. Cost: that of Solve plus O(n) per candidate.
-	TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error)
-}
-
-// sameRow is the attack between two queens of a brute-force candidate that
-// share a row, which no board.Placement can hold and board has no kind for.
-const sameRow board.ProblemKind = 0xff
-
-var attackNames = map[board.ProblemKind]string{
-	sameRow:            "row",
-	board.SameColumn:   "column",
-	board.Diagonal:     "diagonal",
-	board.AntiDiagonal: "anti-diagonal",
+	TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error]
 }
 
 // String describes the event in one line, 1-based:
-// "reject row 3, col 1: attacked by queen at row 1, col 1 (column)".
+// "reject row 3, col 1: attacked by queen at row 1, col 1 (same column)".
 func (e Event) String() string {
 	switch e.Kind {
 	case Place, Remove:
 		return fmt.Sprintf("%s row %d, col %d", e.Kind, e.Row+1, e.Col+1)
 	case Reject:
 		return fmt.Sprintf("reject row %d, col %d: attacked by queen at row %d, col %d (%s)",
-			e.Row+1, e.Col+1, e.By.Row+1, e.By.Col+1, attackNames[e.Attack])
+			e.Row+1, e.Col+1, e.By.Row+1, e.By.Col+1, e.Attack)
 	case Solution:
 		return fmt.Sprintf("solution %d: %s", e.Counters.Solutions, e.Queens)
 	}
@@ -126,7 +116,7 @@ type squareJS struct {
 }
 
 // MarshalJSON writes {"step":3,"kind":"reject","row":2,"col":1,
-// "by":{"row":1,"col":1},"attack":"column","queens":[1,0,0,0],"counters":{…}}
+// "by":{"row":1,"col":1},"attack":"same column","queens":[1,0,0,0],"counters":{…}}
 // with 1-based rows and columns and 0 for a row without a queen. A solution
 // has no row and col.
 func (e Event) MarshalJSON() ([]byte, error) {
@@ -141,7 +131,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	}
 	if e.Kind == Reject {
 		j.By = &squareJS{e.By.Row + 1, e.By.Col + 1}
-		j.Attack = attackNames[e.Attack]
+		j.Attack = e.Attack.String()
 	}
 	for i, c := range e.Queens {
 		j.Queens[i] = c + 1
@@ -190,14 +180,11 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 			return errors.New("reject event without an attacking queen on the board")
 		}
 		out.By = board.Square{Row: j.By.Row - 1, Col: j.By.Col - 1}
-		for k, name := range attackNames {
-			if name == j.Attack {
-				out.Attack = k
-			}
+		k, err := board.ParseProblemKind(j.Attack)
+		if err != nil || !k.IsAttack() {
+			return fmt.Errorf("unknown attack %q (want same row, same column, same diagonal or same anti-diagonal)", j.Attack)
 		}
-		if out.Attack == 0 {
-			return fmt.Errorf("unknown attack %q (want row, column, diagonal or anti-diagonal)", j.Attack)
-		}
+		out.Attack = k
 	}
 	*e = out
 	return nil
@@ -226,18 +213,23 @@ func attacker(q board.Columns, row, col int) (board.Square, board.ProblemKind) {
 
 // traceCandidates runs a brute-force strategy for TraceCandidates: run tests
 // every candidate through t, which emits one event for each.
-func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candidates, n int)) (iter.Seq[Event], error) {
-	if err := checkN(s, n, MaxN); err != nil {
-		return nil, err
-	}
-	return func(yield func(Event) bool) {
-		if ctx.Err() != nil {
+func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candidates, n int)) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		if err := checkN(s, n, MaxN); err != nil {
+			yield(Event{}, err)
+			return
+		}
+		if err := ctx.Err(); err != nil {
+			yield(Event{}, err)
 			return
 		}
 		t := newCandidates(ctx, nil)
-		t.emit = yield
+		t.emit = func(e Event) bool { return yield(e, nil) }
 		run(t, n)
-	}, nil
+		if t.err != nil {
+			yield(Event{}, t.err)
+		}
+	}
 }
 
 // event is the event of the candidate p just counted by test. Cost O(n²)
@@ -265,7 +257,7 @@ func (t *candidates) event(p board.Placement, solution bool) Event {
 func firstAttack(p board.Placement, squares []board.Square) (at, by board.Square, how board.ProblemKind) {
 	for k := 1; k < len(squares); k++ {
 		if squares[k].Row == squares[k-1].Row {
-			return squares[k], squares[k-1], sameRow
+			return squares[k], squares[k-1], board.SameRow
 		}
 	}
 	for i := range p {

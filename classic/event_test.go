@@ -38,14 +38,13 @@ func TestCandidateTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			solved.Elapsed = 0
-			seq, err := tr.TraceCandidates(context.Background(), n)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var got []board.Placement
 			var last Event
 			k := uint64(0)
-			for e := range seq {
+			for e, err := range tr.TraceCandidates(context.Background(), n) {
+				if err != nil {
+					t.Fatal(err)
+				}
 				k++
 				where := func() string { return tr.Name() + " " + e.String() }
 				if e.Step != k || e.Candidate != k || e.Counters.Nodes != k || e.Counters.Tries != k {
@@ -95,11 +94,11 @@ func checkFirstAttack(t *testing.T, where string, e Event) {
 	switch {
 	case !has(at) || !has(by) || at == by:
 		t.Fatalf("%s: the pair is not two queens of the candidate %v", where, queens)
-	case e.Attack == sameRow && at.Row != by.Row:
+	case e.Attack == board.SameRow && at.Row != by.Row:
 		t.Fatalf("%s: not in one row", where)
-	case e.Attack != sameRow && !board.Attacks(at, by):
+	case e.Attack != board.SameRow && !board.Attacks(at, by):
 		t.Fatalf("%s: the pair does not attack", where)
-	case e.Attack != sameRow && e.Squares != nil:
+	case e.Attack != board.SameRow && e.Squares != nil:
 		// brute-combinations checks rows first: no two squares share one.
 		seen := map[int]bool{}
 		for _, q := range e.Squares {
@@ -109,7 +108,7 @@ func checkFirstAttack(t *testing.T, where string, e Event) {
 			seen[q.Row] = true
 		}
 	}
-	if e.Attack != sameRow {
+	if e.Attack != board.SameRow {
 		for i := 0; i < by.Row; i++ {
 			for j := i + 1; j < len(e.Queens); j++ {
 				if board.Attacks(board.Square{Row: i, Col: int(e.Queens[i])}, board.Square{Row: j, Col: int(e.Queens[j])}) {
@@ -124,16 +123,15 @@ func checkFirstAttack(t *testing.T, where string, e Event) {
 // brute-combinations, whose two queens share a row.
 func TestCandidateEventJSON(t *testing.T) {
 	tr, _ := Lookup("brute-combinations")
-	seq, err := tr.(CandidateTracer).TraceCandidates(context.Background(), 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for e := range seq {
+	for e, err := range tr.(CandidateTracer).TraceCandidates(context.Background(), 4) {
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
 		}
-		const want = `{"step":1,"kind":"reject","row":1,"col":2,"by":{"row":1,"col":1},"attack":"row","queens":[1,0,0,0],"counters":{"nodes":1,"tries":1,"placed":0,"rejected":1,"backtracks":0,"solutions":0},"candidate":1,"squares":[{"row":1,"col":1},{"row":1,"col":2},{"row":1,"col":3},{"row":1,"col":4}]}`
+		const want = `{"step":1,"kind":"reject","row":1,"col":2,"by":{"row":1,"col":1},"attack":"same row","queens":[1,0,0,0],"counters":{"nodes":1,"tries":1,"placed":0,"rejected":1,"backtracks":0,"solutions":0},"candidate":1,"squares":[{"row":1,"col":1},{"row":1,"col":2},{"row":1,"col":3},{"row":1,"col":4}]}`
 		if string(b) != want {
 			t.Fatalf("JSON\n%s\nwant\n%s", b, want)
 		}
@@ -149,20 +147,6 @@ func TestCandidateEventJSON(t *testing.T) {
 // when the context is cancelled.
 func TestCandidateTraceStops(t *testing.T) {
 	for _, tr := range candidateTracers() {
-		ctx, cancel := context.WithCancel(context.Background())
-		seq, _ := tr.TraceCandidates(ctx, 8)
-		k := 0
-		for range seq {
-			if k++; k == 7 {
-				cancel()
-			}
-		}
-		cancel()
-		if k != 7 {
-			t.Errorf("%s: %d events after cancelling at the 7th", tr.Name(), k)
-		}
-		if _, err := tr.TraceCandidates(context.Background(), 0); err == nil {
-			t.Errorf("%s: n = 0 accepted", tr.Name())
-		}
+		checkStops(t, tr.Name(), tr.TraceCandidates)
 	}
 }

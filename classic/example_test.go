@@ -31,11 +31,10 @@ func ExampleLookup() {
 // left out here, as in the articles' figures (a) to (l).
 func ExampleTracer() {
 	s, _ := classic.Lookup("bitmask")
-	events, err := s.(classic.Tracer).Trace(context.Background(), 4)
-	if err != nil {
-		panic(err)
-	}
-	for e := range events {
+	for e, err := range s.(classic.Tracer).Trace(context.Background(), 4) {
+		if err != nil {
+			panic(err)
+		}
 		if e.Kind != classic.Reject {
 			fmt.Println(e)
 		}

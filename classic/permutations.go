@@ -29,7 +29,7 @@ func (b permutations) Solve(ctx context.Context, n int, visit func(board.Placeme
 }
 
 // TraceCandidates shows every candidate Solve tests, in its order.
-func (b permutations) TraceCandidates(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b permutations) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceCandidates(ctx, b, n, b.run)
 }
 

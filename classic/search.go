@@ -125,15 +125,20 @@ func solveWith(ctx context.Context, b backtracker, n int, visit func(board.Place
 }
 
 // traceWith runs a backtracking strategy for Trace.
-func traceWith(ctx context.Context, b backtracker, n int) (iter.Seq[Event], error) {
-	if err := checkN(b, n, MaxN); err != nil {
-		return nil, err
-	}
-	return func(yield func(Event) bool) {
-		if ctx.Err() != nil {
+func traceWith(ctx context.Context, b backtracker, n int) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		if err := checkN(b, n, MaxN); err != nil {
+			yield(Event{}, err)
 			return
 		}
-		s := &search{ctx: ctx, emit: yield, c: Counters{Nodes: 1}}
+		if err := ctx.Err(); err != nil {
+			yield(Event{}, err)
+			return
+		}
+		s := &search{ctx: ctx, emit: func(e Event) bool { return yield(e, nil) }, c: Counters{Nodes: 1}}
 		b.run(s, n)
-	}, nil
+		if s.err != nil {
+			yield(Event{}, s.err)
+		}
+	}
 }

@@ -23,7 +23,7 @@ func (b stack) Solve(ctx context.Context, n int, visit func(board.Placement) boo
 	return solveWith(ctx, b, n, visit)
 }
 
-func (b stack) Trace(ctx context.Context, n int) (iter.Seq[Event], error) {
+func (b stack) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 

@@ -37,11 +37,12 @@ type Strategy interface {
 type Tracer interface {
 	Strategy
 	// Trace returns the search as a sequence of events. Each iteration runs
-	// a fresh search; it ends when the search does, when the loop stops, or
-	// when ctx is cancelled (check ctx.Err() afterwards to tell). The only
-	// error is a *[SizeError] for an n out of range. Cost: that of Solve
-	// plus O(n) per event for its snapshot of the board.
-	Trace(ctx context.Context, n int) (iter.Seq[Event], error)
+	// a fresh search; it ends when the search does or when the loop stops.
+	// As every fallible enumeration of nqueens (see package board), it is
+	// an iter.Seq2 whose last pair may carry an error: a *[SizeError] for
+	// an n out of range, or ctx.Err() when ctx ends the search. Cost: that
+	// of Solve plus O(n) per event for its snapshot of the board.
+	Trace(ctx context.Context, n int) iter.Seq2[Event, error]
 }
 
 // Estimator is a Strategy whose work is known in closed form before it runs:

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,12 +32,11 @@ func tracers() []Tracer {
 
 func collect(t *testing.T, tr Tracer, n int) []Event {
 	t.Helper()
-	seq, err := tr.Trace(context.Background(), n)
-	if err != nil {
-		t.Fatalf("%s n=%d: %v", tr.Name(), n, err)
-	}
 	var events []Event
-	for e := range seq {
+	for e, err := range tr.Trace(context.Background(), n) {
+		if err != nil {
+			t.Fatalf("%s n=%d: %v", tr.Name(), n, err)
+		}
 		events = append(events, e)
 	}
 	return events
@@ -117,30 +118,56 @@ func TestTracesAgree(t *testing.T) {
 
 func TestTraceStops(t *testing.T) {
 	for _, tr := range tracers() {
-		seq, _ := tr.Trace(context.Background(), 8)
 		k := 0
-		for range seq { // yielding after a false would panic here
+		for range tr.Trace(context.Background(), 8) { // yielding after a false would panic here
 			k++
 			if k == 7 {
 				break
 			}
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		seq, _ = tr.Trace(ctx, 8)
-		k = 0
-		for range seq {
-			k++
-			if k == 7 {
-				cancel()
-			}
+		checkStops(t, tr.Name(), func(ctx context.Context, n int) iter.Seq2[Event, error] { return tr.Trace(ctx, n) })
+	}
+}
+
+// checkStops checks the error convention of a trace: cancelled after its
+// 7th event, it ends with one pair holding ctx.Err(); a size out of range
+// is its only pair, holding a *SizeError; a context cancelled before the
+// loop gives only its error.
+func checkStops(t *testing.T, name string, trace func(context.Context, int) iter.Seq2[Event, error]) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	k := 0
+	var errs []error
+	for _, err := range trace(ctx, 8) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		cancel()
-		if k != 7 {
-			t.Errorf("%s: %d events after cancelling at the 7th", tr.Name(), k)
+		if k++; k == 7 {
+			cancel()
 		}
-		if _, err := tr.Trace(context.Background(), 0); err == nil {
-			t.Errorf("%s: Trace(0) without an error", tr.Name())
+	}
+	if k != 7 || len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
+		t.Errorf("%s: %d events and errors %v after cancelling at the 7th", name, k, errs)
+	}
+	var pairs []error
+	for e, err := range trace(context.Background(), 0) {
+		pairs = append(pairs, err)
+		if e.Kind != 0 {
+			t.Errorf("%s: n = 0 gave an event %v", name, e)
 		}
+	}
+	var se *SizeError
+	if len(pairs) != 1 || !errors.As(pairs[0], &se) || se.N != 0 {
+		t.Errorf("%s: n = 0 gave %v, want one *SizeError", name, pairs)
+	}
+	pairs = nil
+	for _, err := range trace(ctx, 4) {
+		pairs = append(pairs, err)
+	}
+	if len(pairs) != 1 || !errors.Is(pairs[0], context.Canceled) {
+		t.Errorf("%s: a cancelled context gave %v, want context.Canceled alone", name, pairs)
 	}
 }
 
@@ -242,7 +269,7 @@ func TestEventString(t *testing.T) {
 	}{
 		{Event{Kind: Place, Row: 1, Col: 3}, "place row 2, col 4"},
 		{Event{Kind: Reject, Row: 2, Col: 0, By: board.Square{Row: 1, Col: 1}, Attack: board.Diagonal},
-			"reject row 3, col 1: attacked by queen at row 2, col 2 (diagonal)"},
+			"reject row 3, col 1: attacked by queen at row 2, col 2 (same diagonal)"},
 		{Event{Kind: Remove, Row: 0, Col: 0}, "remove row 1, col 1"},
 		{Event{Kind: Solution, Queens: board.FromOneBased(2, 4, 1, 3), Counters: Counters{Solutions: 1}}, "solution 1: 2 4 1 3"},
 	}

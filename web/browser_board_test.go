@@ -91,11 +91,10 @@ func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	seq, err := a.(classic.Tracer).Trace(context.Background(), n)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	for e := range seq {
+	for e, err := range a.(classic.Tracer).Trace(context.Background(), n) {
+		if err != nil {
+			b.t.Fatal(err)
+		}
 		if e.Step == step {
 			return e
 		}
@@ -245,7 +244,7 @@ func testBoardPanel(b *browser) {
 // it, and saves it (docs/screenshot.png with -update-screenshot).
 func checkPicture(b *browser) {
 	a, _ := classic.Lookup("stack")
-	seq, _ := a.(classic.Tracer).Trace(context.Background(), 8)
+	seq := a.(classic.Tracer).Trace(context.Background(), 8)
 	var step uint64
 	for e := range seq {
 		if e.Kind == classic.Reject && e.Counters.Solutions >= 1 && e.Queens.Queens() >= 5 && e.By.Row < e.Row-2 {
@@ -343,7 +342,7 @@ func testTimeline(b *browser) {
 	b.visit("/?n=6&algo=backtrack-array")
 	b.waitTrace()
 	a, _ := classic.Lookup("backtrack-array")
-	seq, _ := a.(classic.Tracer).Trace(context.Background(), 6)
+	seq := a.(classic.Tracer).Trace(context.Background(), 6)
 	var sols []uint64
 	for e := range seq {
 		if e.Kind == classic.Solution {
@@ -482,7 +481,7 @@ func testBruteForce(b *browser) {
 	b.visit("/?n=8&algo=brute-rows&step=1000")
 	b.waitJS("step 1000", `Number(document.getElementById('timeline').value) === 1000`, 20*time.Second)
 	tr, _ := classic.Lookup("brute-rows")
-	seq, _ := tr.(classic.CandidateTracer).TraceCandidates(context.Background(), 8)
+	seq := tr.(classic.CandidateTracer).TraceCandidates(context.Background(), 8)
 	var e classic.Event
 	for e = range seq {
 		if e.Step == 1000 {

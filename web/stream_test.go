@@ -48,12 +48,11 @@ func TestTraceMatchesLibrary(t *testing.T) {
 		}
 		events := readEvents(t, res.Body)
 		a, _ := classic.Lookup(tc.algo)
-		seq, err := a.(classic.Tracer).Trace(context.Background(), tc.n)
-		if err != nil {
-			t.Fatal(err)
-		}
 		i := 0
-		for e := range seq {
+		for e, err := range a.(classic.Tracer).Trace(context.Background(), tc.n) {
+			if err != nil {
+				t.Fatal(err)
+			}
 			want, _ := json.Marshal(e)
 			if i >= len(events) || events[i].Name != "message" || events[i].Data != string(want) {
 				t.Fatalf("%s n=%d event %d: got %+v, want %s", tc.algo, tc.n, i, events[min(i, len(events)-1)], want)

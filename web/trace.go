@@ -23,7 +23,7 @@ type traceEnd struct {
 
 // traceOf returns how to trace a strategy: step by step for a backtracking
 // one, candidate by candidate for a brute-force one.
-func traceOf(s classic.Strategy) (func(context.Context, int) (iter.Seq[classic.Event], error), bool) {
+func traceOf(s classic.Strategy) (func(context.Context, int) iter.Seq2[classic.Event, error], bool) {
 	switch t := s.(type) {
 	case classic.Tracer:
 		return t.Trace, true
@@ -80,13 +80,15 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	// limit is reached (the break below).
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	seq, err := trace(ctx, n)
-	if err != nil {
-		return badRequest("%v", err)
-	}
 	es := startEventStream(w)
 	end := traceEnd{Algorithm: algo.Name(), N: n}
-	for e := range seq {
+	for e, err := range trace(ctx, n) {
+		if err != nil {
+			if ctx.Err() == nil {
+				return err // n was checked against MaxTraceN: cannot happen
+			}
+			break // the end of r's context, answered below
+		}
 		if end.Events == limit {
 			end.Truncated = true
 			break

@@ -4,17 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"iter"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 // traceLegend explains the marks of a drawn board.
@@ -71,65 +68,88 @@ per second; Ctrl-C stops it.`,
 	return cmd
 }
 
-func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
+// validate checks the flags that do not depend on the terminal.
+func (o *traceOptions) validate() error {
 	if o.json {
 		o.format = "json"
 	}
-	if o.format != "text" && o.format != "json" {
+	switch {
+	case o.format != "text" && o.format != "json":
 		return usagef("format %q is not available for trace (want text or json)", o.format)
-	}
-	if o.every < 1 {
+	case o.every < 1:
 		return usagef("--every must be at least 1, got %d", o.every)
-	}
-	if o.limit < 0 {
+	case o.limit < 0:
 		return usagef("--limit must not be negative, got %d", o.limit)
+	case o.play && o.format != "text":
+		return usagef("--play draws boards; it cannot be used with --format json")
+	case o.play && (o.speed <= 0 || o.speed > 1e6):
+		return usagef("--speed must be between 0 and 1000000 events per second, got %v", o.speed)
 	}
-	s, err := lookupAlgo(o.algo)
+	return nil
+}
+
+// tracer finds the traceable strategy named name.
+func tracer(name string) (classic.Tracer, error) {
+	s, err := lookupAlgo(name)
+	if err != nil {
+		return nil, err
+	}
+	if tr, ok := s.(classic.Tracer); ok {
+		return tr, nil
+	}
+	var names []string
+	for _, t := range classic.All() {
+		if _, ok := t.(classic.Tracer); ok {
+			names = append(names, t.Name())
+		}
+	}
+	return nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(names, ", "))
+}
+
+func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	tr, err := tracer(o.algo)
 	if err != nil {
 		return err
 	}
-	tr, ok := s.(classic.Tracer)
-	if !ok {
-		var names []string
-		for _, t := range classic.All() {
-			if _, ok := t.(classic.Tracer); ok {
-				names = append(names, t.Name())
-			}
-		}
-		return usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(names, ", "))
-	}
 	out := cmd.OutOrStdout()
-	var screen *os.File
+	var screen terminal
 	if o.play {
-		if o.format != "text" {
-			return usagef("--play draws boards; it cannot be used with --format json")
+		if screen, err = playTerminal(out, n); err != nil {
+			return err
 		}
-		if o.speed <= 0 || o.speed > 1e6 {
-			return usagef("--speed must be between 0 and 1000000 events per second, got %v", o.speed)
-		}
-		f, isFile := out.(*os.File)
-		if !isFile || !term.IsTerminal(int(f.Fd())) {
-			return usagef("--play needs a terminal on stdout; use the text or json format to write to a file or pipe")
-		}
-		screen = f
 	}
 	ctx := cmd.Context()
 	// The search's context is separate so that --limit and the end of
 	// play stop it without making the command fail.
 	search, stop := context.WithCancel(ctx)
 	defer stop()
-	seq, err := tr.Trace(search, n)
-	if err != nil {
-		return &usageError{err}
+	seq := tr.Trace(search, n)
+	if o.play {
+		return playTrace(ctx, screen, cmd.ErrOrStderr(), tr.Name(), n, seq, o)
 	}
-	if screen != nil {
-		return playTrace(ctx, screen, cmd.ErrOrStderr(), s.Name(), n, seq, o)
-	}
-
 	w := bufio.NewWriter(out)
 	if o.format == "text" {
-		fmt.Fprintf(w, "%s on %d×%d: %s\n\n", s.Name(), n, n, traceLegend)
+		fmt.Fprintf(w, "%s on %d×%d: %s\n\n", tr.Name(), n, n, traceLegend)
 	}
+	count, err := writeTrace(w, seq, o)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("trace stopped after %d events: %w", count, err)
+	}
+	return nil
+}
+
+// writeTrace writes every o.every-th event of seq, and the last, up to
+// o.limit events, and returns how many there were.
+func writeTrace(w *bufio.Writer, seq iter.Seq2[classic.Event, error], o traceOptions) (int, error) {
 	show := func(e classic.Event) error {
 		if o.format == "json" {
 			line, err := json.Marshal(e)
@@ -144,12 +164,15 @@ func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
 	}
 	var last classic.Event
 	count := 0
-	for e := range seq {
+	for e, err := range seq {
+		if err != nil {
+			return count, traceError(err)
+		}
 		count++
 		last = e
 		if count%o.every == 0 {
 			if err := show(e); err != nil {
-				return err
+				return count, err
 			}
 		}
 		if count == o.limit {
@@ -157,17 +180,23 @@ func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
 		}
 	}
 	if count > 0 && count%o.every != 0 {
-		if err := show(last); err != nil {
-			return err
-		}
+		return count, show(last)
 	}
-	if err := w.Flush(); err != nil {
-		return err
+	return count, nil
+}
+
+// traceError sorts the error that ends a trace: a size out of range is a
+// usage error; the end of the context is not an error here, as the caller
+// reports it after what was written.
+func traceError(err error) error {
+	var se *board.SizeError
+	switch {
+	case errors.As(err, &se):
+		return &usageError{err}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return nil
 	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("trace stopped after %d events: %w", count, err)
-	}
-	return nil
+	return err
 }
 
 // drawEvent is the text form of one event: a description line, the board
@@ -175,18 +204,30 @@ func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
 func drawEvent(e classic.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "step %d: %s\n", e.Step, e)
+	for _, row := range boardRows(e, true) {
+		b.WriteString(row + "\n")
+	}
+	b.WriteString(e.Counters.String() + "\n")
+	return b.String()
+}
+
+// boardRows draws the board of e, a string a row, with its cells spaced or
+// not.
+func boardRows(e classic.Event, spaced bool) []string {
 	n := len(e.Queens)
+	rows := make([]string, n)
+	var b strings.Builder
 	for r := range n {
+		b.Reset()
 		for c := range n {
-			if c > 0 {
+			if c > 0 && spaced {
 				b.WriteByte(' ')
 			}
 			b.WriteByte(squareMark(e, r, c))
 		}
-		b.WriteByte('\n')
+		rows[r] = b.String()
 	}
-	b.WriteString(e.Counters.String() + "\n")
-	return b.String()
+	return rows
 }
 
 func squareMark(e classic.Event, r, c int) byte {
@@ -202,57 +243,4 @@ func squareMark(e classic.Event, r, c int) byte {
 		}
 	}
 	return '.'
-}
-
-// playTrace animates the events on the terminal f, redrawing each frame over
-// the last one, until the search ends, --limit is reached or ctx is
-// cancelled (Ctrl-C), which is a clean stop, not a failure.
-func playTrace(ctx context.Context, f *os.File, msg io.Writer, name string, n int, seq iter.Seq[classic.Event], o traceOptions) error {
-	const hideCursor, showCursor = "\x1b[?25l", "\x1b[?25h"
-	fmt.Fprint(f, hideCursor)
-	defer fmt.Fprint(f, showCursor)
-	tick := time.NewTicker(time.Duration(float64(time.Second) / o.speed))
-	defer tick.Stop()
-	header := fmt.Sprintf("%s on %d×%d at %g events/s (Ctrl-C stops): %s\n", name, n, n, o.speed, traceLegend)
-	lines := 0
-	count, shown := 0, 0
-	interrupted := false
-	var last classic.Event
-	draw := func(e classic.Event) {
-		frame := header + drawEvent(e)
-		if lines > 0 {
-			// Back to the top of the previous frame, and clear it.
-			fmt.Fprintf(f, "\x1b[%dF\x1b[J", lines)
-		}
-		fmt.Fprint(f, frame)
-		lines = strings.Count(frame, "\n")
-	}
-	for e := range seq {
-		count++
-		last = e
-		if count%o.every == 0 || count == o.limit {
-			if shown > 0 {
-				select {
-				case <-ctx.Done():
-					interrupted = true
-				case <-tick.C:
-				}
-				if interrupted {
-					break
-				}
-			}
-			draw(e)
-			shown++
-		}
-		if count == o.limit {
-			break
-		}
-	}
-	if count > 0 && last.Step != uint64(shown*o.every) && !interrupted && ctx.Err() == nil {
-		draw(last) // the final board, when --every skipped it
-	}
-	if interrupted || ctx.Err() != nil {
-		fmt.Fprintf(msg, "nqueens: trace stopped after %d events\n", count)
-	}
-	return nil
 }

@@ -6,12 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
 	"github.com/spf13/cobra"
 )
@@ -123,5 +126,84 @@ func TestTraceCancelled(t *testing.T) {
 	err := runTrace(cmd, 8, traceOptions{algo: "stack", format: "json", every: 1})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want context.Canceled", err)
+	}
+}
+
+// TestPlayFrameFitsWidth: every line of a --play frame fits the terminal,
+// whatever its width, so that a frame takes as many rows as it has lines
+// (the 101-character header used to wrap at 80 columns and the redraw
+// landed a line short).
+func TestPlayFrameFitsWidth(t *testing.T) {
+	tr, _ := classic.Lookup("stack")
+	var events []classic.Event
+	for e, err := range tr.(classic.Tracer).Trace(context.Background(), 8) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if events = append(events, e); len(events) == 40 {
+			break
+		}
+	}
+	header := "stack on 8×8 at 5 events/s (Ctrl-C stops): " + traceLegend
+	for _, width := range []int{40, 80, 100, 200} {
+		for _, e := range events {
+			lines := playFrame(header, e, width)
+			for _, l := range lines {
+				if utf8.RuneCountInString(l) > width || strings.Contains(l, "\n") {
+					t.Fatalf("width %d: line %q is %d characters", width, l, utf8.RuneCountInString(l))
+				}
+			}
+			// Nothing is lost: the words of every part, and the board rows.
+			text := strings.Join(lines, " ")
+			for _, part := range []string{header, e.String(), e.Counters.String()} {
+				if !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(part), " ")) {
+					t.Fatalf("width %d: %q is not in the frame %q", width, part, lines)
+				}
+			}
+			if rows := boardRows(e, true); !slices.Contains(lines, rows[0]) {
+				t.Fatalf("width %d: the board's first row %q is not drawn spaced in %q", width, rows[0], lines)
+			}
+		}
+	}
+	// A board too wide for spaced cells is drawn unspaced.
+	big := classic.Event{Kind: classic.Place, Step: 1, Queens: board.New(30)}
+	big.Queens[0] = 0
+	if lines := playFrame(header, big, 40); !slices.Contains(lines, "Q"+strings.Repeat(".", 29)) {
+		t.Errorf("n = 30 at width 40: %q", lines)
+	}
+}
+
+// TestPlayRedrawsInPlace: each frame goes back up exactly the rows that the
+// one before it takes on the terminal.
+func TestPlayRedrawsInPlace(t *testing.T) {
+	tr, _ := classic.Lookup("stack")
+	for _, width := range []int{40, 80, 100, 200} {
+		var out, msg bytes.Buffer
+		screen := terminal{w: &out, size: func() (int, int) { return width, 50 }}
+		o := traceOptions{every: 1, limit: 30, speed: 1e6, play: true, format: "text"}
+		if err := playTrace(context.Background(), screen, &msg, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o); err != nil {
+			t.Fatal(err)
+		}
+		s := strings.TrimSuffix(strings.TrimPrefix(out.String(), "\x1b[?25l"), "\x1b[?25h")
+		frames := strings.Split(s, "\x1b[J")
+		if len(frames) != 30 {
+			t.Fatalf("width %d: %d frames, want 30", width, len(frames))
+		}
+		for i := 1; i < len(frames); i++ {
+			var up int
+			tail := frames[i-1][strings.LastIndex(frames[i-1], "\x1b["):]
+			if _, err := fmt.Sscanf(tail, "\x1b[%dF", &up); err != nil {
+				t.Fatalf("width %d, frame %d: no cursor move in %q", width, i, tail)
+			}
+			// The rows the frame takes on a terminal of that width, which
+			// wraps a longer line onto the next row.
+			drawn := 0
+			for _, l := range strings.Split(strings.TrimSuffix(frames[i-1][:strings.LastIndex(frames[i-1], "\x1b[")], "\n"), "\n") {
+				drawn += max(1, (utf8.RuneCountInString(l)+width-1)/width)
+			}
+			if up != drawn {
+				t.Fatalf("width %d, frame %d: moved up %d lines over a frame of %d", width, i, up, drawn)
+			}
+		}
 	}
 }

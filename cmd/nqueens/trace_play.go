@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nqueens/nqueens/classic"
+	"golang.org/x/term"
+)
+
+// terminal is where --play draws: the writer and its size, read again for
+// every frame so that a resized window is followed.
+type terminal struct {
+	w    io.Writer
+	size func() (width, height int)
+}
+
+// playTerminal checks that out is a terminal on which the n×n board fits.
+func playTerminal(out io.Writer, n int) (terminal, error) {
+	f, isFile := out.(*os.File)
+	if !isFile || !term.IsTerminal(int(f.Fd())) {
+		return terminal{}, usagef("--play needs a terminal on stdout; use the text or json format to write to a file or pipe")
+	}
+	size := func() (int, int) {
+		w, h, err := term.GetSize(int(f.Fd()))
+		if err != nil || w <= 0 || h <= 0 {
+			return 80, 24 // what a terminal that cannot say is likely to be
+		}
+		return w, h
+	}
+	if w, h := size(); n > w || n+minFrameLines > h {
+		return terminal{}, usagef("--play draws the %d×%d board in place: it needs a terminal at least %d columns wide and %d lines tall, and this one is %d×%d", n, n, n, n+minFrameLines, w, h)
+	}
+	return terminal{w: f, size: size}, nil
+}
+
+// minFrameLines is how many lines a frame takes beside the board's rows, at
+// the least: the header, the step and the counters.
+const minFrameLines = 3
+
+// playFrame lays out one frame of --play for a terminal width columns wide:
+// the header, the step and the counters are wrapped at spaces, the board
+// drawn with spaced cells when they fit and cut to the width when even
+// unspaced cells do not. Every line fits the width, so the frame takes
+// exactly len(lines) rows of the terminal and the next frame can be drawn
+// over it.
+func playFrame(header string, e classic.Event, width int) []string {
+	lines := wrap(header, width)
+	lines = append(lines, wrap(fmt.Sprintf("step %d: %s", e.Step, e), width)...)
+	n := len(e.Queens)
+	for _, row := range boardRows(e, 2*n-1 <= width) {
+		if len(row) > width {
+			row = row[:width] // only on a terminal shrunk while playing
+		}
+		lines = append(lines, row)
+	}
+	return append(lines, wrap(e.Counters.String(), width)...)
+}
+
+// wrap breaks s into lines of at most width characters, at spaces where it
+// can.
+func wrap(s string, width int) []string {
+	width = max(width, 1)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		for utf8.RuneCountInString(word) > width { // a word longer than a line
+			if line != "" {
+				lines, line = append(lines, line), ""
+			}
+			cut := cutAt(word, width)
+			lines, word = append(lines, word[:cut]), word[cut:]
+		}
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
+			line += " " + word
+		default:
+			lines, line = append(lines, line), word
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// cutAt is the byte offset of the k-th character of s.
+func cutAt(s string, k int) int {
+	for i := range s {
+		if k == 0 {
+			return i
+		}
+		k--
+	}
+	return len(s)
+}
+
+// playTrace animates the events on the terminal, redrawing each frame over
+// the last one, until the search ends, --limit is reached or ctx is
+// cancelled (Ctrl-C), which is a clean stop, not a failure.
+func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n int, seq iter.Seq2[classic.Event, error], o traceOptions) error {
+	const hideCursor, showCursor = "\x1b[?25l", "\x1b[?25h"
+	fmt.Fprint(t.w, hideCursor)
+	defer fmt.Fprint(t.w, showCursor)
+	tick := time.NewTicker(time.Duration(float64(time.Second) / o.speed))
+	defer tick.Stop()
+	header := fmt.Sprintf("%s on %d×%d at %g events/s (Ctrl-C stops): %s", name, n, n, o.speed, traceLegend)
+	lines := 0
+	count, shown := 0, 0
+	interrupted := false
+	var last classic.Event
+	draw := func(e classic.Event) {
+		width, _ := t.size()
+		frame := playFrame(header, e, width)
+		if lines > 0 {
+			// Back to the top of the previous frame, and clear it.
+			fmt.Fprintf(t.w, "\x1b[%dF\x1b[J", lines)
+		}
+		fmt.Fprint(t.w, strings.Join(frame, "\n")+"\n")
+		lines = len(frame)
+	}
+	for e, err := range seq {
+		if err != nil {
+			if err = traceError(err); err != nil {
+				return err
+			}
+			break
+		}
+		count++
+		last = e
+		if count%o.every == 0 || count == o.limit {
+			if shown > 0 {
+				select {
+				case <-ctx.Done():
+					interrupted = true
+				case <-tick.C:
+				}
+				if interrupted {
+					break
+				}
+			}
+			draw(e)
+			shown++
+		}
+		if count == o.limit {
+			break
+		}
+	}
+	if count > 0 && last.Step != uint64(shown*o.every) && !interrupted && ctx.Err() == nil {
+		draw(last) // the final board, when --every skipped it
+	}
+	if interrupted || ctx.Err() != nil {
+		fmt.Fprintf(msg, "nqueens: trace stopped after %d events\n", count)
+	}
+	return nil
+}
