@@ -14,22 +14,28 @@ type Pattern struct {
 	rest int // n mod 6, which selects the case
 }
 
-// ErrNoSolution says that n = 2 and n = 3 have no solution.
-type ErrNoSolution struct{ N int }
+// NoSolutionError says that n = 2 and n = 3 have no solution.
+type NoSolutionError struct{ N int }
 
-func (e *ErrNoSolution) Error() string {
+// ErrNoSolution is the former name of [NoSolutionError].
+//
+// Deprecated: use NoSolutionError; this alias goes once every caller has
+// moved.
+type ErrNoSolution = NoSolutionError
+
+func (e *NoSolutionError) Error() string {
 	return fmt.Sprintf("there is no solution for n = %d: every placement of %d queens has two on one line (only n = 1 and n ≥ 4 are solvable)", e.N, e.N)
 }
 
 // Construct returns the closed-form solution for n = 1 or n ≥ 4, or
-// *[ErrNoSolution] for n = 2 and 3. Cost O(1); each Col call is O(1).
+// *[NoSolutionError] for n = 2 and 3. Cost O(1); each Col call is O(1).
 func Construct(n int) (Pattern, error) {
 	if err := board.CheckSize(n, "solve", board.MaxN); err != nil {
 		return Pattern{}, err
 	}
 	switch {
 	case n == 2 || n == 3:
-		return Pattern{}, &ErrNoSolution{N: n}
+		return Pattern{}, &NoSolutionError{N: n}
 	}
 	return Pattern{n: n, rest: n % 6}, nil
 }

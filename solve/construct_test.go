@@ -13,9 +13,9 @@ func TestConstructEveryNUpTo2000(t *testing.T) {
 	for n := 1; n <= 2000; n++ {
 		p, err := Construct(n)
 		if n == 2 || n == 3 {
-			var e *ErrNoSolution
+			var e *NoSolutionError
 			if !errors.As(err, &e) || e.N != n {
-				t.Fatalf("n=%d: got %v, want ErrNoSolution", n, err)
+				t.Fatalf("n=%d: got %v, want NoSolutionError", n, err)
 			}
 			continue
 		}

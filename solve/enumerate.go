@@ -16,11 +16,13 @@ const MaxEnumerateN = 64
 // Stopping the loop stops the search. Cost: proportional to the backtracking
 // tree, about n! / 2.5^n nodes. The first solution in lexicographic order
 // comes within milliseconds up to n ≈ 30 but takes hours for some n near 60:
-// [Construct] or [Random] give one solution fast. For n < 1 or
-// n > MaxEnumerateN it yields nothing; use [CheckEnumerateN].
-func All(n int) iter.Seq[board.Placement] {
-	return func(yield func(board.Placement) bool) {
-		if CheckEnumerateN(n) != nil {
+// [Construct] or [Random] give one solution fast. An n out of
+// 1..[MaxEnumerateN] is the only pair, with a *[board.SizeError] (the
+// convention of package board).
+func All(n int) iter.Seq2[board.Placement, error] {
+	return func(yield func(board.Placement, error) bool) {
+		if err := CheckEnumerateN(n); err != nil {
+			yield(nil, err)
 			return
 		}
 		full := ^uint64(0) >> (64 - n)
@@ -43,7 +45,7 @@ func All(n int) iter.Seq[board.Placement] {
 			avail[row] = a ^ bit
 			cols[row] = int32(bits.TrailingZeros64(bit))
 			if row == n-1 {
-				if !yield(cols.Clone()) {
+				if !yield(cols.Clone(), nil) {
 					return
 				}
 				continue
@@ -57,18 +59,30 @@ func All(n int) iter.Seq[board.Placement] {
 	}
 }
 
-// Unique yields one solution per class under the 8 symmetries of the square
-// (OEIS A002562): the lexicographically smallest board of each orbit, in
-// lexicographic order, with the orbit's size (1, 2, 4 or 8). It filters [All]
-// with [board.Canonical], so it costs about 8n more per solution.
-func Unique(n int) iter.Seq2[board.Placement, int] {
-	return func(yield func(board.Placement, int) bool) {
-		for p := range All(n) {
+// Class is one class of solutions under the 8 symmetries of the square:
+// its canonical board, the lexicographically smallest of the orbit, and the
+// orbit's size (1, 2, 4 or 8).
+type Class struct {
+	Canonical board.Placement
+	Size      int
+}
+
+// Unique yields one [Class] per class of solutions (OEIS A002562), in the
+// lexicographic order of their canonical boards; an n out of range is the
+// only pair, as for [All]. It filters All with [board.Canonical], so it
+// costs about 8n more per solution.
+func Unique(n int) iter.Seq2[Class, error] {
+	return func(yield func(Class, error) bool) {
+		for p, err := range All(n) {
+			if err != nil {
+				yield(Class{}, err)
+				return
+			}
 			c, size, err := board.Canonical(p)
 			if err != nil || !c.Equal(p) {
 				continue
 			}
-			if !yield(p, size) {
+			if !yield(Class{Canonical: p, Size: size}, nil) {
 				return
 			}
 		}

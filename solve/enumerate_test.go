@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"testing"
@@ -44,10 +45,7 @@ func slowAll(n int) []board.Placement {
 func TestAllMatchesSlowEnumeration(t *testing.T) {
 	for n := 1; n <= 8; n++ {
 		want := slowAll(n)
-		var got []board.Placement
-		for p := range All(n) {
-			got = append(got, p)
-		}
+		got := collectAll(t, n)
 		if len(got) != len(want) {
 			t.Fatalf("n=%d: %d solutions, want %d", n, len(got), len(want))
 		}
@@ -73,7 +71,7 @@ func TestClassesMatchReference(t *testing.T) {
 	}
 	for n := 1; n <= maxN; n++ {
 		var total, unique, orbitSum int64
-		for p := range All(n) {
+		for _, p := range collectAll(t, n) {
 			total++
 			if err := board.Verify(p); err != nil {
 				t.Fatalf("n=%d: All yielded %v: %v", n, p, err)
@@ -91,7 +89,11 @@ func TestClassesMatchReference(t *testing.T) {
 			}
 		}
 		var prev board.Placement
-		for p, size := range Unique(n) {
+		for c, err := range Unique(n) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, size := c.Canonical, c.Size
 			unique++
 			orbitSum += int64(size)
 			switch size {
@@ -116,8 +118,11 @@ func TestClassesMatchReference(t *testing.T) {
 
 func TestAllStopsEarlyAndHugeN(t *testing.T) {
 	k := 0
-	for p := range All(28) {
-		if err := board.Verify(p); err != nil {
+	for p, err := range All(28) {
+		if err == nil {
+			err = board.Verify(p)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		if k++; k == 3 {
@@ -127,23 +132,51 @@ func TestAllStopsEarlyAndHugeN(t *testing.T) {
 	if k != 3 {
 		t.Fatalf("got %d solutions of n=28", k)
 	}
-	for range All(65) {
-		t.Fatal("All(65) yielded")
+	for _, n := range []int{0, 65} {
+		var errs []error
+		for p, err := range All(n) {
+			if p != nil {
+				t.Fatalf("All(%d) yielded %v", n, p)
+			}
+			errs = append(errs, err)
+		}
+		var se *board.SizeError
+		if len(errs) != 1 || !errors.As(errs[0], &se) || se.N != n {
+			t.Fatalf("All(%d) gave %v, want one *board.SizeError", n, errs)
+		}
+		for c, err := range Unique(n) {
+			if !errors.As(err, &se) {
+				t.Fatalf("Unique(%d) gave %v, %v", n, c, err)
+			}
+		}
 	}
 	if CheckEnumerateN(65) == nil || CheckEnumerateN(0) == nil || CheckEnumerateN(64) != nil {
 		t.Fatal("CheckEnumerateN bounds")
 	}
 }
 
-func ExampleUnique() {
-	for p, size := range Unique(6) {
-		fmt.Println(p, size)
+// collectAll is every solution of All(n), which must not fail.
+func collectAll(t *testing.T, n int) []board.Placement {
+	t.Helper()
+	var out []board.Placement
+	for p, err := range All(n) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
 	}
-	for p, size := range Unique(8) {
-		fmt.Println(p, size)
+	return out
+}
+
+func ExampleUnique() {
+	for c, err := range Unique(6) {
+		fmt.Println(c.Canonical, c.Size, err)
+	}
+	for c := range Unique(8) {
+		fmt.Println(c.Canonical, c.Size)
 		break
 	}
 	// Output:
-	// 2 4 6 1 3 5 4
+	// 2 4 6 1 3 5 4 <nil>
 	// 1 5 8 6 3 7 2 4 8
 }

@@ -30,14 +30,14 @@ type RandomOptions struct {
 // plus one bit for each of the 4n diagonals, under 5 bytes a queen, so
 // 10^8 queens take about 450 MB. Random does not verify its result (a
 // caller that prints it should, with [board.Verify]). n = 2 and 3 give
-// *[ErrNoSolution]. Cancelling ctx stops it with ctx.Err().
+// *[NoSolutionError]. Cancelling ctx stops it with ctx.Err().
 func Random(ctx context.Context, n int, opts RandomOptions) (board.Placement, error) {
 	if err := board.CheckSize(n, "solve", board.MaxN); err != nil {
 		return nil, err
 	}
 	switch {
 	case n == 2 || n == 3:
-		return nil, &ErrNoSolution{N: n}
+		return nil, &NoSolutionError{N: n}
 	case n == 1:
 		return board.Placement{0}, nil
 	}

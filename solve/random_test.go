@@ -105,9 +105,9 @@ func TestRandomSpreadsOverSolutions(t *testing.T) {
 func TestRandomBadN(t *testing.T) {
 	for _, n := range []int{2, 3} {
 		_, err := Random(context.Background(), n, RandomOptions{})
-		var none *ErrNoSolution
+		var none *NoSolutionError
 		if !errors.As(err, &none) || none.N != n {
-			t.Errorf("Random(%d) = %v, want ErrNoSolution", n, err)
+			t.Errorf("Random(%d) = %v, want NoSolutionError", n, err)
 		}
 	}
 	for _, n := range []int{0, -5, board.MaxN + 1} {

@@ -36,7 +36,11 @@ func (s *Server) handleSolutions(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := solutionsJSON{N: n, Classes: []classJSON{}}
-	for p, size := range solve.Unique(n) {
+	for class, err := range solve.Unique(n) {
+		if err != nil {
+			return err // n was checked against MaxGalleryN: cannot happen
+		}
+		p, size := class.Canonical, class.Size
 		if err := r.Context().Err(); err != nil {
 			return err
 		}

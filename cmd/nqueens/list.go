@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"iter"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/solve"
@@ -58,13 +57,13 @@ else goes to stdout.`,
 		if limit := board.MaxWriteN(f); n > limit {
 			return usagef("N = %d is too large for the %s format (limit %d)", n, f, limit)
 		}
-		var sols iter.Seq2[board.Placement, int]
-		if unique {
-			sols = solve.Unique(n)
-		} else {
-			sols = func(yield func(board.Placement, int) bool) {
-				for p := range solve.All(n) {
-					if !yield(p, 0) {
+		// Every solution is a class of one for the loop below, whose
+		// orbit size 0 says "not asked for".
+		sols := solve.Unique(n)
+		if !unique {
+			sols = func(yield func(solve.Class, error) bool) {
+				for p, err := range solve.All(n) {
+					if !yield(solve.Class{Canonical: p}, err) {
 						return
 					}
 				}
@@ -73,7 +72,11 @@ else goes to stdout.`,
 		ctx := cmd.Context()
 		return writeOutput(cmd, output, func(w *bufio.Writer) error {
 			k := 0
-			for p, orbit := range sols {
+			for c, err := range sols {
+				if err != nil {
+					return err
+				}
+				p, orbit := c.Canonical, c.Size
 				if err := ctx.Err(); err != nil {
 					return fmt.Errorf("stopped after %d solutions: %w", k, err)
 				}

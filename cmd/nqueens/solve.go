@@ -110,7 +110,7 @@ svg and png draw large boards downsampled, as queen density per pixel.`,
 
 // noSolution turns "no solution for n = 2 or 3" into a plain failure.
 func noSolution(err error) error {
-	var ns *solve.ErrNoSolution
+	var ns *solve.NoSolutionError
 	if errors.As(err, &ns) {
 		return &failure{code: 1, msg: ns.Error()}
 	}
