@@ -32,59 +32,98 @@ func unitResults(t testing.TB, n int) []count.UnitResult {
 // recordLine returns the ledger line of a record of N holding units.
 func recordLine(t testing.TB, n int, units []count.UnitResult, shard string) string {
 	t.Helper()
-	rec, err := NewRecord(n, units, 0.25, "test-host", shard)
+	rec, err := newRecord(n, units, 0.25, "test-worker", shard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(rec)
+	b, err := rec.line()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
+// editLine changes a ledger line through f; with reseal it computes the
+// checksum again, as a forger would, so that the checks behind it are
+// reached.
+func editLine(t testing.TB, line string, reseal bool, f func(m map[string]any)) string {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	if reseal {
+		delete(m, "sha256")
+		b, _ := json.Marshal(m)
+		var r record
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		// The sum covers the record as the encoder writes it, in the
+		// struct's field order.
+		sum, err := r.checksum()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m["sha256"] = sum
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// unit returns the fields of unit i of a line's decoded form.
+func unit(m map[string]any, i int) map[string]any {
+	return m["units"].([]any)[i].(map[string]any)
+}
+
 func TestParseRecord(t *testing.T) {
 	all := unitResults(t, 8)
 	good := recordLine(t, 8, all[3:6], "0/1")
-	edit := func(f func(m map[string]any)) string {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(good), &m); err != nil {
-			t.Fatal(err)
-		}
-		f(m)
-		b, _ := json.Marshal(m)
-		return string(b)
-	}
+	// The unit of N = 8 placed first in good whose constellation no
+	// rotation fixes: its rot90 must stay 0.
 	tests := []struct {
 		name, line, wantErr string
 	}{
 		{"valid", good, ""},
 		{"valid with spaces around", "  " + good + " \r", ""},
 		{"not JSON", "hello", "not a ledger record"},
-		{"empty object", "{}", "outside 1..64"},
+		{"empty object", "{}", "no checksum"},
 		{"text after", good + " {}", "text after the object"},
 		{"bracket after", good + "]", "text after the object"},
-		{"unknown field", edit(func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
-		{"N too large", edit(func(m map[string]any) { m["n"] = 65 }), "outside 1..64"},
-		{"other engine", edit(func(m map[string]any) {
+		{"unknown field", editLine(t, good, true, func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
+		{"no checksum", editLine(t, good, false, func(m map[string]any) { delete(m, "sha256") }), "no checksum"},
+		// Accidents: any edit without a new checksum is caught by it.
+		{"a flipped rot90", editLine(t, good, false, func(m map[string]any) { unit(m, 0)["rot90"] = 8 }), "does not match its checksum"},
+		{"a raised total and subtotal", editLine(t, good, false, func(m map[string]any) {
+			unit(m, 0)["total"] = json.Number("8")
+			m["subtotal"] = json.Number("16")
+		}), "does not match its checksum"},
+		{"a changed worker", editLine(t, good, false, func(m map[string]any) { m["worker"] = "x" }), "does not match its checksum"},
+		// Forgeries with a recomputed checksum reach the checks behind it.
+		{"N too large", editLine(t, good, true, func(m map[string]any) { m["n"] = 65 }), "out of range"},
+		{"other engine", editLine(t, good, true, func(m map[string]any) {
 			m["fingerprint"] = strings.Replace(m["fingerprint"].(string), "engine="+count.EngineVersion, "engine=old", 1)
 		}), "not this engine's"},
-		{"other N's fingerprint", edit(func(m map[string]any) { m["n"] = 9 }), "not this engine's"},
-		{"damaged table hash", edit(func(m map[string]any) { m["fingerprint"] = m["fingerprint"].(string) + "0" }), "not this engine's"},
-		{"unit out of range", edit(func(m map[string]any) {
-			m["units"].([]any)[0].(map[string]any)["index"] = 78
-		}), "unit 78 is outside 0..77"},
-		{"range does not match", edit(func(m map[string]any) { m["first"] = 2 }), "unit range 2-5"},
-		{"subtotal does not match", edit(func(m map[string]any) { m["subtotal"] = 1 }), "subtotal 1"},
-		{"nodes do not match", edit(func(m map[string]any) { m["nodes"] = 0 }), "nodes 0"},
-		{"no units", edit(func(m map[string]any) { m["units"] = []any{} }), "no units"},
-		{"negative total", edit(func(m map[string]any) {
-			m["units"].([]any)[0].(map[string]any)["total"] = -8
-		}), "not a ledger record"},
+		{"other N's fingerprint", editLine(t, good, true, func(m map[string]any) { m["n"] = 9 }), "not this engine's"},
+		{"damaged table hash", editLine(t, good, true, func(m map[string]any) { m["fingerprint"] = m["fingerprint"].(string) + "0" }), "not this engine's"},
+		{"unit out of range", editLine(t, good, true, func(m map[string]any) { unit(m, 0)["index"] = 78 }), "unit 78 is outside 0..77"},
+		{"range does not match", editLine(t, good, true, func(m map[string]any) { m["first"] = 2 }), "unit range 2-5"},
+		{"subtotal does not match", editLine(t, good, true, func(m map[string]any) { m["subtotal"] = 1 }), "subtotal 1"},
+		{"nodes do not match", editLine(t, good, true, func(m map[string]any) { m["nodes"] = 0 }), "nodes 0"},
+		{"no units", editLine(t, good, true, func(m map[string]any) { m["units"] = []any{} }), "no units"},
+		{"negative total", editLine(t, good, false, func(m map[string]any) { unit(m, 0)["total"] = -8 }), "not a ledger record"},
+		{"rot90 where no quarter turn fixes", editLine(t, good, true, func(m map[string]any) { unit(m, 0)["rot90"] = 8 }), "cannot be right"},
+		{"total off the orbit size", editLine(t, good, true, func(m map[string]any) {
+			unit(m, 2)["total"] = json.Number("4")
+			m["subtotal"] = json.Number(fmt.Sprint(all[3].Total + all[4].Total + 4))
+		}), "cannot be right"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := ParseRecord([]byte(tt.line))
+			rec, err := parseRecord([]byte(tt.line))
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -135,18 +174,18 @@ func FuzzParseRecord(f *testing.F) {
 		if json.Unmarshal(line, &head) == nil && head.N > 20 {
 			t.Skip()
 		}
-		rec, err := ParseRecord(line)
+		rec, err := parseRecord(line)
 		if err != nil {
 			return
 		}
 		if err := rec.sums(false); err != nil {
 			t.Fatalf("accepted an inconsistent record: %v", err)
 		}
-		b, err := json.Marshal(rec)
+		b, err := rec.line()
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseRecord(b)
+		again, err := parseRecord(b)
 		if err != nil {
 			t.Fatalf("own output %s refused: %v", b, err)
 		}
@@ -175,6 +214,7 @@ func TestReadLedger(t *testing.T) {
 		{"last line cut short", a + "\n" + b[:40], 1, 2, ""},
 		{"middle line cut short", a[:40] + "\n" + b + "\n", 0, 0, "x.jsonl:1: not a ledger record"},
 		{"two runs", a + "\n" + other + "\n", 0, 0, "x.jsonl:2: fingerprint"},
+		{"a damaged last line is not a cut one", a + "\n" + editLine(t, b, false, func(m map[string]any) { m["seconds"] = 9 }), 0, 0, "x.jsonl:2: the line does not match its checksum"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,8 +228,8 @@ func TestReadLedger(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(lf.Records) != tt.records || lf.Truncated != tt.truncated {
-				t.Errorf("%d records, truncated line %d; want %d, %d", len(lf.Records), lf.Truncated, tt.records, tt.truncated)
+			if lf.Records() != tt.records || lf.Truncated != tt.truncated {
+				t.Errorf("%d records, truncated line %d; want %d, %d", lf.Records(), lf.Truncated, tt.records, tt.truncated)
 			}
 			if tt.truncated > 0 && lf.Complete != int64(len(a)+1) {
 				t.Errorf("complete part is %d bytes, want %d", lf.Complete, len(a)+1)
@@ -232,8 +272,8 @@ func TestOpenLedgerRepairs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lf.Truncated != 0 || len(lf.Records) != tt.has/10+1 {
-				t.Errorf("after append: %d records, truncated %d", len(lf.Records), lf.Truncated)
+			if lf.Truncated != 0 || lf.Records() != tt.has/10+1 {
+				t.Errorf("after append: %d records, truncated %d", lf.Records(), lf.Truncated)
 			}
 		})
 	}
@@ -300,8 +340,8 @@ func TestRunShardResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(lf.Records) != 1 {
-			t.Errorf("shard %d: %d records, want 1 (the rerun must add none)", i, len(lf.Records))
+		if lf.Records() != 1 {
+			t.Errorf("shard %d: %d records, want 1 (the rerun must add none)", i, lf.Records())
 		}
 		files = append(files, lf)
 	}

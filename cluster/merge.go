@@ -53,6 +53,9 @@ type MissingError struct {
 	Shards []Shard
 }
 
+// missingShown is how many ranges of missing units an error message lists.
+const missingShown = 8
+
 func (e *MissingError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d units of N = %d are missing", len(e.Missing), e.Units, e.N)
@@ -63,14 +66,21 @@ func (e *MissingError) Error() string {
 		}
 		fmt.Fprintf(&b, " (no result at all from shard %s: rerun it)", strings.Join(names, ", "))
 	}
+	ranges := unitRanges(e.Missing)
 	b.WriteString(": ")
-	b.WriteString(FormatUnits(e.Missing))
+	b.WriteString(strings.Join(ranges[:min(len(ranges), missingShown)], ", "))
+	if len(ranges) > missingShown {
+		fmt.Fprintf(&b, ", … (%d more ranges; the JSON output lists them all)", len(ranges)-missingShown)
+	}
 	return b.String()
 }
 
 // FormatUnits writes sorted unit indices compactly: "0-3, 7, 9-12".
 // Cost O(len(units)).
-func FormatUnits(units []int) string {
+func FormatUnits(units []int) string { return strings.Join(unitRanges(units), ", ") }
+
+// unitRanges groups sorted unit indices into runs: "0-3", "7", "9-12".
+func unitRanges(units []int) []string {
 	var parts []string
 	for i := 0; i < len(units); {
 		j := i
@@ -84,12 +94,12 @@ func FormatUnits(units []int) string {
 		}
 		i = j + 1
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
 // MergeReport is the outcome of [Merge].
 type MergeReport struct {
-	Result     count.Result // Elapsed is the sum of the units' seconds (CPU time); Workers the distinct hosts
+	Result     count.Result // Elapsed is the sum of the units' seconds (CPU time); Workers the distinct workers
 	Files      int
 	Records    int
 	Duplicates int      // units found more than once with equal results
@@ -122,30 +132,26 @@ func Merge(files []*LedgerFile) (MergeReport, error) {
 	if fp == "" {
 		return rep, errors.New("the ledgers hold no results")
 	}
-	type seen struct {
-		r  count.UnitResult
-		at Source
-	}
 	units := count.Units(n)
-	got := make([]*seen, units)
+	got := make([]*found, units)
 	var conflicts []error
-	hosts := map[string]bool{}
+	workers := map[string]bool{}
 	shardings := map[int]bool{}
 	var secs float64
 	for _, f := range files {
-		for k, rec := range f.Records {
+		for k, rec := range f.records {
 			rep.Records++
 			secs += rec.Seconds
-			hosts[rec.Host] = true
+			workers[rec.Worker] = true
 			if s, err := ParseShard(rec.Shard); err == nil {
 				shardings[s.K] = true
 			}
-			at := Source{f.Path, f.Lines[k]}
+			at := Source{f.Path, f.lines[k]}
 			for _, u := range rec.Units {
 				prev := got[u.Index]
 				switch {
 				case prev == nil:
-					got[u.Index] = &seen{u, at}
+					got[u.Index] = &found{u, at}
 				case prev.r == u:
 					rep.Duplicates++
 				default:
@@ -168,7 +174,7 @@ func Merge(files []*LedgerFile) (MergeReport, error) {
 			continue
 		}
 		if err := t.Add(s.r); err != nil {
-			return rep, err
+			return rep, fmt.Errorf("%s: %w", s.at, err)
 		}
 	}
 	if len(missing) > 0 {
@@ -181,10 +187,14 @@ func Merge(files []*LedgerFile) (MergeReport, error) {
 		return rep, me
 	}
 	r, err := t.Result()
+	var ie *count.ImplausibleError
+	if errors.As(err, &ie) {
+		return rep, fmt.Errorf("%w (read from %s)", err, sourcesOf(ie.Units, got))
+	}
 	if err != nil {
 		return rep, err
 	}
-	r.Workers = len(hosts)
+	r.Workers = len(workers)
 	r.Elapsed = time.Duration(secs * float64(time.Second))
 	rep.Result = r
 	return rep, nil
@@ -207,4 +217,23 @@ func emptyShards[T any](n, k int, got []*T) []Shard {
 		}
 	}
 	return slices.Clip(out)
+}
+
+// found is a unit result and where it was read.
+type found struct {
+	r  count.UnitResult
+	at Source
+}
+
+// sourcesOf lists where the given units were read, each place once.
+func sourcesOf(units []int, got []*found) string {
+	var out []string
+	seen := map[Source]bool{}
+	for _, u := range units {
+		if at := got[u].at; !seen[at] {
+			seen[at] = true
+			out = append(out, at.String())
+		}
+	}
+	return strings.Join(out, ", ")
 }

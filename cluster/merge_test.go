@@ -28,7 +28,19 @@ func TestMerge(t *testing.T) {
 	u := len(all)
 	half := u / 2
 	changed := append([]count.UnitResult(nil), all[half:]...)
-	changed[3].Rot180 += 2
+	changed[3].Total += 8 // plausible on its own: every orbit size divides 8
+	// Forgeries that pass every check of a single line: a total raised by
+	// a whole orbit, and a half-turn count raised by its unit's orbit size
+	// (the Burnside sum of the constellation is then off by 4).
+	raised := append([]count.UnitResult(nil), all[half:]...)
+	raised[0].Total += 8
+	rot := append([]count.UnitResult(nil), all[half:]...)
+	for i, r := range rot {
+		if r.Rot180 != 0 && r.Rot180+4 <= r.Total && r.Rot90 == 0 {
+			rot[i].Rot180 += 4
+			break
+		}
+	}
 	want, err := count.Count(context.Background(), n, count.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +90,14 @@ func TestMerge(t *testing.T) {
 			ledger(t, "b.jsonl", recordLine(t, 9, unitResults(t, 9), "")),
 		}, 0, []string{"ledgers of different runs: a.jsonl has", "b.jsonl has"}},
 		{"nothing", []*LedgerFile{ledger(t, "empty.jsonl")}, 0, []string{"hold no results"}},
+		{"a total raised by 8", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
+			ledger(t, "b.jsonl", recordLine(t, n, raised, "")),
+		}, 0, []string{"N = 10: the total 732 does not match the published count 724", "was not printed"}},
+		{"a half-turn count off by 4", []*LedgerFile{
+			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
+			ledger(t, "b.jsonl", recordLine(t, n, rot, "")),
+		}, 0, []string{"Burnside", "(read from b.jsonl:1)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,5 +210,5 @@ func ExampleMerge() {
 	fmt.Println(err)
 	// Output:
 	// total 92 unique 12
-	// 39 of 78 units of N = 8 are missing (no result at all from shard 0/2: rerun it): 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70, 72, 74, 76
+	// 39 of 78 units of N = 8 are missing (no result at all from shard 0/2: rerun it): 0, 2, 4, 6, 8, 10, 12, 14, … (31 more ranges; the JSON output lists them all)
 }

@@ -1,53 +1,111 @@
 package cluster
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 )
 
 // ConnOptions say how to reach a NATS server. The fields map onto nats.go's
-// options of the same purpose; user and password or a token can also be
-// written in the URL (nats://user:pass@host:4222).
+// options of the same purpose; user and password can also be written in
+// the URL (nats://user:pass@host:4222).
 type ConnOptions struct {
-	URL     string // comma-separated server URLs; "" means nats://127.0.0.1:4222
-	Name    string // client name shown by the server's monitoring
-	Creds   string // JWT credentials file (nats.UserCredentials)
-	NKey    string // NKey seed file (nats.NkeyOptionFromSeed)
-	TLSCA   string // CA certificates to verify the server (nats.RootCAs)
-	TLSCert string // client certificate and key for mutual TLS (nats.ClientCert)
-	TLSKey  string
-	// ReconnectWait is the pause between reconnection attempts (default
-	// 500 ms); a client keeps trying forever, so workers ride out a
-	// restarting server.
-	ReconnectWait time.Duration
+	URL       string // comma-separated server URLs; "" means nats://127.0.0.1:4222
+	Name      string // client name shown by the server's monitoring
+	Creds     string // JWT credentials file (nats.UserCredentials)
+	NKey      string // NKey seed file (nats.NkeyOptionFromSeed)
+	TokenFile string // file holding the server's token (nats.Token)
+	TLSCA     string // CA certificates to verify the server (nats.RootCAs)
+	TLSCert   string // client certificate and key for mutual TLS (nats.ClientCert)
+	TLSKey    string
 	// FailFast makes Connect return an error when the first attempt
-	// fails, instead of retrying in the background.
+	// fails, instead of retrying in the background with backoff (from
+	// half a second to 30 seconds between attempts), so that workers may
+	// start before the coordinator and ride out a restarting server.
 	FailFast bool
+	// Log receives a record when the connection is lost, each failed
+	// attempt to reach the server (at most one a minute once it keeps
+	// failing), and when it is back. Nil discards them.
+	Log *slog.Logger
+	// InProcess connects to an embedded server without the network (no
+	// TLS needed); see [EmbeddedServer.Conn].
+	InProcess nats.InProcessConnProvider
+	// seed is an NKey seed given in memory (the coordinator's own key for
+	// an embedded server with NKey users).
+	seed []byte
 }
 
-// Connect opens a connection with o. Unless o.FailFast, it retries in the
-// background when no server is up yet, so workers may start before the
-// coordinator.
+// Reconnection backoff, doubling from the first wait to the last.
+const (
+	reconnectFirst = 500 * time.Millisecond
+	reconnectMax   = 30 * time.Second
+	logFailedEvery = time.Minute
+)
+
+// Connect opens a connection with o.
 func Connect(o ConnOptions) (*nats.Conn, error) {
 	url := o.URL
 	if url == "" {
 		url = nats.DefaultURL
 	}
-	wait := o.ReconnectWait
-	if wait <= 0 {
-		wait = 500 * time.Millisecond
+	logger := o.Log
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
 	}
 	opts := []nats.Option{
 		nats.Name(o.Name),
 		nats.MaxReconnects(-1),
-		nats.ReconnectWait(wait),
+		nats.CustomReconnectDelay(func(attempts int) time.Duration {
+			d := reconnectFirst << min(attempts, 6)
+			return min(d, reconnectMax)
+		}),
 		nats.RetryOnFailedConnect(!o.FailFast),
+		nats.ConnectHandler(func(nc *nats.Conn) {
+			logger.Info(fmt.Sprintf("connected to %s", nc.ConnectedUrlRedacted()))
+		}),
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			if err != nil {
+				logger.Info(fmt.Sprintf("lost the connection to the NATS server: %v; reconnecting", err))
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			logger.Info(fmt.Sprintf("reconnected to %s", nc.ConnectedUrlRedacted()))
+		}),
+	}
+	var lastLogged time.Time
+	opts = append(opts, nats.ReconnectErrHandler(func(_ *nats.Conn, err error) {
+		if time.Since(lastLogged) >= logFailedEvery {
+			lastLogged = time.Now()
+			logger.Info(fmt.Sprintf("cannot reach the NATS server at %s: %v; retrying (up to every %s)", redact(url), err, reconnectMax))
+		}
+	}))
+	more, err := o.authOptions()
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, more...)
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)
+	}
+	return nc, nil
+}
+
+// authOptions turns o's credentials and TLS files into nats.go options.
+func (o ConnOptions) authOptions() ([]nats.Option, error) {
+	var opts []nats.Option
+	if o.InProcess != nil {
+		opts = append(opts, nats.InProcessServer(o.InProcess))
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
@@ -59,6 +117,21 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		}
 		opts = append(opts, opt)
 	}
+	if o.seed != nil {
+		kp, err := nkeys.FromSeed(o.seed)
+		if err != nil {
+			return nil, err
+		}
+		pub, _ := kp.PublicKey()
+		opts = append(opts, nats.Nkey(pub, kp.Sign))
+	}
+	if o.TokenFile != "" {
+		tok, err := readSecret(o.TokenFile)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, nats.Token(tok))
+	}
 	if o.TLSCA != "" {
 		opts = append(opts, nats.RootCAs(o.TLSCA))
 	}
@@ -68,26 +141,74 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 	if o.TLSCert != "" {
 		opts = append(opts, nats.ClientCert(o.TLSCert, o.TLSKey))
 	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", url, err)
+	return opts, nil
+}
+
+// redact hides a password or token written in URLs.
+func redact(urls string) string {
+	var out []string
+	for _, u := range strings.Split(urls, ",") {
+		if at := strings.LastIndexByte(u, '@'); at >= 0 {
+			scheme, _, ok := strings.Cut(u[:at], "://")
+			if ok {
+				u = scheme + "://***" + u[at:]
+			} else {
+				u = "***" + u[at:]
+			}
+		}
+		out = append(out, u)
 	}
-	return nc, nil
+	return strings.Join(out, ",")
+}
+
+// readSecret reads a token file: its first line, without spaces.
+func readSecret(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	tok := strings.TrimSpace(line)
+	if tok == "" {
+		return "", fmt.Errorf("token file %s is empty", path)
+	}
+	return tok, nil
 }
 
 // ServerOptions configure an embedded nats-server.
 type ServerOptions struct {
 	// Listen is host:port; "" means 127.0.0.1:4222, and port 0 picks a
-	// free one. Listening beyond loopback is the caller's explicit choice.
+	// free one.
 	Listen string
 	// StoreDir holds JetStream's files, so a restarted server keeps the
 	// streams and buckets of unfinished runs.
 	StoreDir string
+	// TokenFile names a file holding a shared secret every client must
+	// give; NKeysFile a file of the public NKeys (one per line, "U…") of
+	// the users allowed in. At most one of them. A server that listens
+	// beyond loopback must have one (see [ErrOpenServer]).
+	TokenFile, NKeysFile string
+	// TLSCert and TLSKey make the server require TLS from network clients.
+	TLSCert, TLSKey string
 }
+
+// ErrOpenServer refuses an embedded server that anyone on the network could
+// use: without credentials, any client could store forged results.
+var ErrOpenServer = errors.New("an embedded server that listens beyond loopback needs credentials: give a token file (workers pass the same file with --nats-token-file) or a file of the workers' public NKeys (workers pass their seed with --nats-nkey), and preferably a TLS certificate and key; or listen on 127.0.0.1")
+
+// EmbeddedServer is a nats-server running in this process.
+type EmbeddedServer struct {
+	*server.Server
+	conn ConnOptions
+}
+
+// Conn returns the options by which this process connects to the server:
+// in process, with the token or an NKey of its own.
+func (s *EmbeddedServer) Conn() ConnOptions { return s.conn }
 
 // StartServer starts a nats-server with JetStream and file storage in this
 // process and waits until it accepts clients. Stop it with Shutdown.
-func StartServer(o ServerOptions) (*server.Server, error) {
+func StartServer(o ServerOptions) (*EmbeddedServer, error) {
 	listen := o.Listen
 	if listen == "" {
 		listen = "127.0.0.1:4222"
@@ -106,14 +227,12 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 	if o.StoreDir == "" {
 		return nil, errors.New("the embedded server needs a store folder")
 	}
-	s, err := server.NewServer(&server.Options{
-		Host:      host,
-		Port:      port,
-		JetStream: true,
-		StoreDir:  o.StoreDir,
-		NoSigs:    true,
-		NoLog:     true,
-	})
+	opts := &server.Options{Host: host, Port: port, JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: true}
+	es := &EmbeddedServer{}
+	if err := es.secure(opts, o, loopbackOnly(host)); err != nil {
+		return nil, err
+	}
+	s, err := server.NewServer(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -122,5 +241,103 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 		s.Shutdown()
 		return nil, fmt.Errorf("embedded nats-server on %s did not start (is the port taken?)", listen)
 	}
-	return s, nil
+	es.Server = s
+	es.conn.InProcess = s
+	return es, nil
+}
+
+// secure sets the server's credentials and TLS from o.
+func (es *EmbeddedServer) secure(opts *server.Options, o ServerOptions, loopback bool) error {
+	switch {
+	case o.TokenFile != "" && o.NKeysFile != "":
+		return errors.New("give a token file or an NKeys file, not both")
+	case o.TokenFile != "":
+		tok, err := readSecret(o.TokenFile)
+		if err != nil {
+			return err
+		}
+		opts.Authorization = tok
+		es.conn.TokenFile = o.TokenFile
+	case o.NKeysFile != "":
+		users, err := readNKeys(o.NKeysFile)
+		if err != nil {
+			return err
+		}
+		// The coordinator gets a key of its own, known only in memory.
+		kp, err := nkeys.CreateUser()
+		if err != nil {
+			return err
+		}
+		pub, _ := kp.PublicKey()
+		seed, _ := kp.Seed()
+		opts.Nkeys = append(users, &server.NkeyUser{Nkey: pub})
+		es.conn.seed = seed
+	case !loopback:
+		return ErrOpenServer
+	}
+	if (o.TLSCert == "") != (o.TLSKey == "") {
+		return errors.New("the server's TLS certificate needs its key, and the key its certificate")
+	}
+	if o.TLSCert != "" {
+		cfg, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.TLSCert, KeyFile: o.TLSKey, Timeout: 2})
+		if err != nil {
+			return fmt.Errorf("TLS certificate: %w", err)
+		}
+		cfg.MinVersion = tls.VersionTLS12
+		opts.TLSConfig, opts.TLSTimeout = cfg, 2
+	}
+	return nil
+}
+
+// readNKeys reads public user NKeys, one per line; blank lines and lines
+// starting with # are skipped.
+func readNKeys(path string) ([]*server.NkeyUser, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("NKeys file: %w", err)
+	}
+	var users []*server.NkeyUser
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !nkeys.IsValidPublicUserKey(line) {
+			return nil, fmt.Errorf("%s:%d: %q is not a public user NKey (it starts with U; nk -gen user -pubout makes one)", path, i+1, clip(line))
+		}
+		users = append(users, &server.NkeyUser{Nkey: line})
+	}
+	if len(users) == 0 {
+		return nil, fmt.Errorf("NKeys file %s lists no key", path)
+	}
+	return users, nil
+}
+
+func clip(s string) string {
+	if len(s) > 20 {
+		return s[:20] + "…"
+	}
+	return s
+}
+
+// loopbackOnly reports whether host names this machine only: a loopback
+// address, or a name all of whose addresses are loopback. An empty host or
+// 0.0.0.0 means every interface.
+func loopbackOnly(host string) bool {
+	if host == "" {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	addrs, err := net.LookupHost(host)
+	if err != nil || len(addrs) == 0 {
+		return false
+	}
+	for _, a := range addrs {
+		if ip := net.ParseIP(a); ip == nil || !ip.IsLoopback() {
+			return false
+		}
+	}
+	return true
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"math/big"
 	"net"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
 )
 
 // writeCert makes a key pair signed by parent (self-signed when parent is
@@ -121,6 +123,83 @@ func TestConnectTLS(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error %q, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestEmbeddedServerCredentials checks who may use an embedded server: one
+// that listens beyond loopback is refused without credentials; with a token
+// or NKey users, a client without them is refused (CONNECT {} used to be
+// accepted), one with them admitted, and the coordinator's own in-process
+// connection always works.
+func TestEmbeddedServerCredentials(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := kp.PublicKey()
+	seed, _ := kp.Seed()
+	other, _ := nkeys.CreateUser()
+	otherSeed, _ := other.Seed()
+	token := file("token", "s3cret-token\n")
+	users := file("users.nk", "# workers\n"+pub+"\n")
+	seedFile := file("worker.nk", string(seed))
+	otherFile := file("other.nk", string(otherSeed))
+
+	if _, err := StartServer(ServerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir()}); !errors.Is(err, ErrOpenServer) {
+		t.Errorf("open server beyond loopback: %v, want ErrOpenServer", err)
+	}
+	if _, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), NKeysFile: file("bad.nk", "SUAxyz\n")}); err == nil || !strings.Contains(err.Error(), "bad.nk:1") {
+		t.Errorf("NKeys file holding a seed: %v", err)
+	}
+	tests := []struct {
+		name   string
+		server ServerOptions
+		client ConnOptions
+		ok     bool
+	}{
+		{"token: none given", ServerOptions{TokenFile: token}, ConnOptions{}, false},
+		{"token: wrong one", ServerOptions{TokenFile: token}, ConnOptions{TokenFile: file("wrong", "guess")}, false},
+		{"token: right one", ServerOptions{TokenFile: token}, ConnOptions{TokenFile: token}, true},
+		{"nkeys: none given", ServerOptions{NKeysFile: users}, ConnOptions{}, false},
+		{"nkeys: unknown key", ServerOptions{NKeysFile: users}, ConnOptions{NKey: otherFile}, false},
+		{"nkeys: listed key", ServerOptions{NKeysFile: users}, ConnOptions{NKey: seedFile}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.server
+			o.Listen, o.StoreDir = "0.0.0.0:0", t.TempDir()
+			srv, err := StartServer(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Shutdown()
+			own := srv.Conn()
+			own.FailFast = true
+			nc, err := Connect(own)
+			if err != nil {
+				t.Fatalf("the coordinator's own connection: %v", err)
+			}
+			nc.Close()
+			c := tt.client
+			c.URL, c.FailFast = srv.ClientURL(), true
+			nc, err = Connect(c)
+			if (err == nil) != tt.ok {
+				t.Fatalf("connect: %v, want success %v", err, tt.ok)
+			}
+			if err == nil {
+				nc.Close()
+			} else if !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+				t.Errorf("refusal %q does not say why", err)
 			}
 		})
 	}

@@ -1,8 +1,10 @@
 package cluster
 
-// Tests with real processes: the nqueens command is built once, and
-// coordinators, workers and shards run as separate processes on loopback,
-// some of them killed with SIGKILL. Each test is bounded by a deadline.
+// Tests with real processes: the nqueens command is built once, with the
+// fault-injection hooks of internal/faults compiled in, and coordinators,
+// workers and shards run as separate processes on loopback, some of them
+// killed with SIGKILL, some of them lying. Each test is bounded by a
+// deadline.
 
 import (
 	"context"
@@ -45,7 +47,7 @@ func nqueensBin(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "nqueens")
-		build := exec.Command("go", "build", "-o", binPath, "github.com/nqueens/nqueens/cmd/nqueens")
+		build := exec.Command("go", "build", "-tags", "nqueens_faults", "-o", binPath, "github.com/nqueens/nqueens/cmd/nqueens")
 		if out, err := build.CombinedOutput(); err != nil {
 			binError = fmt.Errorf("building nqueens for the process tests: %v\n%s", err, out)
 		}
@@ -170,22 +172,42 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// storedBlock reads the record of the block starting at unit first from
-// the run's bucket.
-func storedBlock(ctx context.Context, kv jetstream.KeyValue, first int) (BlockRecord, error) {
-	var rec BlockRecord
-	e, err := kv.Get(ctx, resultKey(Block{First: first}))
+// votesFor reads the results stored for the block starting at unit first.
+func votesFor(ctx context.Context, kv jetstream.KeyValue, first int) ([]vote, error) {
+	keys, err := kv.ListKeys(ctx, jetstream.MetaOnly())
 	if err != nil {
-		return rec, err
+		return nil, err
 	}
-	return rec, json.Unmarshal(e.Value(), &rec)
+	var out []vote
+	for k := range keys.Keys() {
+		if !strings.HasPrefix(k, fmt.Sprintf("vote.%d.", first)) {
+			continue
+		}
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		var v vote
+		if err := json.Unmarshal(e.Value(), &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
+// holdEnv makes a test build's worker hold its first block (see
+// internal/faults); addTotalEnv makes it lie.
+const (
+	holdEnv     = "NQUEENS_FAULT_HOLD_FIRST"
+	addTotalEnv = "NQUEENS_FAULT_ADD_TOTAL"
+)
+
 // TestProcessWorkerKilled runs a coordinator and three worker processes on
-// N = 14 through a nats-server in the test. Worker A takes a unit and holds
-// it (test hook) past two ack waits: its progress reports keep the unit
-// from going to B or C. Then A is killed with SIGKILL; the unit is
-// delivered again, counted by B or C, and the total is exact.
+// N = 14 through a nats-server in the test. Worker A takes a block and
+// holds it (fault injection) past two ack waits: its progress reports keep
+// the block from going to B or C. Then A is killed with SIGKILL; the block
+// is delivered again, counted by B or C, and the total is exact.
 func TestProcessWorkerKilled(t *testing.T) {
 	const n = 14
 	const ackWait = 2 * time.Second
@@ -198,9 +220,9 @@ func TestProcessWorkerKilled(t *testing.T) {
 	}
 
 	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url,
-		"--ack-wait", ackWait.String(), "--progress-every", "500ms", "--block-size", "8")
+		"--ack-wait", ackWait.String(), "--progress-every", "500ms", "--block-size", "8", "--verify-fraction", "0")
 	coord.waitMatch(t, 10*time.Second, `published \d+ block`)
-	a := start(t, "worker A", []string{HoldEnv + "=1m"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a := start(t, "worker A", []string{holdEnv + "=1m"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	m := a.waitMatch(t, 10*time.Second, `holding .* \(first (\d+)\)`)
 	held, _ := strconv.Atoi(m[1])
 	holdSince := time.Now()
@@ -208,13 +230,13 @@ func TestProcessWorkerKilled(t *testing.T) {
 		start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name)
 	}
 
-	kv, err := js.KeyValue(ctx, RunFor(n).Bucket)
+	kv, err := js.KeyValue(ctx, runFor(n, 8, 1).Bucket)
 	if err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Until(holdSince.Add(5 * ackWait / 2)))
-	if rec, err := storedBlock(ctx, kv, held); !errors.Is(err, jetstream.ErrKeyNotFound) {
-		t.Fatalf("block %d, held by A with progress reports, was counted by %q (%v) before A died", held, rec.Worker, err)
+	if vs, err := votesFor(ctx, kv, held); err != nil || len(vs) != 0 {
+		t.Fatalf("block %d, held by A with progress reports, was counted by %+v (%v) before A died", held, vs, err)
 	}
 	a.kill()
 
@@ -222,86 +244,95 @@ func TestProcessWorkerKilled(t *testing.T) {
 		t.Fatalf("coordinator exit %d: %s", code, coord.stderr.String())
 	}
 	checkTotal(t, n, coord.stdout.String())
-	rec, err := storedBlock(ctx, kv, held)
-	if err != nil {
-		t.Fatal(err)
+	vs, err := votesFor(ctx, kv, held)
+	if err != nil || len(vs) != 1 {
+		t.Fatalf("results of block %d: %+v, %v", held, vs, err)
 	}
-	if rec.Worker != "B" && rec.Worker != "C" || rec.Delivered < 2 {
-		t.Errorf("block %d was counted by %q on delivery %d; want B or C on a redelivery", held, rec.Worker, rec.Delivered)
+	v := vs[0]
+	if v.Worker != "B" && v.Worker != "C" || v.Delivered < 2 {
+		t.Errorf("block %d was counted by %q on delivery %d; want B or C on a redelivery", held, v.Worker, v.Delivered)
 	}
-	if want := fmt.Sprintf("%s counted by %s on delivery %d", rec.Block(), rec.Worker, rec.Delivered); !strings.Contains(coord.stderr.String(), want) {
+	if want := fmt.Sprintf("%s counted by %s on delivery %d", v.block(), v.Worker, v.Delivered); !strings.Contains(coord.stderr.String(), want) {
 		t.Errorf("coordinator did not log %q:\n%s", want, coord.stderr.String())
 	}
-	t.Logf("%s: held by A for %s, killed, counted by %s on delivery %d", rec.Block(), time.Since(holdSince).Round(time.Millisecond), rec.Worker, rec.Delivered)
+	t.Logf("%s: held by A for %s, killed, counted by %s on delivery %d", v.block(), time.Since(holdSince).Round(time.Millisecond), v.Worker, v.Delivered)
 }
 
-// TestProcessConflictingResult stores a wrong result for a unit first, as
-// a faulty machine would, and queues the unit again. A worker process
-// counts it, finds the stored value different and raises the alarm; the
-// coordinator process then refuses to give a total.
-func TestProcessConflictingResult(t *testing.T) {
-	const n, unit = 10, 3
-	_, url := startServer(t, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	js, err := jetstream.New(connect(t, url))
-	if err != nil {
-		t.Fatal(err)
+// TestProcessRogueWorkers runs workers that lie (fault injection: every
+// non-zero unit total raised by 8, which no single-result check can see)
+// beside honest ones, and checks that each defence catches them: the
+// coordinator's spot checks and a quorum each ban the liar, discard its
+// results and still print the exact count; with both defences off, the
+// published table refuses the wrong total.
+func TestProcessRogueWorkers(t *testing.T) {
+	const n = 12
+	tests := []struct {
+		name   string
+		args   []string
+		honest []string
+		code   int
+		want   []string // in the coordinator's stderr
+	}{
+		{"spot checks", []string{"--verify-fraction", "0.3"}, []string{"H1"}, 0,
+			[]string{"ALARM: worker R is banned: its result for units", "differs from the coordinator's recount"}},
+		{"quorum", []string{"--replicas", "2", "--verify-fraction", "0"}, []string{"H1", "H2"}, 0,
+			[]string{"workers disagree; the coordinator counts it again", "ALARM: worker R is banned"}},
+		{"published table", []string{"--verify-fraction", "0"}, nil, 1,
+			[]string{"N = 12: the total", "does not match the published count 14200"}},
 	}
-	run := RunFor(n)
-	_, kv, _, size, err := ensureRun(ctx, js, run, CoordinatorOptions{AckWait: time.Minute, MaxDeliver: 5, Replicas: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := run.block(unit/size, size)
-	wrong := BlockRecord{N: n, First: b.First, Last: b.Last, Worker: "faulty", Delivered: 1}
-	for u := b.First; u <= b.Last; u++ {
-		r, err := count.CountUnit(ctx, n, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if u == unit {
-			r.Total += 4
-		}
-		wrong.Units = append(wrong.Units, r)
-	}
-	if _, err := RecordResult(ctx, kv, wrong); err != nil {
-		t.Fatal(err)
-	}
-	if err := publishBlocks(ctx, js, run, []Block{b}, func(b Block) string { return fmt.Sprintf("%s.%d", run.ID, b.First) }); err != nil {
-		t.Fatal(err)
-	}
-
-	w := start(t, "worker W", nil, "worker", "--nats", url, "--workers", "1", "--name", "W")
-	w.waitMatch(t, 10*time.Second, fmt.Sprintf(`ALARM: unit %d of N = %d has two different results`, unit, n))
-	waitFor(t, 5*time.Second, "the alarm in the bucket", func() bool {
-		keys, err := kv.ListKeys(ctx)
-		if err != nil {
-			return false
-		}
-		for k := range keys.Keys() {
-			if strings.HasPrefix(k, fmt.Sprintf("alarm.%d.", b.First)) {
-				return true
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, url := startServer(t, t.TempDir())
+			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--ack-wait", "2s", "--block-size", "16"}, tt.args...)
+			coord := start(t, "coordinator", nil, args...)
+			coord.waitMatch(t, 10*time.Second, `published \d+ block`)
+			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
+			for _, name := range tt.honest {
+				start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name, "--exit-when-idle", "2s")
 			}
-		}
-		return false
-	})
-	if rec, err := storedBlock(ctx, kv, b.First); err != nil || rec.Worker != "faulty" {
-		t.Errorf("stored result of %s: %+v, %v; the first write must stand", b, rec, err)
+			if code := coord.wait(t, 60*time.Second); code != tt.code {
+				t.Fatalf("coordinator exit %d, want %d; stdout %q", code, tt.code, coord.stdout.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(coord.stderr.String(), w) {
+					t.Errorf("coordinator stderr lacks %q:\n%s", w, coord.stderr.String())
+				}
+			}
+			if tt.code != 0 {
+				if out := coord.stdout.String(); out != "" {
+					t.Errorf("coordinator printed %q, a wrong count", out)
+				}
+				return
+			}
+			checkTotal(t, n, coord.stdout.String())
+			if code := rogue.wait(t, 10*time.Second); code != 1 || !strings.Contains(rogue.stderr.String(), "banned this worker") {
+				t.Errorf("rogue worker: exit %d, stderr %s", code, rogue.stderr.String())
+			}
+		})
 	}
+}
 
-	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url)
-	if code := coord.wait(t, 15*time.Second); code != 1 {
-		t.Fatalf("coordinator exit %d, want 1; stdout %q", code, coord.stdout.String())
+// TestProcessStoreLocked starts a second coordinator on the store folder
+// of a running one: it must stop at once, naming the first, and leave the
+// stored results alone (before the lock, it erased them).
+func TestProcessStoreLocked(t *testing.T) {
+	store := t.TempDir()
+	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	first := start(t, "coordinator", nil, "coordinator", "14", "--listen", listen, "--store", store)
+	first.waitMatch(t, 10*time.Second, `published \d+ block`)
+	second := start(t, "second coordinator", nil, "coordinator", "14", "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--store", store)
+	if code := second.wait(t, 5*time.Second); code != 1 {
+		t.Fatalf("second coordinator: exit %d", code)
 	}
-	if out := coord.stdout.String(); out != "" {
-		t.Errorf("coordinator printed %q despite the alarm", out)
+	want := fmt.Sprintf("is in use by another coordinator (pid %d on host ", first.cmd.Process.Pid)
+	if !strings.Contains(second.stderr.String(), want) {
+		t.Errorf("second coordinator's error lacks %q: %s", want, second.stderr.String())
 	}
-	for _, want := range []string{"no total", fmt.Sprintf("unit %d of N = %d has two different results", unit, n), "worker faulty", "worker W"} {
-		if !strings.Contains(coord.stderr.String(), want) {
-			t.Errorf("coordinator stderr lacks %q:\n%s", want, coord.stderr.String())
-		}
+	start(t, "worker", nil, "worker", "--nats", "nats://"+listen, "--exit-when-idle", "2s")
+	if code := first.wait(t, 20*time.Second); code != 0 {
+		t.Fatalf("first coordinator: exit %d: %s", code, first.stderr.String())
 	}
+	checkTotal(t, 14, first.stdout.String())
 }
 
 // TestProcessCoordinatorRestart kills the coordinator, and with it its
@@ -316,10 +347,10 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 		"--ack-wait", "2s", "--progress-every", "100ms"}
 	coord := start(t, "coordinator", nil, args...)
 	coord.waitMatch(t, 10*time.Second, `published \d+ block`)
-	a := start(t, "worker A", []string{HoldEnv + "=3s"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a := start(t, "worker A", []string{holdEnv + "=3s"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	a.waitMatch(t, 10*time.Second, `holding .* \(first \d+\)`)
 	start(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
-	done := regexp.MustCompile(`N = 14: (\d+)/1632 units done`)
+	done := regexp.MustCompile(`N = 14: (\d+)/1632 units`)
 	waitFor(t, 10*time.Second, "100 units done", func() bool {
 		for _, m := range done.FindAllStringSubmatch(coord.stderr.String(), -1) {
 			if d, _ := strconv.Atoi(m[1]); d >= 100 {
@@ -381,7 +412,7 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 	waitFor(t, 10*time.Second, "shard 2's first ledger line", func() bool {
 		lf, err := ReadLedgerFile(ledgerOf(2))
-		return err == nil && len(lf.Records) > 0
+		return err == nil && lf.Records() > 0
 	})
 	procs[2].kill()
 	for i, p := range procs {
@@ -394,10 +425,7 @@ func TestProcessArrayShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := (Shard{2, k}).Size(n)
-	kept := 0
-	for _, r := range lf.Records {
-		kept += len(r.Units)
-	}
+	kept := lf.Units()
 	if kept == 0 || kept >= size {
 		t.Fatalf("killed shard 2 left %d of its %d units; the kill was not mid-run", kept, size)
 	}

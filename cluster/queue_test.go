@@ -5,18 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/count"
 )
 
 // startServer runs an embedded server on a free loopback port for one test.
-func startServer(t *testing.T, dir string) (*server.Server, string) {
+func startServer(t *testing.T, dir string) (*EmbeddedServer, string) {
 	t.Helper()
 	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir})
 	if err != nil {
@@ -28,7 +29,7 @@ func startServer(t *testing.T, dir string) (*server.Server, string) {
 
 func connect(t *testing.T, url string) *nats.Conn {
 	t.Helper()
-	nc, err := Connect(ConnOptions{URL: url, ReconnectWait: 100 * time.Millisecond})
+	nc, err := Connect(ConnOptions{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,119 +37,163 @@ func connect(t *testing.T, url string) *nats.Conn {
 	return nc
 }
 
-// TestQueueInProcess runs coordinator and two workers in this process, so
-// the race detector sees both sides.
-func TestQueueInProcess(t *testing.T) {
-	_, url := startServer(t, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	const n = 9
-	done := make(chan WorkerReport, 2)
-	for range 2 {
-		go func() {
-			rep, err := Work(ctx, connect(t, url), WorkerOptions{Workers: 2, IdleExit: time.Second, Log: func(s string) { t.Log(s) }})
-			if err != nil {
-				t.Error(err)
-			}
-			done <- rep
-		}()
-	}
-	r, err := Coordinate(ctx, connect(t, url), n, CoordinatorOptions{Log: func(s string) { t.Log(s) }})
+// testWriter sends log lines to t.Log while the test runs.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, nil))
+}
+
+// openRun creates the JetStream objects of a run as a coordinator would,
+// without running one.
+func openRun(ctx context.Context, t *testing.T, url string, n int, o CoordinatorOptions) *coordinator {
+	t.Helper()
+	js, err := jetstream.New(connect(t, url))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkResult(t, n, r.Total.String(), r.Unique.String())
-	units := 0
-	for range 2 {
-		rep := <-done
-		units += rep.Units
+	o, err = o.withDefaults(n)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if units != r.Units {
-		t.Errorf("workers stored %d results first, want %d", units, r.Units)
+	c := &coordinator{o: o, js: js}
+	if err := c.ensureRun(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestQueueInProcess runs coordinator and two workers in this process, so
+// the race detector sees both sides: once plainly, once with every block
+// counted by both workers (quorum) and checked by the coordinator.
+func TestQueueInProcess(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		replicas int
+		fraction float64
+	}{{"plain", 1, 0}, {"quorum and spot checks", 2, 0.5}} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, url := startServer(t, t.TempDir())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			const n = 9
+			done := make(chan WorkerReport, 2)
+			for i := range 2 {
+				go func() {
+					rep, err := Work(ctx, connect(t, url), WorkerOptions{Workers: 2, Name: fmt.Sprint("w", i), IdleExit: time.Second, Log: testLogger(t)})
+					if err != nil {
+						t.Error(err)
+					}
+					done <- rep
+				}()
+			}
+			r, err := Coordinate(ctx, connect(t, url), n, CoordinatorOptions{BlockSize: 8, Replicas: tc.replicas,
+				VerifyFraction: tc.fraction, AckWait: time.Second, Log: testLogger(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, n, r.Total.String(), r.Unique.String())
+			units := 0
+			for range 2 {
+				rep := <-done
+				units += rep.Units
+			}
+			// A block the spot check picked is decided by the coordinator's
+			// own count and may have one worker's result only.
+			if units < r.Units {
+				t.Errorf("workers stored %d unit results, want at least %d", units, r.Units)
+			}
+		})
 	}
 }
 
-func TestRecordResult(t *testing.T) {
+func TestStoreVote(t *testing.T) {
 	_, url := startServer(t, t.TempDir())
-	nc := connect(t, url)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := RunFor(8)
-	_, kv, _, size, err := ensureRun(ctx, js, run, CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, Replicas: 1, BlockSize: 4})
-	if err != nil || size != 4 {
-		t.Fatalf("block size %d, %v", size, err)
-	}
-	b := run.block(1, size)
-	first := BlockRecord{N: 8, First: b.First, Last: b.Last, Units: unitResults(t, 8)[b.First : b.Last+1], Worker: "a", Delivered: 1}
+	c := openRun(ctx, t, url, 8, CoordinatorOptions{BlockSize: 4})
+	b := c.run.block(1)
+	first := vote{N: 8, First: b.First, Last: b.Last, Units: unitResults(t, 8)[b.First : b.Last+1], Worker: "a", Delivered: 1}
 	same := first
-	same.Worker, same.Seconds, same.Delivered = "b", 3, 2
+	same.Seconds, same.Delivered = 3, 2
 	wrong := first
-	wrong.Units = append([]count.UnitResult(nil), first.Units...)
-	wrong.Worker, wrong.Units[2].Total = "c", wrong.Units[2].Total+8
+	wrong.Units = slices.Clone(first.Units)
+	wrong.Units[2].Total += 8
+	other := wrong
+	other.Worker = "b"
 	tests := []struct {
 		name     string
-		rec      BlockRecord
+		v        vote
 		dup      bool
 		conflict bool
 	}{
 		{"first write", first, false, false},
 		{"equal duplicate", same, true, false},
-		{"different duplicate", wrong, false, true},
+		{"a different result of the same worker", wrong, false, true},
+		{"another worker's vote", other, false, false},
 	}
 	for _, tt := range tests {
-		dup, err := RecordResult(ctx, kv, tt.rec)
+		dup, err := storeVote(ctx, c.kv, tt.v)
 		var ce *ConflictError
 		if dup != tt.dup || errors.As(err, &ce) != tt.conflict || (err != nil && !tt.conflict) {
 			t.Errorf("%s: dup %v, error %v", tt.name, dup, err)
 		}
-		if tt.conflict && (ce.Unit != b.First+2 || ce.FirstAt.Path != "worker a" || ce.SecAt.Path != "worker c") {
+		if tt.conflict && (ce.Unit != b.First+2 || ce.FirstAt.Path != "worker a" || ce.SecAt.Path != "worker a") {
 			t.Errorf("%s: conflict %+v", tt.name, ce)
 		}
 	}
-	// The first write still stands, and the alarm is on record.
-	e, err := kv.Get(ctx, resultKey(b))
+	// The first write stands, and the alarm is on record.
+	e, err := c.kv.Get(ctx, voteKey(b, "a"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stored BlockRecord
-	if err := json.Unmarshal(e.Value(), &stored); err != nil || stored.Worker != "a" || !sameCounts(stored, first) {
+	var stored vote
+	if err := json.Unmarshal(e.Value(), &stored); err != nil || !sameUnits(stored.Units, first.Units) {
 		t.Errorf("stored %+v, %v; want the first write", stored, err)
 	}
-	keys, err := kv.ListKeys(ctx)
+	keys, err := c.kv.ListKeys(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	alarms := 0
+	var alarms, votes int
 	for k := range keys.Keys() {
-		if strings.HasPrefix(k, fmt.Sprintf("alarm.%d.", b.First)) {
-			alarms++
-		}
+		alarms += boolInt(strings.HasPrefix(k, fmt.Sprintf("alarm.%d.", b.First)))
+		votes += boolInt(strings.HasPrefix(k, fmt.Sprintf("vote.%d.", b.First)))
 	}
-	if alarms != 1 {
-		t.Errorf("%d alarms for %s, want 1", alarms, b)
+	if alarms != 1 || votes != 2 {
+		t.Errorf("%d alarms and %d votes for %s, want 1 and 2", alarms, votes, b)
 	}
 }
 
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func TestDefaultBlockSize(t *testing.T) {
-	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 15}, {19, 3}, {20, 1}, {27, 1}}
+	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 18}, {19, 3}, {20, 1}, {27, 1}}
 	for _, tt := range tests {
 		if got := DefaultBlockSize(tt.n); got != tt.want {
 			t.Errorf("DefaultBlockSize(%d) = %d, want %d", tt.n, got, tt.want)
 		}
 	}
 	// Blocks of any size cover every unit once.
-	run := RunFor(9)
 	for _, size := range []int{1, 7, 64, 4096} {
+		run := runFor(9, size, 1)
 		next := 0
-		for k := range run.blocks(size) {
-			b := run.block(k, size)
-			got, err := run.blockOf(run.blockSubject(b), size)
-			if b.First != next || b.Len() < 1 || b.Len() > size || err != nil || got != b {
-				t.Fatalf("size %d: block %d is %v (subject gives %v, %v), want it to start at %d", size, k, b, got, err, next)
+		for k := range run.blocks() {
+			b := run.block(k)
+			gk, got, err := run.blockOf(run.blockSubject(b))
+			if b.First != next || b.Len() < 1 || b.Len() > size || err != nil || got != b || gk != k {
+				t.Fatalf("size %d: block %d is %v (subject gives %d %v, %v), want it to start at %d", size, k, b, gk, got, err, next)
 			}
 			next = b.Last + 1
 		}
@@ -171,13 +216,7 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			nc := connect(t, url)
-			js, err := jetstream.New(nc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			run := RunFor(n)
-			o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, BlockSize: 16, ProgressEvery: time.Second, Log: func(s string) { t.Log(s) }}
+			o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, BlockSize: 16, ProgressEvery: time.Second, Log: testLogger(t)}
 			type outcome struct {
 				r   count.Result
 				err error
@@ -187,44 +226,15 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 				r, err := Coordinate(ctx, connect(t, url), n, o)
 				done <- outcome{r, err}
 			}
+			c := openRun(ctx, t, url, n, o)
 			if coordinatorFirst {
 				go coordinate()
 			} else {
-				full := o
-				full.Replicas = 1
-				_, _, _, size, err := ensureRun(ctx, js, run, full)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var all []Block
-				for k := range run.blocks(size) {
-					all = append(all, run.block(k, size))
-				}
-				if err := publishBlocks(ctx, js, run, all, func(b Block) string { return fmt.Sprintf("%s.%d", run.ID, b.First) }); err != nil {
+				if err := c.publishAll(ctx); err != nil {
 					t.Fatal(err)
 				}
 			}
-			// Take one block like a worker that dies with it.
-			var held Block
-			for {
-				cons, err := js.Consumer(ctx, run.Stream, Consumer)
-				if err == nil {
-					batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
-					if err == nil {
-						for m := range batch.Messages() {
-							held, err = run.blockOf(m.Subject(), o.BlockSize)
-							if err != nil {
-								t.Fatal(err)
-							}
-						}
-						break
-					}
-				}
-				if ctx.Err() != nil {
-					t.Fatal("no block to take")
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			held := takeBlock(ctx, t, c)
 			if !coordinatorFirst {
 				time.Sleep(2 * o.AckWait) // its one delivery runs out
 				go coordinate()
@@ -252,38 +262,74 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 	}
 }
 
-// TestEnsureRunKeepsBlockSize checks that a run keeps the block size it was
-// created with: every unit must stay in one block for the life of the run.
-func TestEnsureRunKeepsBlockSize(t *testing.T) {
+// publishAll publishes one message per block, as a coordinator's first
+// start does.
+func (c *coordinator) publishAll(ctx context.Context) error {
+	var all []Block
+	for k := range c.run.blocks() {
+		all = append(all, c.run.block(k))
+	}
+	return c.publish(ctx, all, func(b Block) string { return fmt.Sprintf("%s.%d", c.run.ID, b.First) })
+}
+
+// takeBlock takes one block message like a worker that dies with it.
+func takeBlock(ctx context.Context, t *testing.T, c *coordinator) Block {
+	t.Helper()
+	for {
+		cons, err := c.js.Consumer(ctx, c.run.Stream, consumer)
+		if err == nil {
+			batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+			if err == nil {
+				for m := range batch.Messages() {
+					_, b, err := c.run.blockOf(m.Subject())
+					if err != nil {
+						t.Fatal(err)
+					}
+					return b
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatal("no block to take")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestEnsureRunKeepsSettings checks that a run keeps the block size and
+// replicas it was created with: every unit must stay in one block, and
+// every block need the same agreement, for the life of the run.
+func TestEnsureRunKeepsSettings(t *testing.T) {
 	_, url := startServer(t, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	js, err := jetstream.New(connect(t, url))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := RunFor(9)
-	o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, Replicas: 1}
 	tests := []struct {
-		blockSize, want int
-		wantErr         string
+		blockSize, replicas int
+		wantSize, wantReps  int
+		wantErr             string
 	}{
-		{5, 5, ""},
-		{0, 5, ""},
-		{5, 5, ""},
-		{6, 0, "was started with blocks of 5 units, not 6"},
+		{5, 2, 5, 2, ""},
+		{0, 0, 5, 2, ""},
+		{5, 2, 5, 2, ""},
+		{6, 0, 0, 0, "was started with blocks of 5 units, not 6"},
+		{0, 3, 0, 0, "was started with 2 replica(s), not 3"},
 	}
 	for _, tt := range tests {
-		o.BlockSize = tt.blockSize
-		_, _, _, size, err := ensureRun(ctx, js, run, o)
+		js, err := jetstream.New(connect(t, url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, _ := CoordinatorOptions{BlockSize: tt.blockSize, Replicas: tt.replicas}.withDefaults(9)
+		c := &coordinator{o: o, js: js}
+		err = c.ensureRun(ctx, 9)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("block size %d: error %v, want %q", tt.blockSize, err, tt.wantErr)
+				t.Errorf("%+v: error %v, want %q", tt, err, tt.wantErr)
 			}
 			continue
 		}
-		if err != nil || size != tt.want {
-			t.Errorf("block size %d: got %d, %v; want %d", tt.blockSize, size, err, tt.want)
+		if err != nil || c.run.BlockSize != tt.wantSize || c.run.Replicas != tt.wantReps {
+			t.Errorf("%+v: got %d, %d, %v", tt, c.run.BlockSize, c.run.Replicas, err)
 		}
 	}
 }

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
@@ -110,17 +107,25 @@ type ShardOptions struct {
 // ShardProgress reports a shard's state.
 type ShardProgress struct {
 	Shard   Shard
-	Units   int // units of the shard
-	Resumed int // found in the ledger at the start
-	Done    int // in the ledger now (resumed included)
+	Units   int           // units of the shard
+	Resumed int           // found in the ledger at the start
+	Done    int           // in the ledger now (resumed included)
+	Nodes   count.Uint128 // nodes of the units counted in this run
 	Elapsed time.Duration
 }
 
+// Appends are batched: at most every SaveEvery, or as soon as this many
+// units wait, so that a line stays a few hundred kilobytes.
+const (
+	defaultSaveEvery = 2 * time.Second
+	maxRecordUnits   = 4096
+)
+
 // RunShard counts the units of shard s of N that the ledger lacks and
 // appends their results to it, with the shard named in each record (it
-// sets l.Shard, or refuses a ledger open for another shard). If ctx ends first it saves the units
-// finished so far and returns ctx's error; a later call resumes. Cost: the
-// shard's share of the count.
+// sets l.Shard, or refuses a ledger open for another shard). If ctx ends
+// first it saves the units finished so far and returns ctx's error; a later
+// call resumes. Cost: the shard's share of the count.
 func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (ShardProgress, error) {
 	start := time.Now()
 	if err := s.check(); err != nil {
@@ -148,99 +153,48 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 		}
 	}
 	p.Done = p.Resumed
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(todo)))
 	every := o.SaveEvery
 	if every <= 0 {
-		every = 2 * time.Second
+		every = defaultSaveEvery
 	}
-
-	type timed struct {
-		r    count.UnitResult
-		secs float64
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	results := make(chan timed, 64)
-	errc := make(chan error, workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) {
-					return
-				}
-				t0 := time.Now()
-				r, err := count.CountUnit(ctx, n, todo[k])
-				if err != nil {
-					if ctx.Err() == nil {
-						errc <- err
-						cancel()
-					}
-					return
-				}
-				results <- timed{r, time.Since(t0).Seconds()}
-			}
-		})
-	}
-	go func() { wg.Wait(); close(results) }()
-
-	var batch []count.UnitResult
-	var secs float64
-	var saveErr error
-	save := func() {
-		if len(batch) == 0 || saveErr != nil {
-			return
+	var waiting count.Batch
+	lastSave := time.Now()
+	save := func() error {
+		if len(waiting.Units) == 0 {
+			return nil
 		}
-		if saveErr = l.Append(batch, secs); saveErr != nil {
-			cancel()
-			return
+		if err := l.Append(waiting.Units, waiting.Seconds); err != nil {
+			return err
 		}
-		p.Done += len(batch)
-		batch, secs = nil, 0
+		p.Done += len(waiting.Units)
+		for _, u := range waiting.Units {
+			p.Nodes, _ = p.Nodes.Add(count.U128(u.Nodes))
+		}
+		waiting = count.Batch{}
+		lastSave = time.Now()
 		if o.Progress != nil {
 			p.Elapsed = time.Since(start)
 			o.Progress(p)
 		}
+		return nil
 	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-loop:
-	for {
-		select {
-		case t, ok := <-results:
-			if !ok {
-				break loop
+	err := count.RunUnits(ctx, n, todo, count.RunOptions{
+		Workers: o.Workers,
+		Take: func(b count.Batch) error {
+			// b is reused after Take returns: keep copies.
+			waiting.Units = append(waiting.Units, b.Units...)
+			waiting.Seconds += b.Seconds
+			if len(waiting.Units) >= maxRecordUnits || time.Since(lastSave) >= every {
+				return save()
 			}
-			batch = append(batch, t.r)
-			secs += t.secs
-			if len(batch) >= 4096 {
-				save()
-			}
-		case <-tick.C:
-			save()
-		}
+			return nil
+		},
+	})
+	if serr := save(); err == nil {
+		err = serr
 	}
-	save()
 	p.Elapsed = time.Since(start)
-	select {
-	case err := <-errc:
-		return p, err
-	default:
-	}
-	if saveErr != nil {
-		return p, saveErr
-	}
-	if p.Done < p.Units {
-		err := ctx.Err()
-		if err == nil {
-			err = errors.New("stopped early")
-		}
+	if err != nil {
 		return p, fmt.Errorf("shard %s of N = %d stopped after %d of %d units: %w", s, n, p.Done, p.Units, err)
 	}
 	return p, nil

@@ -30,7 +30,7 @@ type Estimate struct {
 // seed to get the same estimate. Cost O(probes · N²).
 func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, error) {
 	if n < 1 || n > MaxN {
-		return Estimate{}, fmt.Errorf("N = %d is outside 1..%d", n, MaxN)
+		return Estimate{}, errSize(n)
 	}
 	if probes < 2 {
 		return Estimate{}, fmt.Errorf("need at least 2 probes, got %d", probes)

@@ -3,7 +3,6 @@ package count
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -47,7 +46,7 @@ type RunOptions struct {
 // batch).
 func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
 	if n < 1 || n > MaxN {
-		return &SizeError{N: n}
+		return errSize(n)
 	}
 	// A context that has already ended starts nothing: the stop flag below
 	// is set from another goroutine and could lose the race to a small run.
@@ -156,8 +155,3 @@ func todoUnits(t *Tally) []int {
 	}
 	return todo
 }
-
-// SizeError reports a board size outside 1..[MaxN].
-type SizeError struct{ N int }
-
-func (e *SizeError) Error() string { return fmt.Sprintf("N = %d is outside 1..%d", e.N, MaxN) }

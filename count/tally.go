@@ -262,4 +262,4 @@ func Combine(n int, results []UnitResult) (Result, error) {
 }
 
 // errSize reports a board size outside 1..MaxN.
-func errSize(n int) error { return fmt.Errorf("N = %d is outside 1..%d", n, MaxN) }
+func errSize(n int) error { return &board.SizeError{Op: "count", N: n, Max: MaxN} }

@@ -243,7 +243,7 @@ func Units(n int) int {
 // Cost O(1) after the first call for n.
 func Unit(n, index int) (UnitSpec, error) {
 	if n < 1 || n > MaxN {
-		return UnitSpec{}, fmt.Errorf("N = %d is outside 1..%d", n, MaxN)
+		return UnitSpec{}, errSize(n)
 	}
 	u := units(n)
 	if index < 0 || index >= len(u) {

@@ -6,16 +6,17 @@ import (
 	"testing"
 )
 
-// FuzzParseN: N is accepted exactly when it is a whole number in 1..limit,
-// and never panics.
+// FuzzParseN: N is accepted exactly when it is written as plain decimal
+// digits without a leading zero and lies in 1..limit, and never panics.
 func FuzzParseN(f *testing.F) {
 	for _, s := range []string{"8", " 12 ", "0", "-3", "65", "1e3", "99999999999999999999", "", "0x10"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		n, err := parseN(s, "fuzz", 64)
-		v, perr := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		want := perr == nil && v >= 1 && v <= 64
+		v, perr := strconv.ParseInt(s, 10, 64)
+		plain := s != "" && s[0] >= '1' && s[0] <= '9' && strings.Trim(s, "0123456789") == ""
+		want := perr == nil && plain && v <= 64
 		if (err == nil) != want || (err == nil && int64(n) != v) {
 			t.Fatalf("parseN(%q) = %d, %v", s, n, err)
 		}

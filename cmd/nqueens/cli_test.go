@@ -49,10 +49,10 @@ func TestCLIErrors(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{"", []string{"solve", "abc"}, 2, `N must be a whole number, got "abc"`},
-		{"", []string{"solve", "0"}, 2, "N must be at least 1, got 0"},
+		{"", []string{"solve", "abc"}, 2, `n must be a whole number written in digits, got "abc"`},
+		{"", []string{"solve", "0"}, 2, "n = 0 is out of range for solve"},
 		{"", []string{"solve", "-4"}, 2, "unknown shorthand flag: '4' in -4"},
-		{"", []string{"solve", "99999999999999999999"}, 2, "too large for solve"},
+		{"", []string{"solve", "99999999999999999999"}, 2, "out of range for solve"},
 		{"", []string{"solve", "3"}, 1, "no solution for n = 3"},
 		{"", []string{"solve", "2", "--random"}, 1, "no solution for n = 2"},
 		{"", []string{"solve", "8", "-f", "bmp"}, 2, `unknown format "bmp"`},
@@ -60,7 +60,7 @@ func TestCLIErrors(t *testing.T) {
 		{"", []string{"solve", "8", "--seed", "3"}, 2, "--seed goes with --random"},
 		{"", []string{"solve"}, 2, "needs N"},
 		{"", []string{"solve", "8", "9"}, 2, "needs N"},
-		{"", []string{"list", "65"}, 2, "too large for list (limit 64)"},
+		{"", []string{"list", "65"}, 2, "n = 65 is out of range for list (1..64)"},
 		{"", []string{"list", "8", "-f", "png"}, 2, `format "png" is not available here`},
 		{"", []string{"list", "8", "--limit", "-1"}, 2, "--limit must be 0 or more"},
 		{"2 4 1\n", []string{"verify"}, 1, "the board is not a solution"},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/cluster"
@@ -10,124 +12,207 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newCoordinatorCmd() *cobra.Command {
-	var nf natsFlags
-	var listen, store string
-	var ackWait, every time.Duration
-	var maxDeliver, replicas, blockSize int
-	var jsonOut bool
-	cmd := &cobra.Command{
-		Use:   "coordinator N [--nats URL]",
-		Short: "Run a count of N on a pool of workers through NATS JetStream",
-		Long: `coordinator publishes the work units of a count of N to a JetStream
+const coordinatorLong = `coordinator publishes the work units of a count of N to a JetStream
 work-queue stream, in blocks of consecutive units (one message each, sized
 so that messaging stays cheap next to counting: up to 64 units for small N,
 one unit from N = 20 on), and tallies the results the workers ("nqueens
 worker") store in a key-value bucket, then prints total and unique exactly
-as count does. Each block's result is stored once (create-only); a
-different second result is an alarm and no total is printed.
+as count does, checked against the published counts for N ≤ 27.
 
-Without --nats it runs an embedded nats-server listening on --listen
-(127.0.0.1:4222 unless told otherwise) with its files in --store, so workers
-on the same machine connect with the default URL; to serve other machines,
-listen on a reachable address or use your own NATS server.
+Trust: the coordinator counts a random --verify-fraction of the blocks
+again itself (1% by default); a worker whose result differs is banned, its
+results are discarded and counted again by others. For pools you do not
+control, --replicas 2 has every block counted by two different workers
+(--name tells them apart), and any disagreement is settled by the
+coordinator's own count. See docs/security.md.
+
+Without --nats it runs an embedded nats-server on --listen (127.0.0.1:4222)
+with its files in --store, so workers on the same machine connect with the
+default URL. The embedded server refuses to listen beyond loopback without
+credentials: --auth-token-file FILE (a shared secret; workers pass the same
+file with --nats-token-file) or --auth-nkeys FILE (the public NKeys of the
+workers, one per line; each worker passes its seed with --nats-nkey), and
+with --server-tls-cert and --server-tls-key to encrypt the traffic (workers
+then pass --tls-ca). With --nats URL the server is yours, credentials and
+all.
 
 Interrupting the coordinator loses nothing: run the same command again to
-resume from the stream and bucket. A block that fails --max-deliver times
-is reported and retried at the next start, never dropped.`,
-		Args: exactArgs(1, "N"),
+resume from the stream and bucket. A second coordinator on the same --store
+stops at once. A block that fails --max-deliver times is reported and
+retried at the next start, never dropped.`
+
+// coordinatorOptions are the flags and arguments of coordinator.
+type coordinatorOptions struct {
+	n                     int
+	nats                  natsFlags
+	listen, store         string
+	tokenFile, nkeysFile  string
+	serverCert, serverKey string
+	ackWait, every        time.Duration
+	maxDeliver, blockSize int
+	replicas, streamReps  int
+	verifyFraction        float64
+	verifyWorkers         int
+	jsonOut               bool
+	listenSet, storeSet   bool
+}
+
+func newCoordinatorCmd() *cobra.Command {
+	o := &coordinatorOptions{}
+	cmd := &cobra.Command{
+		Use:   "coordinator N [--nats URL]",
+		Short: "Run a count of N on a pool of workers through NATS JetStream",
+		Long:  coordinatorLong,
+		Args:  exactArgs(1, "N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0], "coordinator", count.MaxN)
-			if err != nil {
+			o.listenSet, o.storeSet = cmd.Flags().Changed("listen"), cmd.Flags().Changed("store")
+			if err := o.validate(args); err != nil {
 				return err
 			}
-			if ackWait < time.Second {
-				return usagef("--ack-wait must be at least 1s, got %s", ackWait)
-			}
-			if maxDeliver < 1 {
-				return usagef("--max-deliver must be at least 1, got %d", maxDeliver)
-			}
-			if blockSize < 0 || blockSize > cluster.MaxBlockSize {
-				return usagef("--block-size must be 1 to %d (or 0 for automatic), got %d", cluster.MaxBlockSize, blockSize)
-			}
-			if replicas < 1 || replicas > 5 {
-				return usagef("--replicas must be 1 to 5, got %d", replicas)
-			}
-			if every <= 0 {
-				return usagef("--progress-every must be positive, got %s", every)
-			}
-			if err := nf.check(); err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			opts := nf.options("nqueens coordinator")
-			if nf.url == "" && (nf.creds != "" || nf.nkey != "" || nf.tlsCA != "" || nf.tlsCert != "") {
-				return usagef("--nats-creds, --nats-nkey and the --tls flags go with --nats; the embedded server has neither accounts nor TLS")
-			}
-			if nf.url == "" {
-				srv, err := cluster.StartServer(cluster.ServerOptions{Listen: listen, StoreDir: store})
-				if err != nil {
-					return err
-				}
-				defer srv.Shutdown()
-				opts.URL = srv.ClientURL()
-				abs, _ := filepath.Abs(store)
-				fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: nqueens worker --nats %s\n",
-					opts.URL, abs, opts.URL)
-			} else if cmd.Flags().Changed("listen") || cmd.Flags().Changed("store") {
-				return usagef("--listen and --store are for the embedded server; with --nats the server is yours")
-			}
-			// Unlike workers, which wait for a server, a coordinator with no
-			// server to talk to says so at once.
-			opts.FailFast = true
-			nc, err := cluster.Connect(opts)
-			if err != nil {
-				return err
-			}
-			defer nc.Close()
-			logf := func(s string) { fmt.Fprintln(stderr, "nqueens: coordinator: "+s) }
-			r, err := cluster.Coordinate(cmd.Context(), nc, n, cluster.CoordinatorOptions{
-				AckWait:       ackWait,
-				MaxDeliver:    maxDeliver,
-				Replicas:      replicas,
-				BlockSize:     blockSize,
-				ProgressEvery: every,
-				Log:           logf,
-				Progress: func(p cluster.RunProgress) {
-					rate := "?"
-					if secs := p.Elapsed.Seconds(); secs > 0 {
-						rate = fmt.Sprintf("%.3g nodes/s", p.Nodes.Float64()/secs)
-					}
-					etaText := "?"
-					if here := p.Done - p.Resumed; here > 0 {
-						etaText = formatDuration(time.Duration(float64(p.Elapsed) / float64(here) * float64(p.Units-p.Done)))
-					}
-					line := fmt.Sprintf("N = %d: %d/%d units done (%.1f%%), %d worker(s), %s, ETA %s",
-						n, p.Done, p.Units, 100*float64(p.Done)/float64(max(1, p.Units)), p.Workers, rate, etaText)
-					if len(p.Failed) > 0 {
-						line += fmt.Sprintf(", %d block(s) set aside after failing", len(p.Failed))
-					}
-					if p.Alarms > 0 {
-						line += fmt.Sprintf(", %d ALARM(S)", p.Alarms)
-					}
-					logf(line)
-				},
-			})
-			if err != nil {
-				return err
-			}
-			return printCountResult(cmd.OutOrStdout(), r, jsonOut)
+			return o.run(cmd)
 		},
 	}
-	addNATSFlags(cmd, &nf, "URL(s) of your NATS server with JetStream (default: run an embedded one)")
+	addNATSFlags(cmd, &o.nats, "URL(s) of your NATS server with JetStream (default: run an embedded one)")
 	fl := cmd.Flags()
-	fl.StringVar(&listen, "listen", "127.0.0.1:4222", "address of the embedded NATS server")
-	fl.StringVar(&store, "store", "nqueens-jetstream", "folder for the embedded server's files")
-	fl.DurationVar(&ackWait, "ack-wait", time.Minute, "time a worker may hold a block without reporting progress")
-	fl.IntVar(&maxDeliver, "max-deliver", 5, "attempts before a failing block is set aside and reported")
-	fl.IntVar(&blockSize, "block-size", 0, "units per message (default: automatic, about 0.1 s of work; fixed for the life of a run)")
-	fl.IntVar(&replicas, "replicas", 1, "copies of the run's stream and bucket on a clustered NATS server")
-	fl.DurationVar(&every, "progress-every", 5*time.Second, "time between progress lines")
-	fl.BoolVar(&jsonOut, "json", false, "print a JSON object")
+	fl.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address of the embedded NATS server")
+	fl.StringVar(&o.store, "store", "nqueens-jetstream", "folder for the embedded server's files")
+	fl.StringVar(&o.tokenFile, "auth-token-file", "", "embedded server: require the token in this file from every client")
+	fl.StringVar(&o.nkeysFile, "auth-nkeys", "", "embedded server: admit only the public user NKeys listed in this file")
+	fl.StringVar(&o.serverCert, "server-tls-cert", "", "embedded server: TLS certificate file (with --server-tls-key)")
+	fl.StringVar(&o.serverKey, "server-tls-key", "", "embedded server: TLS key file (with --server-tls-cert)")
+	fl.DurationVar(&o.ackWait, "ack-wait", time.Minute, "time a worker may hold a block without reporting progress")
+	fl.IntVar(&o.maxDeliver, "max-deliver", 5, "attempts before a failing block is set aside and reported")
+	fl.IntVar(&o.blockSize, "block-size", 0, "units per message (default: automatic, about 0.1 s of work; fixed for the life of a run)")
+	fl.IntVar(&o.replicas, "replicas", 1, "different workers that must agree on each block (quorum; fixed for the life of a run)")
+	fl.Float64Var(&o.verifyFraction, "verify-fraction", 0.01, "share of blocks the coordinator counts again itself to catch wrong workers (0 to 1)")
+	fl.IntVar(&o.verifyWorkers, "verify-workers", 1, "cores the coordinator uses for its own counts")
+	fl.IntVar(&o.streamReps, "stream-replicas", 1, "copies of the run's stream and bucket on a clustered NATS server")
+	fl.DurationVar(&o.every, "progress-every", 5*time.Second, "time between progress lines")
+	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
 	return cmd
+}
+
+func (o *coordinatorOptions) validate(args []string) error {
+	n, err := parseN(args[0], "coordinator", count.MaxN)
+	if err != nil {
+		return err
+	}
+	o.n = n
+	switch {
+	case o.ackWait < time.Second:
+		return usagef("--ack-wait must be at least 1s, got %s", o.ackWait)
+	case o.maxDeliver < 1:
+		return usagef("--max-deliver must be at least 1, got %d", o.maxDeliver)
+	case o.blockSize < 0 || o.blockSize > cluster.MaxBlockSize:
+		return usagef("--block-size must be 1 to %d (or 0 for automatic), got %d", cluster.MaxBlockSize, o.blockSize)
+	case o.replicas < 1 || o.replicas > cluster.MaxReplicas:
+		return usagef("--replicas must be 1 to %d, got %d", cluster.MaxReplicas, o.replicas)
+	case o.streamReps < 1 || o.streamReps > 5:
+		return usagef("--stream-replicas must be 1 to 5, got %d", o.streamReps)
+	case !(o.verifyFraction >= 0 && o.verifyFraction <= 1):
+		return usagef("--verify-fraction must be 0 to 1, got %g", o.verifyFraction)
+	case o.verifyWorkers < 1:
+		return usagef("--verify-workers must be at least 1, got %d", o.verifyWorkers)
+	case o.every <= 0:
+		return usagef("--progress-every must be positive, got %s", o.every)
+	case o.tokenFile != "" && o.nkeysFile != "":
+		return usagef("give --auth-token-file or --auth-nkeys, not both")
+	case (o.serverCert == "") != (o.serverKey == ""):
+		return usagef("--server-tls-cert and --server-tls-key go together")
+	}
+	if err := o.nats.check(); err != nil {
+		return err
+	}
+	embedded := o.tokenFile != "" || o.nkeysFile != "" || o.serverCert != "" || o.listenSet || o.storeSet
+	if o.nats.url != "" && embedded {
+		return usagef("--listen, --store, --auth-* and --server-tls-* are for the embedded server; with --nats the server is yours")
+	}
+	if o.nats.url == "" && o.nats.any() {
+		return usagef("--nats-creds, --nats-nkey, --nats-token-file and the --tls flags go with --nats; the embedded server takes --auth-token-file, --auth-nkeys and --server-tls-*")
+	}
+	return nil
+}
+
+func (o *coordinatorOptions) run(cmd *cobra.Command) error {
+	stderr := cmd.ErrOrStderr()
+	logger := newLineLogger(stderr, "coordinator")
+	conn := o.nats.options("nqueens coordinator")
+	if o.nats.url == "" {
+		unlock, err := cluster.LockStore(o.store)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		srv, err := cluster.StartServer(cluster.ServerOptions{Listen: o.listen, StoreDir: o.store,
+			TokenFile: o.tokenFile, NKeysFile: o.nkeysFile, TLSCert: o.serverCert, TLSKey: o.serverKey})
+		if errors.Is(err, cluster.ErrOpenServer) {
+			return usagef("--listen %s: %v", o.listen, err)
+		}
+		if err != nil {
+			return err
+		}
+		defer srv.Shutdown()
+		conn = srv.Conn()
+		conn.Name = "nqueens coordinator"
+		abs, _ := filepath.Abs(o.store)
+		fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
+			srv.ClientURL(), abs, o.workerCommand(srv.ClientURL()))
+	}
+	// Unlike workers, which wait for a server, a coordinator with no
+	// server to talk to says so at once.
+	conn.FailFast = true
+	conn.Log = logger
+	nc, err := cluster.Connect(conn)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), false)
+	r, err := cluster.Coordinate(cmd.Context(), nc, o.n, cluster.CoordinatorOptions{
+		AckWait:        o.ackWait,
+		MaxDeliver:     o.maxDeliver,
+		BlockSize:      o.blockSize,
+		Replicas:       o.replicas,
+		VerifyFraction: o.verifyFraction,
+		VerifyWorkers:  o.verifyWorkers,
+		StreamReplicas: o.streamReps,
+		ProgressEvery:  o.every,
+		Log:            logger,
+		Progress:       func(p cluster.RunProgress) { logger.Info(view.runLine(p)) },
+	})
+	if err != nil {
+		return err
+	}
+	return printCountResult(cmd.OutOrStdout(), r, o.jsonOut)
+}
+
+// workerCommand is the command line a worker of this coordinator runs.
+func (o *coordinatorOptions) workerCommand(url string) string {
+	parts := []string{"nqueens worker --nats", url}
+	switch {
+	case o.tokenFile != "":
+		parts = append(parts, "--nats-token-file", o.tokenFile)
+	case o.nkeysFile != "":
+		parts = append(parts, "--nats-nkey", "SEED-FILE")
+	}
+	if o.serverCert != "" {
+		parts = append(parts, "--tls-ca", "CA-FILE")
+	}
+	return strings.Join(parts, " ")
+}
+
+// runLine is the coordinator's progress line.
+func (v *progressView) runLine(p cluster.RunProgress) string {
+	note := fmt.Sprintf("%d worker(s)", p.Workers)
+	if p.Checking > 0 {
+		note += fmt.Sprintf(", %d block(s) being counted again here", p.Checking)
+	}
+	if len(p.Failed) > 0 {
+		note += fmt.Sprintf(", %d block(s) set aside after failing", len(p.Failed))
+	}
+	if len(p.Banned) > 0 {
+		note += fmt.Sprintf(", BANNED: %s", strings.Join(p.Banned, ", "))
+	}
+	s := progressState{Done: p.Done, Units: p.Run.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed, Note: note}
+	return strings.TrimPrefix(v.line(s), "nqueens: ")
 }

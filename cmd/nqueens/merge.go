@@ -1,26 +1,35 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nqueens/nqueens/cluster"
 	"github.com/spf13/cobra"
 )
 
+const mergeLong = `merge reads the ledger files written by "nqueens count N --shard I/K --ledger
+FILE" and prints the total and unique counts exactly as count does. Every
+line of a ledger carries a checksum, and every unit result is checked
+against what its unit can give; a damaged line is refused with its file and
+line. merge refuses ledgers of different runs (fingerprints), reports every
+unit found with two different results (naming both files and lines), and
+lists the missing units with the shards to rerun; a unit found twice with
+the same result is counted once. For N ≤ 27 the total is compared with the
+published counts: a difference is an error, never a number. A last line cut
+short by a kill is ignored with a warning.
+
+In the --json output, seconds is the sum of the units' counting times (CPU
+seconds) and workers the number of distinct workers (hosts). When units are
+missing, --json prints them all (and the shards to rerun) as one object on
+stdout, and merge exits 1.`
+
 func newMergeCmd() *cobra.Command {
 	var jsonOut bool
 	cmd := &cobra.Command{
 		Use:   "merge LEDGER…",
 		Short: "Add up the ledgers of a sharded count into the exact total",
-		Long: `merge reads the ledger files written by "nqueens count N --shard I/K --ledger
-FILE" and prints the total and unique counts exactly as count does. It
-refuses ledgers of different runs (fingerprints), reports every unit found
-with two different results (naming both files and lines), and lists the
-missing units; a unit found twice with the same result is counted once.
-A last line cut short by a kill is ignored with a warning.
-
-In the --json output, seconds is the sum of the units' counting times (CPU
-seconds) and workers the number of distinct hosts.`,
+		Long:  mergeLong,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("merge needs at least one ledger file")
@@ -40,6 +49,12 @@ seconds) and workers the number of distinct hosts.`,
 				files = append(files, lf)
 			}
 			rep, err := cluster.Merge(files)
+			var me *cluster.MissingError
+			if jsonOut && errors.As(err, &me) {
+				if werr := writeJSONLine(cmd.OutOrStdout(), missingJSON(me)); werr != nil {
+					return werr
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -49,6 +64,20 @@ seconds) and workers the number of distinct hosts.`,
 			return printCountResult(cmd.OutOrStdout(), rep.Result, jsonOut)
 		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object (with every missing unit when some are)")
 	return cmd
+}
+
+// missingJSON is the --json report of a merge with missing units.
+func missingJSON(e *cluster.MissingError) any {
+	shards := make([]string, len(e.Shards))
+	for i, s := range e.Shards {
+		shards[i] = s.String()
+	}
+	return struct {
+		N       int      `json:"n"`
+		Units   int      `json:"units"`
+		Missing []int    `json:"missing"`
+		Rerun   []string `json:"rerun_shards"`
+	}{e.N, e.Units, e.Missing, shards}
 }

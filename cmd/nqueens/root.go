@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
@@ -93,23 +91,14 @@ func maxArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// parseN reads the board size N for operation op, which accepts 1..limit.
+// parseN reads the board size N for operation op, which accepts 1..limit:
+// board.ParseSize, as a usage error.
 func parseN(arg, op string, limit int) (int, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(arg), 10, 64)
+	n, err := board.ParseSize(arg, op, limit)
 	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return 0, usagef("N = %s is too large for %s (limit %d)", arg, op, limit)
-		}
-		return 0, usagef("N must be a whole number, got %q", arg)
+		return 0, &usageError{err}
 	}
-	if n < 1 {
-		return 0, usagef("N must be at least 1, got %d", n)
-	}
-	if n > int64(limit) {
-		return 0, usagef("N = %d is too large for %s (limit %d)", n, op, limit)
-	}
-	return int(n), nil
+	return n, nil
 }
 
 // formatFlag adds --format (and -f) with shell completion of format names.

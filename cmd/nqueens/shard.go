@@ -76,7 +76,7 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags, workers int, jsonOu
 		return err
 	}
 	defer l.Close()
-	l.Host, _ = os.Hostname()
+	l.Worker, _ = os.Hostname()
 	l.Shard = sh.String()
 	if l.Repaired > 0 {
 		fmt.Fprintf(stderr, "nqueens: %s:%d: removed a last line cut short by an earlier kill\n", s.ledger, l.Repaired)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/cluster"
@@ -12,7 +13,7 @@ import (
 // natsFlags are the connection options shared by coordinator and worker;
 // they map onto nats.go's options.
 type natsFlags struct {
-	url, creds, nkey, tlsCA, tlsCert, tlsKey string
+	url, creds, nkey, tokenFile, tlsCA, tlsCert, tlsKey string
 }
 
 func addNATSFlags(cmd *cobra.Command, f *natsFlags, urlHelp string) {
@@ -20,6 +21,7 @@ func addNATSFlags(cmd *cobra.Command, f *natsFlags, urlHelp string) {
 	fl.StringVar(&f.url, "nats", "", urlHelp)
 	fl.StringVar(&f.creds, "nats-creds", "", "NATS credentials file (JWT and NKey seed)")
 	fl.StringVar(&f.nkey, "nats-nkey", "", "NATS NKey seed file")
+	fl.StringVar(&f.tokenFile, "nats-token-file", "", "file holding the NATS server's token")
 	fl.StringVar(&f.tlsCA, "tls-ca", "", "CA certificate file to verify the NATS server")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "client certificate file for TLS (with --tls-key)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "client key file for TLS (with --tls-cert)")
@@ -30,13 +32,37 @@ func (f *natsFlags) check() error {
 	if (f.tlsCert == "") != (f.tlsKey == "") {
 		return usagef("--tls-cert and --tls-key go together")
 	}
+	if f.tokenFile != "" && (f.creds != "" || f.nkey != "") {
+		return usagef("give one of --nats-token-file, --nats-nkey and --nats-creds")
+	}
 	return nil
 }
 
+// any reports whether a client credential or TLS flag is set.
+func (f *natsFlags) any() bool {
+	return f.creds != "" || f.nkey != "" || f.tokenFile != "" || f.tlsCA != "" || f.tlsCert != ""
+}
+
 func (f *natsFlags) options(name string) cluster.ConnOptions {
-	return cluster.ConnOptions{URL: f.url, Name: name, Creds: f.creds, NKey: f.nkey,
+	return cluster.ConnOptions{URL: f.url, Name: name, Creds: f.creds, NKey: f.nkey, TokenFile: f.tokenFile,
 		TLSCA: f.tlsCA, TLSCert: f.tlsCert, TLSKey: f.tlsKey}
 }
+
+const workerLong = `worker connects to the NATS server of one or more "nqueens coordinator" runs,
+pulls blocks of work units, counts them on --workers cores (one block per
+core at a time), stores each block's result in the run's key-value bucket
+under a key naming the block and the worker (create-only), and only then
+acknowledges the block. While a block runs it tells the server it is in
+progress, so it is not handed to another worker. If the worker dies, its
+unacknowledged blocks go to other workers after the ack wait. A run with
+--replicas needs each block counted by different workers: give each worker
+its own --name (the default, host:pid, is unique). A worker whose result
+the coordinator finds wrong is banned from the run and leaves it.
+
+It waits for runs and survives server restarts, saying on stderr when it
+cannot reach the server (it retries with backoff, up to every 30 s);
+Ctrl-C or SIGTERM hands the blocks in progress back at once.
+--exit-when-idle makes it stop when there has been no work for that long.`
 
 func newWorkerCmd() *cobra.Command {
 	var nf natsFlags
@@ -47,19 +73,8 @@ func newWorkerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
 		Short: "Count blocks of work units from a NATS JetStream queue for a coordinator",
-		Long: `worker connects to the NATS server of one or more "nqueens coordinator" runs,
-pulls blocks of work units, counts them on --workers cores (one block per
-core at a time), stores each block's results in the run's key-value bucket
-with a create-only write and only then acknowledges the block. While a
-block runs it tells the server it is in progress, so it is not handed to
-another worker. If the worker dies, its unacknowledged blocks go to other
-workers after the ack wait; a block counted twice must give the same
-results, or the coordinator raises an alarm and gives no total.
-
-It waits for runs and survives server restarts; Ctrl-C or SIGTERM hands the
-blocks in progress back at once. --exit-when-idle makes it stop when there
-has been no work for that long.`,
-		Args: exactArgs(0, "no arguments"),
+		Long:  workerLong,
+		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkWorkers(workers); err != nil {
 				return err
@@ -70,37 +85,32 @@ has been no work for that long.`,
 			if err := nf.check(); err != nil {
 				return err
 			}
-			// A test hook (see cluster.HoldEnv), read from the environment so
-			// that it stays out of the documented flags.
-			var hold time.Duration
-			if v := os.Getenv(cluster.HoldEnv); v != "" {
-				d, err := time.ParseDuration(v)
-				if err != nil || d < 0 {
-					return usagef("%s=%q is not a duration", cluster.HoldEnv, v)
-				}
-				hold = d
-			}
 			stderr := cmd.ErrOrStderr()
 			if name == "" {
 				host, _ := os.Hostname()
 				name = fmt.Sprintf("%s:%d", host, os.Getpid())
 			}
-			nc, err := cluster.Connect(nf.options("nqueens worker " + name))
+			logger := newLineLogger(stderr, "worker")
+			opts := nf.options("nqueens worker " + name)
+			opts.Log = logger
+			nc, err := cluster.Connect(opts)
 			if err != nil {
 				return err
 			}
 			defer nc.Close()
 			start := time.Now()
 			rep, err := cluster.Work(cmd.Context(), nc, cluster.WorkerOptions{
-				Workers:       workers,
-				Name:          name,
-				IdleExit:      idle,
-				Verbose:       verbose,
-				HoldFirstUnit: hold,
-				Log:           func(s string) { fmt.Fprintln(stderr, "nqueens: worker: "+s) },
+				Workers:  workers,
+				Name:     name,
+				IdleExit: idle,
+				Verbose:  verbose,
+				Log:      logger,
 			})
-			fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d alarm(s), %d failure(s) in %s\n",
-				name, rep.Units, rep.Duplicates, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
+			fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
+				name, rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
+			if len(rep.Banned) > 0 {
+				return fmt.Errorf("the coordinator banned this worker from run(s) %s: its results were wrong; check this machine", strings.Join(rep.Banned, ", "))
+			}
 			if err != nil && cmd.Context().Err() != nil {
 				return nil // stopped by a signal: units in hand were handed back
 			}

@@ -1,0 +1,164 @@
+package cluster
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/count"
+)
+
+// record is one line of a ledger: the results of a batch of units of one
+// run, sealed by a checksum. See the package documentation for the grammar.
+type record struct {
+	Fingerprint string             `json:"fingerprint"`
+	N           int                `json:"n"`
+	Shard       string             `json:"shard,omitempty"`
+	First       int                `json:"first"`
+	Last        int                `json:"last"`
+	Subtotal    count.Uint128      `json:"subtotal"`
+	Nodes       count.Uint128      `json:"nodes"`
+	Seconds     float64            `json:"seconds"`
+	Worker      string             `json:"worker,omitempty"`
+	Units       []count.UnitResult `json:"units"`
+}
+
+// sealed is a record with its checksum, as written on a line.
+type sealed struct {
+	record
+	SHA256 string `json:"sha256"`
+}
+
+// newRecord builds the record of a batch of results of N, computing its
+// range and sums. Cost O(len(units)).
+func newRecord(n int, units []count.UnitResult, seconds float64, worker, shard string) (record, error) {
+	r := record{Fingerprint: count.Fingerprint(n), N: n, Shard: shard, Seconds: seconds, Worker: worker, Units: units}
+	if err := r.sums(true); err != nil {
+		return record{}, err
+	}
+	return r, nil
+}
+
+// line encodes r as a ledger line with its checksum, without the newline.
+func (r record) line() ([]byte, error) {
+	sum, err := r.checksum()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(sealed{r, sum})
+}
+
+// checksum is the SHA-256 of r encoded without the checksum field. It
+// catches accidents (a flipped bit, an edit by hand, a torn write), not
+// forgery: anyone can compute it. See docs/security.md.
+func (r record) checksum() (string, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// sums computes First, Last, Subtotal and Nodes from Units (set) or checks
+// that they match (!set).
+func (r *record) sums(set bool) error {
+	if len(r.Units) == 0 {
+		return errors.New("record holds no units")
+	}
+	first, last := r.Units[0].Index, r.Units[0].Index
+	var total, nodes count.Uint128
+	for _, u := range r.Units {
+		first, last = min(first, u.Index), max(last, u.Index)
+		var ok1, ok2 bool
+		total, ok1 = total.Add(count.U128(u.Total))
+		nodes, ok2 = nodes.Add(count.U128(u.Nodes))
+		if !ok1 || !ok2 {
+			return count.ErrOverflow
+		}
+	}
+	if set {
+		r.First, r.Last, r.Subtotal, r.Nodes = first, last, total, nodes
+		return nil
+	}
+	switch {
+	case r.First != first || r.Last != last:
+		return fmt.Errorf("unit range %d-%d does not match its units (%d-%d)", r.First, r.Last, first, last)
+	case r.Subtotal != total:
+		return fmt.Errorf("subtotal %s does not match its units (%s)", r.Subtotal, total)
+	case r.Nodes != nodes:
+		return fmt.Errorf("nodes %s do not match its units (%s)", r.Nodes, nodes)
+	}
+	return nil
+}
+
+// errChecksum reports a line whose content does not match its checksum.
+var errChecksum = errors.New("the line does not match its checksum: it was damaged or edited")
+
+// parseRecord reads one ledger line and checks that it is sound: its
+// checksum, a known N, the fingerprint of that N for this engine, range and
+// sums matching the units, and every unit result plausible for its unit
+// ([count.Check]). Cost O(len(line)).
+func parseRecord(line []byte) (record, error) {
+	var s sealed
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return record{}, fmt.Errorf("not a ledger record: %v", err)
+	}
+	if len(bytes.TrimSpace(line[dec.InputOffset():])) > 0 {
+		return record{}, errors.New("not a ledger record: text after the object")
+	}
+	r := s.record
+	if s.SHA256 == "" {
+		return record{}, errors.New("the line has no checksum (a ledger of an older nqueens, or not a ledger)")
+	}
+	if sum, err := r.checksum(); err != nil || sum != s.SHA256 {
+		return record{}, errChecksum
+	}
+	if err := board.CheckSize(r.N, "a ledger", count.MaxN); err != nil {
+		return record{}, err
+	}
+	if fp := fingerprint(r.N, r.Fingerprint); r.Fingerprint != fp {
+		return record{}, fmt.Errorf("fingerprint %q is not this engine's %q (another engine version or unit scheme)", r.Fingerprint, fp)
+	}
+	units := count.Units(r.N)
+	for _, u := range r.Units {
+		if u.Index < 0 || u.Index >= units {
+			return record{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", u.Index, units-1, r.N)
+		}
+	}
+	if err := r.sums(false); err != nil {
+		return record{}, err
+	}
+	for _, u := range r.Units {
+		if err := count.Check(r.N, u); err != nil {
+			return record{}, err
+		}
+	}
+	return r, nil
+}
+
+// fingerprint returns count.Fingerprint(n), cached. A claimed fingerprint
+// that does not even name n and this engine's version is answered without
+// building N's unit table (seconds for N near MaxN).
+func fingerprint(n int, claimed string) string {
+	prefix := fmt.Sprintf("nqueens-count engine=%s n=%d ", count.EngineVersion, n)
+	if !strings.HasPrefix(claimed, prefix) {
+		return prefix + "…"
+	}
+	if v, ok := fingerprints.Load(n); ok {
+		return v.(string)
+	}
+	fp := count.Fingerprint(n)
+	fingerprints.Store(n, fp)
+	return fp
+}
+
+var fingerprints sync.Map // int → string

@@ -1,0 +1,261 @@
+package cluster
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// Run is one count on the work queue: N, how its units are cut into
+// blocks, how many workers must agree on each block, and the names of its
+// JetStream objects. Every name derives from the fingerprint, so runs of
+// different N or engine versions never mix, and a restarted coordinator
+// finds its run again. BlockSize and Replicas are fixed when the run is
+// created and kept in the stream's metadata.
+type Run struct {
+	N           int
+	Fingerprint string
+	ID          string // n<N>-<hash>
+	Stream      string // work queue of block messages
+	Subject     string // prefix; the block starting at unit i is published on Subject+"."+i
+	Bucket      string // key-value bucket of results
+	BlockSize   int    // units per block
+	Replicas    int    // results of different workers each block needs (1: no quorum)
+	Units       int    // units of N
+}
+
+// consumer is the durable pull consumer all workers share.
+const consumer = "workers"
+
+// Stream metadata keys by which workers recognise runs.
+const (
+	metaN           = "nqueens_n"
+	metaFingerprint = "nqueens_fingerprint"
+	metaBucket      = "nqueens_bucket"
+	metaBlock       = "nqueens_block_size"
+	metaReplicas    = "nqueens_replicas"
+)
+
+// runFor returns the run of N for this engine with the given block size
+// and replicas. Cost O(units) (the fingerprint).
+func runFor(n, blockSize, replicas int) Run {
+	fp := count.Fingerprint(n)
+	h := sha256.Sum256([]byte(fp))
+	id := fmt.Sprintf("n%d-%s", n, hex.EncodeToString(h[:5]))
+	return Run{N: n, Fingerprint: fp, ID: id, Stream: "NQUEENS-" + id,
+		Subject: "nqueens." + id + ".block", Bucket: "nqueens-" + id,
+		BlockSize: blockSize, Replicas: replicas, Units: count.Units(n)}
+}
+
+// metadata is what the run's stream carries for workers and restarts.
+func (r Run) metadata() map[string]string {
+	return map[string]string{metaN: strconv.Itoa(r.N), metaFingerprint: r.Fingerprint,
+		metaBucket: r.Bucket, metaBlock: strconv.Itoa(r.BlockSize), metaReplicas: strconv.Itoa(r.Replicas)}
+}
+
+// runFromMetadata rebuilds a run from its stream's metadata, refusing one
+// of another engine or with settings out of range.
+func runFromMetadata(stream string, md map[string]string) (Run, error) {
+	n, err := strconv.Atoi(md[metaN])
+	if err != nil || n < 1 || n > count.MaxN {
+		return Run{}, fmt.Errorf("stream %s names no board size", stream)
+	}
+	size, err1 := strconv.Atoi(md[metaBlock])
+	replicas, err2 := strconv.Atoi(md[metaReplicas])
+	if err1 != nil || size < 1 || size > MaxBlockSize || err2 != nil || replicas < 1 || replicas > MaxReplicas {
+		return Run{}, fmt.Errorf("stream %s has no valid block size and replicas in its metadata; delete it (nats stream rm %s) to start the run again", stream, stream)
+	}
+	r := runFor(n, size, replicas)
+	if md[metaFingerprint] != r.Fingerprint || r.Stream != stream {
+		return Run{}, fmt.Errorf("stream %s holds a run of another engine (%s; this one is %s)", stream, md[metaFingerprint], r.Fingerprint)
+	}
+	return r, nil
+}
+
+// Block is the range of consecutive units First..Last that one message of
+// the work queue carries. A run cuts its units into blocks of one size, so
+// every unit belongs to exactly one block for the whole life of the run.
+type Block struct{ First, Last int }
+
+func (b Block) String() string {
+	if b.First == b.Last {
+		return "unit " + strconv.Itoa(b.First)
+	}
+	return fmt.Sprintf("units %d-%d", b.First, b.Last)
+}
+
+// Len returns the number of units in b.
+func (b Block) Len() int { return b.Last - b.First + 1 }
+
+// MaxBlockSize bounds the units per message; MaxReplicas the results each
+// block may need.
+const (
+	MaxBlockSize = 4096
+	MaxReplicas  = 5
+)
+
+// Block sizing: a block should take about blockSeconds on one core, so
+// that messaging (about a millisecond per message) stays out of the way,
+// but no more than maxAutoBlock units. The time of a unit comes from the
+// engine's growth: about unitSecondsN16 for all of N = 16 on one core,
+// times growthPerN for each step of N.
+const (
+	blockSeconds   = 0.1
+	maxAutoBlock   = 64
+	unitSecondsN16 = 0.8
+	growthPerN     = 6.3
+)
+
+// DefaultBlockSize returns the units per message for N: about 0.1 s of work
+// on one core, at most 64 units, and 1 from N = 20 on, where one unit
+// already takes a tenth of a second or so. Cost O(1) after the unit table
+// of N.
+func DefaultBlockSize(n int) int {
+	units := count.Units(n)
+	if units == 0 {
+		return 1
+	}
+	perUnit := unitSecondsN16 * math.Pow(growthPerN, float64(n-16)) / float64(units)
+	return int(min(maxAutoBlock, max(1, blockSeconds/perUnit)))
+}
+
+// blocks returns the number of blocks of the run.
+func (r Run) blocks() int { return (r.Units + r.BlockSize - 1) / r.BlockSize }
+
+// block returns block k (0-based).
+func (r Run) block(k int) Block {
+	first := k * r.BlockSize
+	return Block{first, min(first+r.BlockSize, r.Units) - 1}
+}
+
+// blockNumber returns k for the block that starts at unit first.
+func (r Run) blockNumber(first int) (int, bool) {
+	if first < 0 || first >= r.Units || first%r.BlockSize != 0 {
+		return 0, false
+	}
+	return first / r.BlockSize, true
+}
+
+func (r Run) blockSubject(b Block) string { return r.Subject + "." + strconv.Itoa(b.First) }
+
+// blockOf reads the block from a message subject.
+func (r Run) blockOf(subject string) (int, Block, error) {
+	s, ok := strings.CutPrefix(subject, r.Subject+".")
+	if !ok {
+		return 0, Block{}, fmt.Errorf("subject %q is not a block of run %s", subject, r.ID)
+	}
+	first, err := strconv.Atoi(s)
+	k, ok := r.blockNumber(first)
+	if err != nil || !ok {
+		return 0, Block{}, fmt.Errorf("subject %q names no block of N = %d (block size %d)", subject, r.N, r.BlockSize)
+	}
+	return k, r.block(k), nil
+}
+
+// workerID is a worker's name as a bucket key token: names are free text,
+// key tokens are not.
+func workerID(name string) string {
+	h := sha256.Sum256([]byte(name))
+	return hex.EncodeToString(h[:8])
+}
+
+// Keys of the result bucket. A block's keys carry its first unit.
+func voteKey(b Block, worker string) string {
+	return "vote." + strconv.Itoa(b.First) + "." + workerID(worker)
+}
+func failedKey(b Block) string { return "failed." + strconv.Itoa(b.First) }
+func alarmKey(b Block, seq uint64) string {
+	return "alarm." + strconv.Itoa(b.First) + "." + strconv.FormatUint(seq, 10)
+}
+func bannedKey(worker string) string { return "banned." + workerID(worker) }
+
+// vote is the value stored for one worker's count of a block: the result
+// of each of its units, in order.
+type vote struct {
+	N         int                `json:"n"`
+	First     int                `json:"first"`
+	Last      int                `json:"last"`
+	Units     []count.UnitResult `json:"units"`
+	Seconds   float64            `json:"seconds"`
+	Worker    string             `json:"worker"`
+	Delivered uint64             `json:"delivered"` // delivery attempt that produced it (1 = first)
+	At        time.Time          `json:"at"`
+}
+
+func (v vote) block() Block { return Block{v.First, v.Last} }
+
+// check reports whether v holds exactly the units of block b of N, each
+// plausible ([count.Check]).
+func (v vote) check(n int, b Block) error {
+	if v.N != n || v.First != b.First || v.Last != b.Last || len(v.Units) != b.Len() {
+		return fmt.Errorf("result of N = %d, units %d-%d (%d results) does not match %s of N = %d", v.N, v.First, v.Last, len(v.Units), b, n)
+	}
+	for k, u := range v.Units {
+		if u.Index != b.First+k {
+			return fmt.Errorf("result of %s holds unit %d in place %d", b, u.Index, k)
+		}
+		if err := count.Check(n, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameUnits compares what two results contribute; timing and origin may
+// differ.
+func sameUnits(a, b []count.UnitResult) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// failure is the value stored for a block that failed.
+type failure struct {
+	First     int    `json:"first"`
+	Last      int    `json:"last"`
+	Error     string `json:"error"`
+	Worker    string `json:"worker,omitempty"`
+	Delivered uint64 `json:"delivered"`
+	StreamSeq uint64 `json:"stream_seq"`
+	// GaveUp is set when the server stopped delivering the block after the
+	// consumer's MaxDeliver attempts; the next coordinator start retries it.
+	GaveUp bool `json:"gave_up"`
+}
+
+// alarm is stored when a worker finds its own earlier result for a block
+// different from a new one: the worker is faulty.
+type alarm struct {
+	First  vote `json:"first"`
+	Second vote `json:"second"`
+}
+
+// ban is stored when the coordinator finds a worker's result wrong: every
+// result of that worker is discarded, and the worker stops taking blocks
+// of the run.
+type ban struct {
+	Worker string    `json:"worker"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// blockJob is the body of a block message; the subject carries the first
+// unit too, and the worker checks that both agree.
+type blockJob struct {
+	Run      string `json:"run"`
+	N        int    `json:"n"`
+	First    int    `json:"first"`
+	Last     int    `json:"last"`
+	Replicas int    `json:"replicas"`
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+)
+
+// lineHandler writes each slog record as one line for people on stderr:
+// "nqueens: <who>: message key=value …", without time or level (the lines
+// are read as they come, and a terminal adds neither).
+type lineHandler struct {
+	w      io.Writer
+	prefix string
+	attrs  []slog.Attr
+	mu     *sync.Mutex
+}
+
+func newLineLogger(w io.Writer, who string) *slog.Logger {
+	return slog.New(&lineHandler{w: w, prefix: "nqueens: " + who + ": ", mu: &sync.Mutex{}})
+}
+
+func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
+
+func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(h.prefix)
+	b.WriteString(r.Message)
+	write := func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	}
+	for _, a := range h.attrs {
+		write(a)
+	}
+	r.Attrs(write)
+	b.WriteByte('\n')
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := io.WriteString(h.w, b.String())
+	return err
+}
+
+func (h *lineHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(append([]slog.Attr(nil), h.attrs...), as...)
+	return &c
+}
+
+func (h *lineHandler) WithGroup(string) slog.Handler { return h }
