@@ -163,3 +163,33 @@ func TestSolveToFile(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestUsageErrors checks that every kind of bad usage exits 2 with the
+// error on one line and typo suggestions on lines of their own.
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the whole of stderr
+	}{
+		{[]string{"help", "cuont"}, "nqueens: unknown help topic \"cuont\"\nDid you mean this?\n\tcount\n"},
+		{[]string{"cuont", "5"}, "nqueens: unknown command \"cuont\" for \"nqueens\"\nDid you mean this?\n\tcount\n"},
+		{[]string{"count", "5", "--wrokers", "2"}, "nqueens: unknown flag: --wrokers\nDid you mean this?\n\t--workers\n"},
+		{[]string{"completion", "tcsh"}, "nqueens: unknown shell \"tcsh\" for completion (want bash, fish, powershell, zsh)\n"},
+		{[]string{"completion"}, "nqueens: completion needs a shell: bash, fish, powershell, zsh\n"},
+		{[]string{"count", "5", "--zzz"}, "nqueens: unknown flag: --zzz\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(tt.args...)
+			if code != 2 || out != "" || errOut != tt.want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, stderr %q", code, out, errOut, tt.want)
+			}
+		})
+	}
+	if code, out, _ := runCLI("--version"); code != 0 || !strings.HasPrefix(out, "nqueens ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	if code, out, _ := runCLI("help", "count"); code != 0 || !strings.Contains(out, "count prints the number of solutions") {
+		t.Errorf("help count: exit %d, %q", code, out)
+	}
+}

@@ -89,7 +89,7 @@ func TestCountRange(t *testing.T) {
 
 func TestEstimateCommand(t *testing.T) {
 	code, out, errOut := runCLI("estimate", "12", "--probes", "3000")
-	if code != 0 || !strings.Contains(out, "solutions") || !strings.Contains(out, "published 14200") || !strings.Contains(out, "measured counting N = 12") {
+	if code != 0 || !strings.Contains(out, "solutions") || !strings.Contains(out, "published 14200") || !strings.Contains(out, "measured by counting N = 12 in full") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, out, _ = runCLI("estimate", "22", "--probes", "500", "--json")
@@ -102,6 +102,19 @@ func TestEstimateCommand(t *testing.T) {
 	}
 	if code, _, _ := runCLI("estimate", "12", "--probes", "1"); code != 2 {
 		t.Errorf("--probes 1: exit %d", code)
+	}
+	// Boards too small for a search: a time and valid JSON (0 nodes/s once
+	// gave 290 years, and NaN no JSON at all).
+	for _, n := range []string{"1", "4", "5"} {
+		code, out, errOut := runCLI("estimate", n, "--probes", "100", "--json")
+		var j estimateJSON
+		if code != 0 || json.Unmarshal([]byte(out), &j) != nil || !j.Measured || j.Seconds1 > 1 {
+			t.Errorf("estimate %s: exit %d, %q %s", n, code, out, errOut)
+		}
+		code, out, _ = runCLI("estimate", n, "--probes", "100")
+		if code != 0 || strings.Contains(out, "years") || !strings.Contains(out, "in full") {
+			t.Errorf("estimate %s: exit %d, %q", n, code, out)
+		}
 	}
 }
 

@@ -11,98 +11,132 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newEstimateCmd() *cobra.Command {
-	var probes int
-	var seed uint64
-	var jsonOut bool
-	var workers int
-	cmd := &cobra.Command{
-		Use:   "estimate N",
-		Short: "Estimate the solutions of N and the time an exact count would take",
-		Long: `estimate runs Knuth's random probes (Math. Comp. 1975) down the exact
+const estimateLong = `estimate runs Knuth's random probes (Math. Comp. 1975) down the exact
 counter's own search tree: each probe picks a work unit at random and follows
 one random path; the product of the branching factors met is an unbiased
 estimate of the nodes and solutions. It prints the mean with its standard
 error, and the expected run time from the node rate measured by counting
 N = 15 on one worker (the rate per node slows a little as N grows, so long
-runs take somewhat longer than shown). Useful for N from 20 to 40.`,
-		Args: exactArgs(1, "N"),
+runs take somewhat longer than shown). Useful for N from 20 to 40; a board
+up to N = 15 is counted in full instead, which is quicker than measuring.`
+
+// estimateOptions are the flags and arguments of estimate.
+type estimateOptions struct {
+	n       int
+	probes  int
+	seed    uint64
+	jsonOut bool
+	workers int
+}
+
+// estimateJSON is the --json output of estimate.
+type estimateJSON struct {
+	N           int     `json:"n"`
+	Probes      int     `json:"probes"`
+	Seed        uint64  `json:"seed"`
+	Units       int     `json:"units"`
+	Solutions   float64 `json:"solutions"`
+	SolutionsSE float64 `json:"solutions_stderr"`
+	Published   string  `json:"published,omitempty"`
+	Nodes       float64 `json:"nodes"`
+	NodesSE     float64 `json:"nodes_stderr"`
+	RateN       int     `json:"rate_n"`
+	NodesPerSec float64 `json:"nodes_per_second"`
+	Seconds1    float64 `json:"seconds_one_worker"`
+	Workers     int     `json:"workers"`
+	SecondsW    float64 `json:"seconds"`
+	Measured    bool    `json:"measured"` // the time is of a full count, not an estimate
+}
+
+func newEstimateCmd() *cobra.Command {
+	o := &estimateOptions{}
+	cmd := &cobra.Command{
+		Use:   "estimate N",
+		Short: "Estimate the solutions of N and the time an exact count would take",
+		Long:  estimateLong,
+		Args:  exactArgs(1, "N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseN(args[0], "estimate", count.MaxN)
 			if err != nil {
 				return err
 			}
-			if probes < 2 {
-				return usagef("--probes must be at least 2, got %d", probes)
+			o.n = n
+			if o.probes < 2 {
+				return usagef("--probes must be at least 2, got %d", o.probes)
 			}
-			if err := checkWorkers(workers); err != nil {
+			if err := checkWorkers(o.workers); err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			start := time.Now()
-			e, err := count.EstimateTree(ctx, n, probes, seed)
-			if err != nil {
-				return err
-			}
-			probeTime := time.Since(start)
-			rt, err := measuredRate(ctx, min(n, rateN))
-			if err != nil {
-				return err
-			}
-			w := workersOf(workers)
-			secs1 := e.Nodes / rt.NodesPerSec
-			secsW := secs1 / float64(w)
-			relErr := 0.0
-			if e.Nodes > 0 {
-				relErr = e.NodesErr / e.Nodes
-			}
-			known, _, hasKnown := count.Known(n)
-			out := cmd.OutOrStdout()
-			if jsonOut {
-				j := struct {
-					N           int     `json:"n"`
-					Probes      int     `json:"probes"`
-					Seed        uint64  `json:"seed"`
-					Units       int     `json:"units"`
-					Solutions   float64 `json:"solutions"`
-					SolutionsSE float64 `json:"solutions_stderr"`
-					Published   string  `json:"published,omitempty"`
-					Nodes       float64 `json:"nodes"`
-					NodesSE     float64 `json:"nodes_stderr"`
-					RateN       int     `json:"rate_n"`
-					NodesPerSec float64 `json:"nodes_per_second"`
-					Seconds1    float64 `json:"seconds_one_worker"`
-					Workers     int     `json:"workers"`
-					SecondsW    float64 `json:"seconds"`
-				}{n, probes, seed, e.Units, e.Total, e.TotalErr, "", e.Nodes, e.NodesErr,
-					rt.N, rt.NodesPerSec, secs1, w, secsW}
-				if hasKnown {
-					j.Published = known.String()
-				}
-				return writeJSONLine(out, j)
-			}
-			fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", n, probes, e.Units, seed, formatDuration(probeTime))
-			fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
-			if hasKnown {
-				fmt.Fprintf(out, "; published %s", known)
-			}
-			fmt.Fprintln(out)
-			fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
-			fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d\n", rt.NodesPerSec, rt.N)
-			others := ""
-			if w > 1 {
-				others = fmt.Sprintf(", %s on %d workers", formatSeconds(secsW), w)
-			}
-			fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%% from the probes alone)\n",
-				formatSeconds(secs1), others, 100*relErr)
-			return nil
+			return o.run(cmd)
 		},
 	}
-	cmd.Flags().IntVar(&probes, "probes", 50000, "number of random probes")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed (same seed, same estimate)")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object")
-	cmd.Flags().IntVarP(&workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
+	cmd.Flags().IntVar(&o.probes, "probes", 50000, "number of random probes")
+	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same estimate)")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object")
+	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
 	return cmd
+}
+
+func (o *estimateOptions) run(cmd *cobra.Command) error {
+	ctx := cmd.Context()
+	start := time.Now()
+	e, err := count.EstimateTree(ctx, o.n, o.probes, o.seed)
+	if err != nil {
+		return err
+	}
+	probeTime := time.Since(start)
+	w := workersOf(o.workers)
+	j := estimateJSON{N: o.n, Probes: o.probes, Seed: o.seed, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
+		Nodes: e.Nodes, NodesSE: e.NodesErr, Workers: w}
+	if known, _, ok := count.Known(o.n); ok {
+		j.Published = known.String()
+	}
+	if o.n <= rateN {
+		// Small boards: count in full, on one worker, and report that.
+		r, err := count.Count(ctx, o.n, count.Options{Workers: 1})
+		if err != nil {
+			return err
+		}
+		j.Measured, j.RateN, j.Seconds1 = true, o.n, r.Elapsed.Seconds()
+		j.SecondsW = j.Seconds1 // a board this small gains nothing from more workers
+		if j.Seconds1 > 0 {
+			j.NodesPerSec = r.Nodes.Float64() / j.Seconds1
+		}
+	} else {
+		rt, err := measuredRate(ctx, rateN)
+		if err != nil {
+			return err
+		}
+		j.RateN, j.NodesPerSec = rt.N, rt.NodesPerSec
+		j.Seconds1 = e.Nodes / rt.NodesPerSec
+		j.SecondsW = j.Seconds1 / float64(w)
+	}
+	out := cmd.OutOrStdout()
+	if o.jsonOut {
+		return writeJSONLine(out, j)
+	}
+	fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", o.n, o.probes, e.Units, o.seed, formatDuration(probeTime))
+	fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
+	if j.Published != "" {
+		fmt.Fprintf(out, "; published %s", j.Published)
+	}
+	fmt.Fprintln(out)
+	relErr := 0.0
+	if e.Nodes > 0 {
+		relErr = e.NodesErr / e.Nodes
+	}
+	fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
+	if j.Measured {
+		fmt.Fprintf(out, "time       %s on 1 worker, measured by counting N = %d in full\n", formatDuration(seconds(j.Seconds1)), o.n)
+		return nil
+	}
+	fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d\n", j.NodesPerSec, j.RateN)
+	others := ""
+	if w > 1 {
+		others = fmt.Sprintf(", %s on %d workers", formatSeconds(j.SecondsW), w)
+	}
+	fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%% from the probes alone)\n", formatSeconds(j.Seconds1), others, 100*relErr)
+	return nil
 }
 
 // estimateRun estimates the engine's nodes for N with Knuth probes and
@@ -113,7 +147,7 @@ func estimateRun(ctx context.Context, n, workers, probes int) (count.Estimate, f
 	if err != nil {
 		return e, 0, err
 	}
-	rt, err := measuredRate(ctx, min(n, rateN))
+	rt, err := measuredRate(ctx, rateN)
 	if err != nil {
 		return e, 0, err
 	}

@@ -35,7 +35,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(root.ErrOrStderr(), "nqueens: "+oneLine(err.Error()))
+	fmt.Fprint(root.ErrOrStderr(), errorText(err))
 	var ue *usageError
 	var fe *failure
 	switch {

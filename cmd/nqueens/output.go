@@ -54,6 +54,8 @@ func formatDuration(d time.Duration) string {
 	switch {
 	case d == maxDuration:
 		return "over 290 years"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
 	case d < time.Second:
 		return d.Round(time.Millisecond).String()
 	case d < time.Minute:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // commands lists the constructors of every subcommand, in the order help
@@ -41,11 +43,117 @@ Data goes to stdout, messages to stderr. Exit codes: 0 ok, 1 failure, 2 usage.`,
 			cmd.Root().Annotations = map[string]string{startedKey: "1"}
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	for _, f := range commands {
 		root.AddCommand(f())
 	}
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetHelpCommand(newHelpCmd(root))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			strictParent(c, "a shell")
+		}
+	}
 	return root
+}
+
+// suggestion is how every typo hint starts: cobra's own wording, kept on
+// lines of its own below the one-line error.
+const suggestion = "\n\nDid you mean this?\n"
+
+// flagError turns a flag parsing error into a usage error, with the
+// nearest flag names when the flag is unknown.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return &usageError{err}
+	}
+	var near []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		// One typo in a short name, two (a swapped pair) in a longer one.
+		if d := editDistance(name, f.Name); d <= 1 || (d == 2 && len(name) >= 5) || strings.HasPrefix(f.Name, name) {
+			near = append(near, "--"+f.Name)
+		}
+	})
+	if len(near) > 0 {
+		msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
+	}
+	return &usageError{errors.New(msg)}
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// newHelpCmd replaces cobra's help command, which answers an unknown topic
+// with the root's help and exit status 0.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || target == nil {
+				topic := strings.Join(args, " ")
+				msg := fmt.Sprintf("unknown help topic %q", topic)
+				if near := root.SuggestionsFor(args[len(args)-1]); len(near) > 0 {
+					msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
+				}
+				return usagef("%s", msg)
+			}
+			target.InitDefaultHelpFlag()
+			return target.Help()
+		},
+		ValidArgsFunction: func(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, c := range root.Commands() {
+				names = append(names, c.Name())
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+	}
+}
+
+// strictParent makes a command that only groups subcommands refuse an
+// unknown one (cobra prints the help and exits 0).
+func strictParent(c *cobra.Command, what string) {
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		if len(args) == 0 {
+			return usagef("%s needs %s: %s", cmd.Name(), what, strings.Join(names, ", "))
+		}
+		msg := fmt.Sprintf("unknown %s %q for %s (want %s)", strings.TrimPrefix(what, "a "), args[0], cmd.Name(), strings.Join(names, ", "))
+		if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+			msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
+		}
+		return usagef("%s", msg)
+	}
 }
 
 func started(root *cobra.Command) bool { return root.Annotations[startedKey] == "1" }
@@ -69,6 +177,20 @@ func (f *failure) Error() string { return f.msg }
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+// errorText is what run prints for err: the error on one line, and typo
+// suggestions, if any, on lines of their own below it.
+func errorText(err error) string {
+	head, hint, found := strings.Cut(err.Error(), strings.TrimRight(suggestion, "\n"))
+	out := "nqueens: " + oneLine(head) + "\n"
+	if found {
+		out += "Did you mean this?\n"
+		for _, l := range strings.Split(strings.TrimSpace(hint), "\n") {
+			out += "\t" + strings.TrimSpace(l) + "\n"
+		}
+	}
+	return out
 }
 
 // exactArgs is cobra.ExactArgs with a usage error.
