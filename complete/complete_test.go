@@ -212,3 +212,16 @@ func BenchmarkCompleteHard(b *testing.B) {
 		})
 	}
 }
+
+// A board past MaxLocalN is refused before any search, with the limit.
+func TestCompleteRefusesPastLocalLimit(t *testing.T) {
+	p := board.Partial{Queens: board.New(MaxLocalN + 1)}
+	_, err := Complete(context.Background(), p, Options{})
+	var se *board.SizeError
+	if !errors.As(err, &se) || se.Max != MaxLocalN || se.N != MaxLocalN+1 {
+		t.Errorf("got %v, want a board.SizeError with the limit %d", err, MaxLocalN)
+	}
+	if CheckLocalN(MaxLocalN) != nil {
+		t.Error("MaxLocalN itself is refused")
+	}
+}

@@ -1,186 +1,133 @@
 package complete
 
 import (
+	"cmp"
 	"context"
-	"math/rand/v2"
+	"slices"
+
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/repair"
 )
 
-// local is a repair search for large boards: the pre-placed queens stay,
-// the free rows hold a permutation of the free columns, and swapping the
-// columns of two free rows is kept when it lowers the cost, which is the
-// number of collisions (queens beyond the first on a diagonal) plus the
-// queens standing on blocked squares. Diagonal counters price a swap in
-// O(1).
-type local struct {
-	n          int
-	rows       []int   // the free rows
-	cols       []int32 // cols[k] is the column of the queen in rows[k]
-	diag, anti []int32 // queens on each diagonal: ↘ r-c+n-1, ↙ r+c
-	blocked    map[[2]int]bool
-	rng        *rand.Rand
-}
-
-// localTries is how many fresh starts the search makes before it gives up.
+// localTries is how many fresh starts the local search makes before it
+// gives up.
 const localTries = 20
 
+// freeSquareDraws is how many columns a free row draws, at most, looking
+// for a square that costs nothing, before it takes the one it has.
+const freeSquareDraws = 32
+
 // localSearch looks for a completion of an n×n board holding queens (col
-// per row, -1 for none) and blocked squares. It may fail on a board that
-// has a completion: the answer "none" is not a proof. Cost: expected
-// O(n + b) for a board with b blocked squares and few queens placed,
-// memory 12 bytes a row.
+// per row, -1 for none) and blocked squares, by the repair search of
+// solve.Random (package internal/repair) with the placed queens fixed and a
+// queen on a blocked square costing as a collision. It may fail on a board
+// that has a completion: the answer "none" is not a proof. Cost: expected
+// O(n + b) for a board with b blocked squares and few queens placed; memory
+// about 9 bytes a row (the board, the list of free rows and the diagonals'
+// bits) and 50 bytes a blocked square.
 func localSearch(ctx context.Context, n int, queens []int32, blocked [][2]int, seed uint64) ([]int32, bool, error) {
-	s := &local{
-		n:       n,
-		diag:    make([]int32, 2*n-1),
-		anti:    make([]int32, 2*n-1),
-		blocked: make(map[[2]int]bool, len(blocked)),
-		rng:     rand.New(rand.NewPCG(seed, 0x6e71756565)),
+	b := repair.NewBoard(n, seed)
+	if len(blocked) > 0 {
+		b.Blocked = make(map[board.Square]bool, len(blocked))
+		for _, sq := range blocked {
+			b.Blocked[board.Square{Row: sq[0], Col: sq[1]}] = true
+		}
 	}
-	for _, sq := range blocked {
-		s.blocked[sq] = true
-	}
-	used := make([]bool, n)
+	used := make([]uint64, (n+63)/64) // columns of the placed queens
 	for r, c := range queens {
 		if c >= 0 {
-			used[c] = true
-			s.diag[r-int(c)+n-1]++
-			s.anti[r+int(c)]++
+			b.Cols[r] = c
+			used[c>>6] |= 1 << (c & 63)
 		} else {
-			s.rows = append(s.rows, r)
+			b.Movable = append(b.Movable, int32(r))
 		}
 	}
+	// The free rows take the free columns, in order for now.
+	k := 0
 	for c := range n {
-		if !used[c] {
-			s.cols = append(s.cols, int32(c))
+		if used[c>>6]&(1<<(c&63)) == 0 {
+			b.Cols[b.Movable[k]] = int32(c)
+			k++
 		}
 	}
+	b.Patience = repair.ScarcePatience(len(b.Movable))
+	perRow := blockedPerRow(b, blocked)
 	for range localTries {
-		ok, err := s.attempt(ctx)
-		if err != nil {
-			return nil, false, err
-		}
-		if ok {
-			out := append([]int32(nil), queens...)
-			for k, r := range s.rows {
-				out[r] = s.cols[k]
-			}
-			return out, true, nil
+		ok, err := attempt(ctx, b, queens, perRow)
+		if err != nil || ok {
+			return b.Cols, ok, err
 		}
 	}
 	return nil, false, nil
 }
 
-// attempt shuffles the free columns, places them greedily on free squares
-// where it can, and repairs the rest; it leaves the counters holding only
-// the fixed queens again when it fails.
-func (s *local) attempt(ctx context.Context) (bool, error) {
-	m := len(s.rows)
-	s.rng.Shuffle(m, func(i, j int) { s.cols[i], s.cols[j] = s.cols[j], s.cols[i] })
+// blockedPerRow counts the blocked squares of each free row that has any,
+// and puts those rows first in b.Movable, most blocked first, so that the
+// rows with the fewest free squares choose first.
+func blockedPerRow(b *repair.Board, blocked [][2]int) map[int32]int {
+	perRow := map[int32]int{}
+	for _, sq := range blocked {
+		perRow[int32(sq[0])]++
+	}
+	if len(perRow) == 0 {
+		return perRow
+	}
+	var first, rest []int32
+	for _, r := range b.Movable {
+		if perRow[r] > 0 {
+			first = append(first, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	slices.SortStableFunc(first, func(x, y int32) int { return cmp.Compare(perRow[y], perRow[x]) })
+	b.Movable = append(first, rest...)
+	return perRow
+}
+
+// attempt shuffles the free columns over the free rows, placing each where
+// it costs nothing when a few draws find such a square, and repairs the
+// rest. A row with more blocked squares than half the columns left looks
+// at each of them instead: random draws would rarely meet its few free
+// squares, and such rows are few (their blocked squares pay for the scan).
+func attempt(ctx context.Context, b *repair.Board, queens []int32, perRow map[int32]int) (bool, error) {
+	b.Diag.Reset()
+	b.Anti.Reset()
+	for r, c := range queens {
+		if c >= 0 {
+			b.Put(r) // no cost: the placed queens were checked
+		}
+	}
+	rows, cols := b.Movable, b.Cols
+	m := len(rows)
 	cost := 0
 	for k := range m {
-		// Fisher-Yates step that prefers a free, unblocked square.
-		for range 32 {
-			j := k + s.rng.IntN(m-k)
-			if s.cost(s.rows[k], int(s.cols[j])) == 0 {
-				s.cols[k], s.cols[j] = s.cols[j], s.cols[k]
+		// A Fisher-Yates step that prefers a square that costs nothing.
+		j := k + int(b.RNG.Below(uint64(m-k)))
+		free := b.Free(int(rows[k]), int(cols[rows[j]]))
+		for range freeSquareDraws {
+			if free {
 				break
 			}
+			j = k + int(b.RNG.Below(uint64(m-k)))
+			free = b.Free(int(rows[k]), int(cols[rows[j]]))
 		}
-		cost += s.add(k)
-	}
-	suspects := make([]int, 0, m)
-	for k := range m {
-		if s.attacked(k) {
-			suspects = append(suspects, k)
-		}
-	}
-	failed := 0
-	for cost > 0 {
-		if err := ctx.Err(); err != nil {
-			s.undo()
-			return false, err
-		}
-		progressed := false
-		for _, k := range suspects {
-			if !s.attacked(k) {
-				continue
-			}
-			for {
-				j := s.rng.IntN(m)
-				if j != k {
-					d := -s.remove(k) - s.remove(j)
-					s.cols[k], s.cols[j] = s.cols[j], s.cols[k]
-					d += s.add(k) + s.add(j)
-					if d < 0 {
-						cost += d
-						suspects = append(suspects, j)
-						progressed, failed = true, 0
-						break
-					}
-					s.remove(k)
-					s.remove(j)
-					s.cols[k], s.cols[j] = s.cols[j], s.cols[k]
-					s.add(k)
-					s.add(j)
-				}
-				failed++
-				if failed == max(4096, 32*m) {
-					s.undo()
-					return false, nil
+		if !free && 2*perRow[rows[k]] > m-k {
+			for i := range m - k {
+				if jj := k + (j-k+i)%(m-k); b.Free(int(rows[k]), int(cols[rows[jj]])) {
+					j = jj
+					break
 				}
 			}
-			if cost == 0 {
-				break
-			}
 		}
-		if !progressed {
-			s.undo()
-			return false, nil
+		cols[rows[k]], cols[rows[j]] = cols[rows[j]], cols[rows[k]]
+		cost += b.Put(int(rows[k]))
+	}
+	var suspects []int
+	for _, r := range rows {
+		if b.Attacked(int(r)) {
+			suspects = append(suspects, int(r))
 		}
-		kept := suspects[:0]
-		for _, k := range suspects {
-			if s.attacked(k) {
-				kept = append(kept, k)
-			}
-		}
-		suspects = kept
 	}
-	return true, nil
-}
-
-// cost is what a queen at (r, c) would add, not counting itself.
-func (s *local) cost(r, c int) int {
-	k := int(s.diag[r-c+s.n-1]) + int(s.anti[r+c])
-	if s.blocked[[2]int{r, c}] {
-		k++
-	}
-	return k
-}
-
-// add puts free queen k on the board and returns the cost it adds.
-func (s *local) add(k int) int {
-	r, c := s.rows[k], int(s.cols[k])
-	d := s.cost(r, c)
-	s.diag[r-c+s.n-1]++
-	s.anti[r+c]++
-	return d
-}
-
-// remove takes free queen k off the board and returns the cost it took.
-func (s *local) remove(k int) int {
-	r, c := s.rows[k], int(s.cols[k])
-	s.diag[r-c+s.n-1]--
-	s.anti[r+c]--
-	return s.cost(r, c)
-}
-
-func (s *local) attacked(k int) bool {
-	r, c := s.rows[k], int(s.cols[k])
-	return s.diag[r-c+s.n-1] > 1 || s.anti[r+c] > 1 || s.blocked[[2]int{r, c}]
-}
-
-func (s *local) undo() {
-	for k := range s.rows {
-		s.remove(k)
-	}
+	return b.Repair(ctx, suspects, cost)
 }

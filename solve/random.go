@@ -3,9 +3,9 @@ package solve
 import (
 	"context"
 	"math/bits"
-	"unsafe"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/repair"
 )
 
 // RandomOptions tunes [Random].
@@ -48,7 +48,7 @@ func Random(ctx context.Context, n int, opts RandomOptions) (board.Placement, er
 			return nil, err
 		}
 		if ok {
-			return s.p, nil
+			return s.Cols, nil
 		}
 	}
 }
@@ -63,12 +63,15 @@ const (
 	// looking at diagonals: finding them free columns would cost many draws,
 	// while repairing their few collisions costs little.
 	tailRows = 64
-	// stuckDraws is how many swaps in a row may fail to lower the collisions
-	// before the search starts over from a new random board. For large n an
-	// improving swap comes about once in 20 draws, so only a true local
-	// minimum (common for n < 20) gets there; a row of a small board has only
-	// n-1 swaps to try, so there 32n draws are enough.
-	stuckDraws = 4096
+	// windowDraws is how many draws a row makes from the window before it
+	// draws from all the remaining columns, and drawsPerColumn how many
+	// more, for each remaining column, before the greedy phase gives up
+	// and leaves the rest to the repair.
+	windowDraws    = 4 * window
+	drawsPerColumn = 8
+	// minCheckRows is the fewest rows placed between two looks at the
+	// context and two progress reports (otherwise every 1% of the rows).
+	minCheckRows = 1 << 16
 	// shuffleBlock is the size of the blocks the shuffle works in: 256 K
 	// columns, 1 MB, about an L2 cache; fewer, larger blocks also mean fewer
 	// write streams in the first pass (measured: 0.6 s for 10^8 columns
@@ -80,41 +83,30 @@ const (
 )
 
 // search is one run of the local search; attempt may be repeated, drawing
-// new random numbers from the same stream, until it succeeds.
+// new random numbers from the same stream, until it succeeds. The board,
+// its diagonals and the random stream are the repair's.
 type search struct {
-	n          int
-	p          board.Placement
-	diag, anti occupancy // ↘ diagonals indexed row-col+n-1, ↙ ones row+col
-	rng        rng
-	progress   func(done, total int)
-	touched    uint64 // sum of preloaded words, so that the loads stay
+	*repair.Board
+	progress func(done, total int)
+	touched  uint64 // sum of preloaded words, so that the loads stay
 }
 
 func newSearch(n int, opts RandomOptions) *search {
-	s := &search{
-		n:        n,
-		p:        make(board.Placement, n),
-		diag:     newOccupancy(2*n - 1),
-		anti:     newOccupancy(2*n - 1),
-		rng:      newRNG(opts.Seed),
-		progress: opts.Progress,
-	}
-	adviseHuge(unsafe.Pointer(unsafe.SliceData(s.p)), uintptr(n)*4)
-	return s
+	return &search{Board: repair.NewBoard(n, opts.Seed), progress: opts.Progress}
 }
 
 // attempt builds one board and repairs it; false means it got stuck and
 // should be called again.
 func (s *search) attempt(ctx context.Context) (bool, error) {
-	n, p := s.n, s.p
+	n, p := s.N, s.Cols
 	if err := s.shuffle(ctx); err != nil {
 		return false, err
 	}
-	s.diag.reset()
-	s.anti.reset()
-	diag, anti := s.diag.bits, s.anti.bits
+	s.Diag.Reset()
+	s.Anti.Reset()
+	diag, anti := s.Diag.Bits, s.Anti.Bits
 	greedyEnd := n - min(tailRows, n/4)
-	step := max(greedyEnd/100, 1<<16)
+	step := max(greedyEnd/100, minCheckRows)
 	next := step
 	// Preload the diagonal bits of the first window's columns, as the loop
 	// does for each column that enters the window later.
@@ -139,14 +131,14 @@ func (s *search) attempt(ctx context.Context) (bool, error) {
 		}
 		w := uint64(min(window, n-i))
 		for tries := 0; ; tries++ {
-			if tries == 4*window {
+			if tries == windowDraws {
 				w = uint64(n - i)
 			}
-			if tries == 4*window+8*(n-i) {
+			if tries == windowDraws+drawsPerColumn*(n-i) {
 				greedyEnd = i
 				break
 			}
-			j := i + int(s.rng.below(w))
+			j := i + int(s.RNG.Below(w))
 			c := int(p[j])
 			d, a := i-c+n-1, i+c
 			if diag[d>>6]&(1<<(d&63)) == 0 && anti[a>>6]&(1<<(a&63)) == 0 {
@@ -159,19 +151,17 @@ func (s *search) attempt(ctx context.Context) (bool, error) {
 	}
 	// The tail rows keep the columns the shuffle left there.
 	collisions := 0
+	suspects := make([]int, 0, 4*(n-greedyEnd))
 	for i := greedyEnd; i < n; i++ {
-		c := int(p[i])
-		if s.diag.add(i - c + n - 1) {
-			collisions++
-		}
-		if s.anti.add(i + c) {
-			collisions++
-		}
+		collisions += s.Put(i)
+		suspects = append(suspects, i)
 	}
 	if s.progress != nil {
 		s.progress(greedyEnd, n)
 	}
-	ok, err := s.repair(ctx, greedyEnd, collisions)
+	// Only the tail rows can be attacked: the greedy rows attack no other
+	// greedy row.
+	ok, err := s.Repair(ctx, suspects, collisions)
 	if ok && s.progress != nil {
 		s.progress(n, n)
 	}
@@ -184,7 +174,7 @@ func (s *search) attempt(ctx context.Context) (bool, error) {
 // misses happen once, early, and overlap with those of its neighbours: the
 // loop is kept tight so that many loads are in flight at once.
 func (s *search) preload(from, to int) {
-	n, p := s.n, s.p
+	n, p := s.N, s.Cols
 	to = min(to, n)
 	last := 2*n - 2
 	sum := uint64(0)
@@ -193,101 +183,10 @@ func (s *search) preload(from, to int) {
 		r := max(k-window, 0)
 		d := r - c + n - 1
 		a := r + c
-		sum += s.diag.bits[d>>6] + s.diag.bits[min(d+window, last)>>6] +
-			s.anti.bits[a>>6] + s.anti.bits[min(a+window, last)>>6]
+		sum += s.Diag.Bits[d>>6] + s.Diag.Bits[min(d+window, last)>>6] +
+			s.Anti.Bits[a>>6] + s.Anti.Bits[min(a+window, last)>>6]
 	}
 	s.touched += sum
-}
-
-// repair swaps attacked queens with random others while that lowers the
-// collision count (queens beyond the first on a diagonal). Only rows in
-// suspects can be attacked: the greedy rows attack no other greedy row, and
-// every row whose queen moves joins the list.
-func (s *search) repair(ctx context.Context, greedyEnd, collisions int) (bool, error) {
-	n := s.n
-	suspects := make([]int, 0, 4*(n-greedyEnd))
-	for i := greedyEnd; i < n; i++ {
-		suspects = append(suspects, i)
-	}
-	failed := 0
-	for collisions > 0 {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		progressed := false
-		for _, i := range suspects {
-			if !s.attacked(i) {
-				continue
-			}
-			for {
-				j := int(s.rng.below(uint64(n)))
-				if j != i {
-					if d := s.swap(i, j); d < 0 {
-						collisions += d
-						suspects = append(suspects, j)
-						progressed = true
-						failed = 0
-						break
-					}
-					s.swap(i, j) // undo
-				}
-				failed++
-				if failed == min(stuckDraws, 32*n) {
-					return false, nil
-				}
-			}
-			if collisions == 0 {
-				break
-			}
-		}
-		if !progressed {
-			// Unreachable while the invariant holds; a restart keeps Random
-			// correct even so.
-			return false, nil
-		}
-		// Drop rows that are no longer attacked, so the list stays short.
-		k := 0
-		for _, i := range suspects {
-			if s.attacked(i) {
-				suspects[k] = i
-				k++
-			}
-		}
-		suspects = suspects[:k]
-	}
-	return true, nil
-}
-
-func (s *search) attacked(i int) bool {
-	c := int(s.p[i])
-	return s.diag.crowded(i-c+s.n-1) || s.anti.crowded(i+c)
-}
-
-// swap exchanges the columns of rows i and j and returns the change in the
-// number of collisions. Moving the queens one at a time keeps the sum right
-// even when the two share a diagonal.
-func (s *search) swap(i, j int) int {
-	n, p := s.n, s.p
-	ci, cj := int(p[i]), int(p[j])
-	d := 0
-	for _, c := range [...]bool{
-		s.diag.remove(i - ci + n - 1), s.diag.remove(j - cj + n - 1),
-		s.anti.remove(i + ci), s.anti.remove(j + cj),
-	} {
-		if c {
-			d--
-		}
-	}
-	for _, c := range [...]bool{
-		s.diag.add(i - cj + n - 1), s.diag.add(j - ci + n - 1),
-		s.anti.add(i + cj), s.anti.add(j + ci),
-	} {
-		if c {
-			d++
-		}
-	}
-	p[i], p[j] = int32(cj), int32(ci)
-	return d
 }
 
 // shuffle fills p with a uniformly random permutation. Fisher-Yates on a
@@ -297,28 +196,28 @@ func (s *search) swap(i, j int) int {
 // cache, is shuffled on its own. Cost O(n); ctx is looked at between
 // blocks, as 10^8 columns take about a second.
 func (s *search) shuffle(ctx context.Context) error {
-	n, p := s.n, s.p
+	n, p := s.N, s.Cols
 	logK := bits.Len(uint(n / shuffleBlock))
 	if logK < 2 {
 		for i := range p {
 			p[i] = int32(i)
 		}
-		s.rng.shuffle(p)
+		s.RNG.Shuffle(p)
 		return nil
 	}
 	k := 1 << logK
 	pos := make([]int, k+1)
-	start := s.rng
+	start := s.RNG
 	for range n {
-		pos[s.rng.next()>>(64-logK)+1]++
+		pos[s.RNG.Next()>>(64-logK)+1]++
 	}
 	for b := range k {
 		pos[b+1] += pos[b]
 	}
 	ends := append([]int(nil), pos[1:]...)
-	s.rng = start // the same draws again, now placing each column
+	s.RNG = start // the same draws again, now placing each column
 	for c := range n {
-		b := s.rng.next() >> (64 - logK)
+		b := s.RNG.Next() >> (64 - logK)
 		p[pos[b]] = int32(c)
 		pos[b]++
 	}
@@ -327,113 +226,8 @@ func (s *search) shuffle(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.rng.shuffle(p[from:to])
+		s.RNG.Shuffle(p[from:to])
 		from = to
 	}
 	return nil
-}
-
-// occupancy counts the queens on each diagonal of one direction: a bit
-// says whether there is any, and the excess over one is kept apart. Only the
-// tail rows and the repair make diagonals with more than one queen, a few
-// dozen on a large board, so there the excess lives in a map, and the bits,
-// 50 MB for 10^8 queens, mostly stay in cache. Small boards, where the
-// repair does most of the work, count the excess in an array instead.
-type occupancy struct {
-	bits  []uint64
-	dense []uint16    // excess per diagonal, when n ≤ denseLimit
-	extra map[int]int // excess per diagonal, otherwise
-}
-
-// denseLimit is the largest n whose excess counts are kept in an array: a
-// count never exceeds n, so uint16 holds it.
-const denseLimit = 1<<16 - 1
-
-func newOccupancy(size int) occupancy {
-	o := occupancy{bits: make([]uint64, (size+63)/64)}
-	if size <= 2*denseLimit {
-		o.dense = make([]uint16, size)
-	} else {
-		o.extra = map[int]int{}
-	}
-	adviseHuge(unsafe.Pointer(unsafe.SliceData(o.bits)), uintptr(len(o.bits))*8)
-	return o
-}
-
-func (o *occupancy) reset() {
-	clear(o.bits)
-	clear(o.dense)
-	clear(o.extra)
-}
-
-func (o *occupancy) excess(d int) int {
-	if o.dense != nil {
-		return int(o.dense[d])
-	}
-	return o.extra[d]
-}
-
-// crowded reports whether diagonal d holds more than one queen.
-func (o *occupancy) crowded(d int) bool { return o.excess(d) > 0 }
-
-// add puts a queen on diagonal d and reports whether it collides there.
-func (o *occupancy) add(d int) bool {
-	w, b := d>>6, uint64(1)<<(d&63)
-	switch {
-	case o.bits[w]&b == 0:
-		o.bits[w] |= b
-		return false
-	case o.dense != nil:
-		o.dense[d]++
-	default:
-		o.extra[d]++
-	}
-	return true
-}
-
-// remove takes a queen off diagonal d and reports whether it was colliding.
-func (o *occupancy) remove(d int) bool {
-	switch k := o.excess(d); {
-	case k == 0:
-		o.bits[d>>6] &^= 1 << (d & 63)
-		return false
-	case o.dense != nil:
-		o.dense[d]--
-	case k == 1:
-		delete(o.extra, d)
-	default:
-		o.extra[d] = k - 1
-	}
-	return true
-}
-
-// rng is wyrand (Wang Yi's generator): one 64-bit multiply a draw, good
-// enough statistics for a shuffle, and the same stream on every machine.
-type rng struct{ state uint64 }
-
-func newRNG(seed uint64) rng {
-	r := rng{seed ^ 0x9e3779b97f4a7c15}
-	r.next() // mix the seed so that nearby seeds start far apart
-	return r
-}
-
-func (r *rng) next() uint64 {
-	r.state += 0xa0761d6478bd642f
-	hi, lo := bits.Mul64(r.state, r.state^0xe7037ed1a0b428db)
-	return hi ^ lo
-}
-
-// below returns a number in [0, m) by Lemire's multiply-shift; the bias,
-// under m/2^64, is far below anything a solution could show.
-func (r *rng) below(m uint64) uint64 {
-	hi, _ := bits.Mul64(r.next(), m)
-	return hi
-}
-
-// shuffle is Fisher-Yates.
-func (r *rng) shuffle(p []int32) {
-	for i := len(p) - 1; i > 0; i-- {
-		j := r.below(uint64(i + 1))
-		p[i], p[j] = p[j], p[i]
-	}
 }

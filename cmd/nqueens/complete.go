@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,11 +12,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// completeOptions are the flags of complete.
+type completeOptions struct {
+	output, inFormat, format string
+	count, all, jsonOut      bool
+	limit                    int
+	seed                     uint64
+}
+
 func newCompleteCmd() *cobra.Command {
-	var output, inFormat string
-	var count, all, jsonOut bool
-	var limit int
-	var seed uint64
+	var o completeOptions
 	cmd := &cobra.Command{
 		Use:   "complete [FILE|-]",
 		Short: "Complete a partly filled board, or prove that it cannot be",
@@ -29,9 +35,10 @@ exhaustive search; both are answers, so both exit 0.
 Boards up to 64×64 are searched exactly (bit-parallel backtracking that
 fills the most constrained row first and forced squares at once); --count
 prints the exact number of completions and --all streams them. Larger
-boards get a local search that never moves the placed queens; when it
-fails, complete says so (the exact search, which could prove that none
-exists, stops at 64) and exits 1.
+boards, up to 10^7 rows, get a local search that never moves the placed
+queens; when it fails, complete says so (the exact search, which could
+prove that none exists, stops at 64) and exits 1. A larger board is
+refused at once: the local search would take minutes and gigabytes.
 
 The input is checked first: two placed queens that attack each other, a
 queen on a blocked square or malformed input are reported with positions,
@@ -41,113 +48,152 @@ exit 1. Every completion is verified before it is printed.`,
   nqueens complete board.txt --count
   nqueens complete board.json --all --limit 10 --format list`,
 		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, argOr(args, 0, "-")) },
 	}
-	format := cmd.Flags().StringP("format", "f", "", "output format: list, grid, dots, unicode, json, svg, png (default: the input's, or dots)")
-	cmd.Flags().StringVar(&inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
-	cmd.Flags().BoolVar(&count, "count", false, "print the exact number of completions (n ≤ 64)")
-	cmd.Flags().BoolVar(&all, "all", false, "print every completion (n ≤ 64)")
-	cmd.Flags().IntVar(&limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the local search used above 64×64")
+	fl := cmd.Flags()
+	fl.StringVarP(&o.format, "format", "f", "", "output format: list, grid, dots, unicode, json, svg, png (default: the input's, or list past 1000 rows)")
+	fl.StringVar(&o.inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.BoolVar(&o.count, "count", false, "print the exact number of completions (n ≤ 64)")
+	fl.BoolVar(&o.all, "all", false, "print every completion (n ≤ 64)")
+	fl.IntVar(&o.limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
+	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
+	fl.Uint64Var(&o.seed, "seed", 0, "seed of the local search used above 64×64")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		inf, err := inputFormat(inFormat)
-		if err != nil {
-			return err
-		}
-		switch {
-		case count && all:
-			return usagef("--count and --all cannot be used together")
-		case limit < 0:
-			return usagef("--limit must be 0 or more, got %d", limit)
-		case limit > 0 && !all:
-			return usagef("--limit needs --all")
-		}
-		in, name, err := openBoards(cmd, argOr(args, 0, "-"))
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		p, detected, err := readOnePartial(in, name, inf)
-		if err != nil {
-			return err
-		}
-		f := detected
-		if *format != "" {
-			if f, err = checkFormat(*format, board.Formats); err != nil {
-				return err
-			}
-		}
-		if jsonOut {
-			f = board.JSON
-		}
-		if all && f.IsPicture() {
-			return usagef("--all prints many boards; a %s picture shows one (use list, json or a board format)", f)
-		}
-		if err := complete.Validate(p); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		n := len(p.Queens)
-		ctx := cmd.Context()
-		opts := complete.Options{Seed: seed}
-		if n > complete.ExactLimit && !count && !all {
-			fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
-		}
-		return writeOutput(cmd, output, func(w *bufio.Writer) error {
-			switch {
-			case count:
-				k, err := complete.Count(ctx, p, opts)
-				if err != nil {
-					return err
-				}
-				if jsonOut {
-					return writeJSONLine(w, map[string]any{"n": n, "completions": k})
-				}
-				_, err = fmt.Fprintln(w, k)
-				return err
-			case all:
-				k := 0
-				for sol, err := range complete.All(ctx, p, opts) {
-					if err != nil {
-						return err
-					}
-					if err := checkCompletion(sol, p); err != nil {
-						return err
-					}
-					k++
-					if err := writeListed(w, sol, f, k, 0); err != nil {
-						return err
-					}
-					if k == limit {
-						break
-					}
-				}
-				if k == 0 {
-					return noCompletion(w, n, jsonOut)
-				}
-				return nil
-			}
-			sol, err := complete.Complete(ctx, p, opts)
-			if errors.Is(err, complete.ErrNoCompletion) {
-				return noCompletion(w, n, jsonOut)
-			}
-			if err != nil {
-				return err
-			}
-			if err := checkCompletion(sol, p); err != nil {
-				return err
-			}
-			return board.Write(w, sol, f)
-		})
-	}
 	return cmd
 }
 
-// readOnePartial reads exactly one board and names the format to answer in:
-// the input's own when it is known, else dots.
+// validate checks the flags that do not depend on the board.
+func (o *completeOptions) validate() error {
+	switch {
+	case o.count && o.all:
+		return usagef("--count and --all cannot be used together")
+	case o.limit < 0:
+		return usagef("--limit must be 0 or more, got %d", o.limit)
+	case o.limit > 0 && !o.all:
+		return usagef("--limit needs --all")
+	}
+	return nil
+}
+
+// outputFormat is the format to answer in: --json, --format, or the
+// input's own (list when the input's cannot draw a board that large).
+func (o *completeOptions) outputFormat(cmd *cobra.Command, input board.Format, n int) (board.Format, error) {
+	f := input
+	switch {
+	case o.jsonOut:
+		f = board.JSON
+	case o.format != "":
+		var err error
+		if f, err = checkFormat(o.format, board.Formats); err != nil {
+			return "", err
+		}
+	case n > board.MaxWriteN(f):
+		f = board.List
+	}
+	if o.all && f.IsPicture() {
+		return "", usagef("--all prints many boards; a %s picture shows one (use list, json or a board format)", f)
+	}
+	return f, refuseBinaryToTerminal(cmd, o.output, f)
+}
+
+func (o *completeOptions) run(cmd *cobra.Command, path string) error {
+	inf, err := inputFormat(o.inFormat)
+	if err != nil {
+		return err
+	}
+	if err := o.validate(); err != nil {
+		return err
+	}
+	in, name, err := openBoards(cmd, path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	p, detected, err := readOnePartial(in, name, inf)
+	if err != nil {
+		return err
+	}
+	n := len(p.Queens)
+	f, err := o.outputFormat(cmd, detected, n)
+	if err != nil {
+		return err
+	}
+	if err := complete.Validate(p); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if n > complete.ExactLimit && !o.count && !o.all {
+		if err := complete.CheckLocalN(n); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
+	}
+	return writeOutput(cmd, o.output, func(w *bufio.Writer) error {
+		switch {
+		case o.count:
+			return o.writeCount(cmd.Context(), w, p)
+		case o.all:
+			return o.writeAll(cmd.Context(), w, p, f)
+		}
+		return o.writeOne(cmd.Context(), w, p, f)
+	})
+}
+
+// writeCount prints the number of completions of p.
+func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p board.Partial) error {
+	k, err := complete.Count(ctx, p, complete.Options{Seed: o.seed})
+	if err != nil {
+		return err
+	}
+	if o.jsonOut {
+		return writeJSONLine(w, map[string]any{"n": len(p.Queens), "completions": k})
+	}
+	_, err = fmt.Fprintln(w, k)
+	return err
+}
+
+// writeAll prints every completion of p, up to --limit.
+func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board.Partial, f board.Format) error {
+	k := 0
+	for sol, err := range complete.All(ctx, p, complete.Options{Seed: o.seed}) {
+		if err != nil {
+			return err
+		}
+		if err := checkCompletion(sol, p); err != nil {
+			return err
+		}
+		k++
+		if err := writeListed(w, sol, f, k, 0); err != nil {
+			return err
+		}
+		if k == o.limit {
+			break
+		}
+	}
+	if k == 0 {
+		return noCompletion(w, len(p.Queens), o.jsonOut)
+	}
+	return nil
+}
+
+// writeOne prints one completion of p, or that there is none.
+func (o *completeOptions) writeOne(ctx context.Context, w *bufio.Writer, p board.Partial, f board.Format) error {
+	sol, err := complete.Complete(ctx, p, complete.Options{Seed: o.seed})
+	if errors.Is(err, complete.ErrNoCompletion) {
+		return noCompletion(w, len(p.Queens), o.jsonOut)
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkCompletion(sol, p); err != nil {
+		return err
+	}
+	return board.Write(w, sol, f)
+}
+
+// readOnePartial reads exactly one board and the format it was read in.
 func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, board.Format, error) {
-	var boards []board.Partial
+	var boards []board.Record
 	for rec, err := range readBoards(in, name, f) {
 		if err != nil {
 			return board.Partial{}, "", err
@@ -155,15 +201,12 @@ func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, b
 		if rec.Err != nil {
 			return board.Partial{}, "", fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
 		}
-		boards = append(boards, rec.Board)
+		boards = append(boards, rec)
 	}
 	if len(boards) != 1 {
 		return board.Partial{}, "", fmt.Errorf("%s: complete takes exactly one board, got %d", name, len(boards))
 	}
-	if f == board.Auto {
-		f = board.Dots
-	}
-	return boards[0], f, nil
+	return boards[0].Board, boards[0].Format, nil
 }
 
 // checkCompletion is the last guard before printing: a full solution that

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/complete"
 )
 
 func TestCompleteCommand(t *testing.T) {
@@ -30,6 +34,9 @@ func TestCompleteCommand(t *testing.T) {
 		{"all as pictures", "0 0 0 0\n", []string{"complete", "--all", "-f", "png"}, "", 2, "a png picture shows one"},
 		{"limit without all", "0 0 0 0\n", []string{"complete", "--limit", "3"}, "", 2, "--limit needs --all"},
 		{"malformed", "2 x 7\n", []string{"complete", "--input-format", "list"}, "", 1, "line 1"},
+		{"answers in the input's format", "2 0 0 0\n", []string{"complete"}, "2 4 1 3\n", 0, ""},
+		{"json in, json out", `{"queens":[0,0,0,2]}` + "\n", []string{"complete"}, `{"n":4,"queens":[3,1,4,2]}` + "\n", 0, ""},
+		{"dots in, dots out", "..Q.\n....\n....\n....\n", []string{"complete"}, "..Q.\nQ...\n...Q\n.Q..\n", 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -39,5 +46,32 @@ func TestCompleteCommand(t *testing.T) {
 					code, out, errOut, c.code, c.want, c.stderr)
 			}
 		})
+	}
+}
+
+// zeros produces a list of n empty rows without holding it.
+type zeros struct{ n int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n == 0 {
+		return 0, io.EOF
+	}
+	k := 0
+	for k+2 <= len(p) && z.n > 0 {
+		p[k], p[k+1] = '0', ' '
+		k, z.n = k+2, z.n-1
+	}
+	return k, nil
+}
+
+// TestCompleteRefusesHugeBoards: a board past the local search's limit is
+// refused as soon as it is read, saying the limit and why, not searched for
+// minutes.
+func TestCompleteRefusesHugeBoards(t *testing.T) {
+	var out, errOut strings.Builder
+	code := run([]string{"complete", "--input-format", "list", "-f", "list"}, &zeros{complete.MaxLocalN + 1}, &out, &errOut)
+	want := fmt.Sprintf("n = %d is out of range for completion by local search (1..%d, its memory and time grow with n", complete.MaxLocalN+1, complete.MaxLocalN)
+	if code != 1 || out.Len() != 0 || !strings.Contains(errOut.String(), want) || strings.Contains(errOut.String(), "trying local search") {
+		t.Errorf("exit %d, stdout %d bytes, stderr %q", code, out.Len(), errOut.String())
 	}
 }

@@ -1,17 +1,17 @@
 //go:build linux
 
-package solve
+package repair
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// adviseHuge asks Linux to back a large array with 2 MB pages: the search
+// AdviseHuge asks Linux to back a large array with 2 MB pages: the search
 // reads it at random, and with 4 KB pages nearly every read would also miss
 // the TLB. Failure only costs speed, so it is ignored.
-func adviseHuge(ptr unsafe.Pointer, size uintptr) {
-	const huge = 2 << 20
+func AdviseHuge(ptr unsafe.Pointer, size uintptr) {
+	const huge = 2 << 20 // the size of a huge page
 	if size < 4*huge {
 		return
 	}
@@ -21,5 +21,5 @@ func adviseHuge(ptr unsafe.Pointer, size uintptr) {
 		return
 	}
 	b := unsafe.Slice((*byte)(unsafe.Add(ptr, start-uintptr(ptr))), end-start)
-	_ = syscall.Madvise(b, 14) // MADV_HUGEPAGE
+	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE)
 }
