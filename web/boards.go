@@ -48,21 +48,42 @@ func formatNames() string {
 	return s
 }
 
-// sendBoard writes a board in format f. It is rendered into memory first,
-// so that an error (a board too large for the format) is still a clean
-// JSON answer; download names the file for the browser to save.
-func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download string) error {
-	if limit := board.MaxWriteN(f); len(p.Queens) > limit {
-		return badRequest("a board of %d rows is too large for the %s format (limit %d); use list, json, svg or png", len(p.Queens), f, limit)
+// sendBoard writes a board in format f; download names the file for the
+// browser to save. Nothing as large as the answer is held in memory: a PNG,
+// whose size its pixels bound, is drawn in memory and sent with its length;
+// any other format is written straight to the client. With limit > 0 it is
+// first written to a counter, which stops at limit bytes: an answer over
+// the limit, or a board the format cannot show, is then still a clean JSON
+// error, and the answer goes out with its length.
+func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download string, limit int64) error {
+	if max := board.MaxWriteN(f); len(p.Queens) > max {
+		return badRequest("a board of %d rows is too large for the %s format (limit %d); use list, json, svg or png", len(p.Queens), f, max)
 	}
-	var buf bytes.Buffer
-	if err := board.WritePartial(&buf, p, f); err != nil {
-		return badRequest("%v", err)
+	var picture bytes.Buffer
+	size := int64(-1)
+	switch {
+	case f == board.PNG:
+		if err := board.WritePartial(&picture, p, f); err != nil {
+			return badRequest("%v", err)
+		}
+		size = int64(picture.Len())
+	case limit > 0:
+		m := &meter{limit: limit}
+		err := board.WritePartial(m, p, f)
+		if errors.Is(err, errOverLimit) {
+			return badRequest("the %s answer would be larger than the server's limit of %d bytes; ask for png, or draw fewer blocked squares", f, limit)
+		} else if err != nil {
+			return badRequest("%v", err)
+		}
+		size = m.n
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentTypes[f])
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if size >= 0 {
+		h.Set("Content-Length", strconv.FormatInt(size, 10))
+	}
 	if f == board.SVG {
 		// An SVG opened on its own must not run anything.
 		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
@@ -75,8 +96,25 @@ func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download 
 		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", download+"."+ext))
 	}
 	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(buf.Bytes())
-	return err
+	if f == board.PNG {
+		_, err := w.Write(picture.Bytes())
+		return err
+	}
+	return board.WritePartial(w, p, f)
+}
+
+// errOverLimit stops a meter at its limit.
+var errOverLimit = errors.New("the answer is over the size limit")
+
+// meter counts the bytes written to it and keeps none; past limit it fails.
+type meter struct{ n, limit int64 }
+
+func (m *meter) Write(b []byte) (int, error) {
+	m.n += int64(len(b))
+	if m.n > m.limit {
+		return 0, errOverLimit
+	}
+	return len(b), nil
 }
 
 // handleSolve answers GET /api/solve?n=N[&method=construct|random][&seed=S]
@@ -121,7 +159,7 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) error {
 			p = pat.Placement()
 		}
 	}
-	var ns *solve.ErrNoSolution
+	var ns *solve.NoSolutionError
 	switch {
 	case errors.As(err, &ns):
 		return errorf(http.StatusUnprocessableEntity, "%v", err)
@@ -139,7 +177,9 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) error {
 			name += fmt.Sprintf("-seed%d", seed)
 		}
 	}
-	return sendBoard(w, board.Partial{Queens: p}, f, name)
+	// The solution is verified and its size bounded by MaxSolveN: no
+	// error can come up while it is written, and it is not measured first.
+	return sendBoard(w, board.Partial{Queens: p}, f, name, 0)
 }
 
 // renderRequest is the body of POST /api/render: a board and the format to
@@ -195,7 +235,7 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return sendBoard(w, p, f, "")
+	return sendBoard(w, p, f, "", s.cfg.MaxRenderBytes)
 }
 
 type completeRequest struct {
@@ -249,7 +289,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 		case err != nil:
 			return completeError(err)
 		default:
-			if err := board.Verify(sol); err != nil {
+			if err := board.VerifyCompletion(sol, p); err != nil {
 				return fmt.Errorf("internal error, the completion is invalid: %w", err)
 			}
 			out.Exists, out.Queens = true, oneBased(sol)

@@ -109,8 +109,8 @@ func TestBoardEndpointErrors(t *testing.T) {
 		msg                  string
 	}{
 		{"GET", "/api/solve", "", 400, "query parameter n (the board size) is missing"},
-		{"GET", "/api/solve?n=abc", "", 400, `n must be a whole number, got "abc"`},
-		{"GET", "/api/solve?n=1001", "", 400, "n = 1001 is too large for solve (server limit 1000)"},
+		{"GET", "/api/solve?n=abc", "", 400, `n must be a whole number written in digits, got "abc"`},
+		{"GET", "/api/solve?n=1001", "", 400, "n = 1001 is out of range for solve (1..1000, the server's limit)"},
 		{"GET", "/api/solve?n=3", "", 422, "no solution for n = 3"},
 		{"GET", "/api/solve?n=8&method=magic", "", 400, `method = "magic" is not one of construct, random`},
 		{"GET", "/api/solve?n=8&seed=4", "", 400, "seed goes with method=random"},
@@ -128,7 +128,7 @@ func TestBoardEndpointErrors(t *testing.T) {
 		{"POST", "/api/complete", `{"queens":[1,2,0,0]}`, 422, "queens at row 1, column 1 and row 2, column 2 attack each other"},
 		{"POST", "/api/complete", `{"queens":[2,0,0,0],"blocked":[[1,2]]}`, 422, "stands on a blocked square"},
 		{"POST", "/api/complete", `{"queens":[0,0,0,0],"blocked":[[5,1]]}`, 400, "off the 4×4 board"},
-		{"POST", "/api/complete", `{"board":"` + strings.Repeat("0 ", 31) + `"}`, 400, "server limit 30"},
+		{"POST", "/api/complete", `{"board":"` + strings.Repeat("0 ", 31) + `"}`, 400, "1..30, the server's limit"},
 		{"POST", "/api/complete", `{"board":"2 4 1 3","queens":[1]}`, 400, "not both"},
 		{"POST", "/api/complete", `{"queens":[0,0],"count":"yes"}`, 400, "count"},
 		{"POST", "/api/complete", `{}`, 400, "the request needs a board"},

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
@@ -11,59 +12,78 @@ import (
 )
 
 // Config holds every limit of the server. The zero value of a field means
-// its default (see [DefaultConfig]); a negative value is an error.
+// its default (see [DefaultConfig]); a negative value is an error. GET
+// /api/limits answers with these fields (see limitsJSON), Logger and
+// AllowedHosts excepted.
 type Config struct {
 	// Largest N per endpoint.
-	MaxTraceN    int `json:"max_trace_n"`    // /api/trace (classic search, step by step)
-	MaxGalleryN  int `json:"max_gallery_n"`  // /api/solutions (every solution, by class)
-	MaxCountN    int `json:"max_count_n"`    // /api/count (the counting engine)
-	MaxSolveN    int `json:"max_solve_n"`    // /api/solve
-	MaxRenderN   int `json:"max_render_n"`   // /api/render
-	MaxCompleteN int `json:"max_complete_n"` // /api/complete
-	MaxVerifyN   int `json:"max_verify_n"`   // /api/verify
+	MaxTraceN    int // /api/trace (classic search, step by step)
+	MaxGalleryN  int // /api/solutions (every solution, by class)
+	MaxCountN    int // /api/count (the counting engine)
+	MaxSolveN    int // /api/solve
+	MaxRenderN   int // /api/render
+	MaxCompleteN int // /api/complete
+	MaxVerifyN   int // /api/verify
 
 	// MaxTraceEvents bounds the events of one /api/trace stream; a request
 	// may ask for fewer with ?limit=.
-	MaxTraceEvents int `json:"max_trace_events"`
+	MaxTraceEvents int
 	// MaxBodyBytes bounds every request body.
-	MaxBodyBytes int64 `json:"max_body_bytes"`
+	MaxBodyBytes int64
+	// MaxRenderBytes bounds the answer of /api/render, whose size grows
+	// with the blocked squares drawn, not only with N; a PNG, whose size
+	// is bounded by its pixels, is not held to it.
+	MaxRenderBytes int64
 	// RequestTimeout bounds every request that is not a stream: the work
 	// and the writing of the response.
-	RequestTimeout time.Duration `json:"request_timeout_ns"`
+	RequestTimeout time.Duration
 	// StreamTimeout bounds a server-sent event stream (trace, count events).
-	StreamTimeout time.Duration `json:"stream_timeout_ns"`
+	StreamTimeout time.Duration
+	// SlowClientTimeout is how long the server waits on a slow client: a
+	// request body must arrive in full within it (before a job slot is
+	// taken), and each write of an answer must go through within it.
+	SlowClientTimeout time.Duration
 	// CountTimeout bounds one count job from start to end.
-	CountTimeout time.Duration `json:"count_timeout_ns"`
+	CountTimeout time.Duration
 	// CountIdle is how long a count job runs on with nobody listening to
 	// its events before it is cancelled; see docs/api.md.
-	CountIdle time.Duration `json:"count_idle_ns"`
+	CountIdle time.Duration
 	// CountWorkers is the goroutines one count job uses; 0 means all cores.
-	CountWorkers int `json:"count_workers"`
+	CountWorkers int
 	// MaxJobs is how many heavy jobs (solve, render, complete, solutions,
 	// trace streams, count jobs) run at once; more get 429.
-	MaxJobs int `json:"max_jobs"`
+	MaxJobs int
+
+	// AllowedHosts are the host names, besides the server's own address
+	// and, on loopback, localhost, 127.0.0.1 and [::1], that a request may
+	// name in its Host header; "*" allows any. Others get 421, so that a
+	// site whose name was rebound to this address cannot use the API
+	// (DNS rebinding).
+	AllowedHosts []string
 
 	// Logger receives one line per request; nil means slog.Default().
-	Logger *slog.Logger `json:"-"`
+	Logger *slog.Logger
 }
 
 // DefaultConfig is the configuration of `nqueens serve` without flags.
 func DefaultConfig() Config {
 	return Config{
-		MaxTraceN:      20,
-		MaxGalleryN:    12,
-		MaxCountN:      16,
-		MaxSolveN:      10_000_000,
-		MaxRenderN:     10_000_000,
-		MaxCompleteN:   64,
-		MaxVerifyN:     1_000_000,
-		MaxTraceEvents: 200_000,
-		MaxBodyBytes:   1 << 20,
-		RequestTimeout: 60 * time.Second,
-		StreamTimeout:  10 * time.Minute,
-		CountTimeout:   10 * time.Minute,
-		CountIdle:      15 * time.Second,
-		MaxJobs:        4,
+		MaxTraceN:         20,
+		MaxGalleryN:       12,
+		MaxCountN:         16,
+		MaxSolveN:         10_000_000,
+		MaxRenderN:        10_000_000,
+		MaxCompleteN:      64,
+		MaxVerifyN:        1_000_000,
+		MaxTraceEvents:    200_000,
+		MaxBodyBytes:      1 << 20,
+		MaxRenderBytes:    16 << 20,
+		RequestTimeout:    60 * time.Second,
+		StreamTimeout:     10 * time.Minute,
+		SlowClientTimeout: 10 * time.Second,
+		CountTimeout:      10 * time.Minute,
+		CountIdle:         15 * time.Second,
+		MaxJobs:           4,
 	}
 }
 
@@ -88,41 +108,43 @@ func (c Config) withDefaults() (Config, error) {
 		{"max jobs", &c.MaxJobs, d.MaxJobs, 1 << 16},
 	}
 	for _, f := range ints {
-		switch {
-		case *f.v < 0:
-			return c, fmt.Errorf("%s must not be negative, got %d", f.name, *f.v)
-		case *f.v == 0:
-			*f.v = f.def
-		case *f.v > f.max:
+		if err := orDefault(f.name, f.v, f.def); err != nil {
+			return c, err
+		}
+		if *f.v > f.max {
 			return c, fmt.Errorf("%s = %d is over what the engine supports (%d)", f.name, *f.v, f.max)
 		}
 	}
-	durs := []struct {
-		name string
-		v    *time.Duration
-		def  time.Duration
-	}{
-		{"request timeout", &c.RequestTimeout, d.RequestTimeout},
-		{"stream timeout", &c.StreamTimeout, d.StreamTimeout},
-		{"count timeout", &c.CountTimeout, d.CountTimeout},
-		{"count idle time", &c.CountIdle, d.CountIdle},
-	}
-	for _, f := range durs {
-		switch {
-		case *f.v < 0:
-			return c, fmt.Errorf("%s must not be negative, got %v", f.name, *f.v)
-		case *f.v == 0:
-			*f.v = f.def
+	for _, err := range []error{
+		orDefault("request timeout", &c.RequestTimeout, d.RequestTimeout),
+		orDefault("stream timeout", &c.StreamTimeout, d.StreamTimeout),
+		orDefault("slow client timeout", &c.SlowClientTimeout, d.SlowClientTimeout),
+		orDefault("count timeout", &c.CountTimeout, d.CountTimeout),
+		orDefault("count idle time", &c.CountIdle, d.CountIdle),
+		orDefault("max body bytes", &c.MaxBodyBytes, d.MaxBodyBytes),
+		orDefault("max render bytes", &c.MaxRenderBytes, d.MaxRenderBytes),
+	} {
+		if err != nil {
+			return c, err
 		}
 	}
-	switch {
-	case c.MaxBodyBytes < 0:
-		return c, fmt.Errorf("max body bytes must not be negative, got %d", c.MaxBodyBytes)
-	case c.MaxBodyBytes == 0:
-		c.MaxBodyBytes = d.MaxBodyBytes
+	if _, err := allowedHosts(c.AllowedHosts); err != nil {
+		return c, err
 	}
+	c.AllowedHosts = slices.Clone(c.AllowedHosts)
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
 	return c, nil
+}
+
+// orDefault sets *v to def when it is zero, and refuses a negative *v.
+func orDefault[T int | int64 | time.Duration](name string, v *T, def T) error {
+	switch {
+	case *v < 0:
+		return fmt.Errorf("%s must not be negative, got %v", name, *v)
+	case *v == 0:
+		*v = def
+	}
+	return nil
 }

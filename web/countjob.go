@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -23,10 +25,20 @@ import (
 // connected to its events for Config.CountIdle is cancelled (a page that
 // was closed stops its work), and every job ends after Config.CountTimeout.
 // A finished job is kept for countKeep so that a late client reads its
-// result, then forgotten.
+// result, then forgotten; so is the oldest finished job past
+// maxFinishedPerClient of its client (its remote address) or
+// maxFinishedJobs in all, so that a client starting small counts in a loop
+// cannot grow the server's memory. Running jobs are bounded by the job
+// slots.
 
 // countKeep is how long a finished job's result stays readable.
 const countKeep = 2 * time.Minute
+
+// The finished jobs kept at most, in all and per client.
+const (
+	maxFinishedJobs      = 128
+	maxFinishedPerClient = 8
+)
 
 // Job states.
 const (
@@ -45,6 +57,7 @@ var errDeleted = errors.New("cancelled by the client")
 type countJob struct {
 	id     string
 	n      int
+	client string // the remote address that started it, without port
 	cancel context.CancelCauseFunc
 
 	mu        sync.Mutex
@@ -58,9 +71,10 @@ type countJob struct {
 }
 
 type countJobs struct {
-	mu     sync.Mutex
-	jobs   map[string]*countJob
-	closed bool // set by Server.Close: no new jobs
+	mu       sync.Mutex
+	jobs     map[string]*countJob
+	finished []*countJob // the finished jobs of jobs, oldest first
+	closed   bool        // set by Server.Close: no new jobs
 }
 
 func newCountJobs() *countJobs { return &countJobs{jobs: map[string]*countJob{}} }
@@ -70,9 +84,46 @@ func (c *countJobs) get(id string) (*countJob, error) {
 	defer c.mu.Unlock()
 	j, ok := c.jobs[id]
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "no count job %q (finished jobs are kept for %v)", id, countKeep)
+		return nil, errorf(http.StatusNotFound, "no count job %q (a finished job is kept for %v, and only the latest %d of each client, %d in all)",
+			id, countKeep, maxFinishedPerClient, maxFinishedJobs)
 	}
 	return j, nil
+}
+
+// finish keeps j, which has ended, among the finished jobs, and forgets
+// the oldest ones past the bounds: in all, and of j's client.
+func (c *countJobs) finish(j *countJob) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.finished = append(c.finished, j)
+	mine := 0
+	for _, f := range c.finished {
+		if f.client == j.client {
+			mine++
+		}
+	}
+	for i := 0; i < len(c.finished); {
+		f := c.finished[i]
+		if len(c.finished) <= maxFinishedJobs && (mine <= maxFinishedPerClient || f.client != j.client) {
+			i++
+			continue
+		}
+		if f.client == j.client {
+			mine--
+		}
+		delete(c.jobs, f.id)
+		c.finished = slices.Delete(c.finished, i, i+1)
+	}
+}
+
+// forget drops j once its time is up, if the bounds have not dropped it.
+func (c *countJobs) forget(j *countJob) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i := slices.Index(c.finished, j); i >= 0 {
+		delete(c.jobs, j.id)
+		c.finished = slices.Delete(c.finished, i, i+1)
+	}
 }
 
 // countProgressJSON is a "progress" event.
@@ -165,7 +216,11 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	_, _ = rand.Read(idb[:])
 	ctx, cancel := context.WithCancelCause(s.base)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errors.New("it ran past the server's count time limit"))
-	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, cancel: cancel, state: stateRunning,
+	client, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		client = r.RemoteAddr
+	}
+	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, client: client, cancel: cancel, state: stateRunning,
 		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: count.Units(req.N), Nodes: "0"}}
 	j.idle = time.AfterFunc(s.cfg.CountIdle, func() { cancel(errIdle) })
 	// Registering and starting under the lock that Close takes keeps a
@@ -185,11 +240,8 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 		defer cancelTimeout()
 		defer j.idle.Stop()
 		s.runCount(ctx, j)
-		time.AfterFunc(countKeep, func() {
-			s.counts.mu.Lock()
-			delete(s.counts.jobs, j.id)
-			s.counts.mu.Unlock()
-		})
+		s.counts.finish(j)
+		time.AfterFunc(countKeep, func() { s.counts.forget(j) })
 	})
 	s.counts.mu.Unlock()
 	s.log.Info("count job started", "id", j.id, "n", j.n)

@@ -2,12 +2,15 @@ package web
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // docExample is a curl command of docs/api.md and the answer printed under
@@ -65,6 +68,66 @@ func TestAPIDocExamples(t *testing.T) {
 				t.Fatalf("the server answers (status %d)\n%s\nbut docs/api.md shows\n%s", rec.Code, got, ex.answer)
 			}
 		})
+	}
+}
+
+// TestAPIDocStatuses: the table of statuses in docs/api.md lists exactly
+// the error statuses that the server's code answers with (every
+// http.StatusXxx that the package's non-test files name).
+func TestAPIDocStatuses(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[int]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\| (\d{3}) \|`).FindAllSubmatch(doc, -1) {
+		code, _ := strconv.Atoi(string(m[1]))
+		documented[code] = true
+	}
+	// http.StatusXxx is "Status" and the words of http.StatusText.
+	byName := map[string]int{}
+	for code := 100; code < 600; code++ {
+		if text := http.StatusText(code); text != "" {
+			byName["Status"+strings.Map(func(r rune) rune {
+				if unicode.IsLetter(r) {
+					return r
+				}
+				return -1
+			}, text)] = code
+		}
+	}
+	files, _ := filepath.Glob("*.go")
+	used := map[int]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`http\.(Status[A-Z]\w*)`).FindAllSubmatch(src, -1) {
+			code, ok := byName[string(m[1])]
+			if !ok {
+				t.Errorf("%s: status http.%s is unknown to this test", f, m[1])
+			}
+			if code >= 400 {
+				used[code] = f
+			}
+		}
+	}
+	if len(used) < 8 {
+		t.Fatalf("found %d error statuses in the code: the scan has lost track of it", len(used))
+	}
+	for code, f := range used {
+		if !documented[code] {
+			t.Errorf("%s answers %d, which the status table of docs/api.md leaves out", f, code)
+		}
+	}
+	for code := range documented {
+		if used[code] == "" {
+			t.Errorf("docs/api.md lists status %d, which the server never answers", code)
+		}
 	}
 }
 

@@ -50,9 +50,9 @@ func TestEveryEndpointErrors(t *testing.T) {
 			{"unreadable", "application/json", "", 400, "cannot read the request body"},
 		} {
 			t.Run(tc.name+" "+path, func(t *testing.T) {
-				req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(tc.body))
+				req := newRequest(http.MethodPost, target, strings.NewReader(tc.body))
 				if tc.name == "unreadable" {
-					req = httptest.NewRequest(http.MethodPost, target, iotest.ErrReader(iotest.ErrTimeout))
+					req = newRequest(http.MethodPost, target, iotest.ErrReader(iotest.ErrTimeout))
 				}
 				req.Header.Set("Content-Type", tc.contentType)
 				rec := httptest.NewRecorder()

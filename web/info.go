@@ -7,22 +7,27 @@ import (
 )
 
 // limitsJSON is the answer of GET /api/limits: what this server accepts, so
-// that the page can bound its inputs.
+// that the page can bound its inputs. It has a field for each field of
+// Config, of the same name, durations in seconds (TestLimitsMirrorConfig
+// keeps them in step); Logger and AllowedHosts are no limits.
 type limitsJSON struct {
-	MaxTraceN      int     `json:"max_trace_n"`
-	MaxGalleryN    int     `json:"max_gallery_n"`
-	MaxCountN      int     `json:"max_count_n"`
-	MaxSolveN      int     `json:"max_solve_n"`
-	MaxRenderN     int     `json:"max_render_n"`
-	MaxCompleteN   int     `json:"max_complete_n"`
-	MaxVerifyN     int     `json:"max_verify_n"`
-	MaxTraceEvents int     `json:"max_trace_events"`
-	MaxBodyBytes   int64   `json:"max_body_bytes"`
-	MaxJobs        int     `json:"max_jobs"`
-	RequestTimeout float64 `json:"request_timeout_s"`
-	StreamTimeout  float64 `json:"stream_timeout_s"`
-	CountTimeout   float64 `json:"count_timeout_s"`
-	CountIdle      float64 `json:"count_idle_s"`
+	MaxTraceN         int     `json:"max_trace_n"`
+	MaxGalleryN       int     `json:"max_gallery_n"`
+	MaxCountN         int     `json:"max_count_n"`
+	MaxSolveN         int     `json:"max_solve_n"`
+	MaxRenderN        int     `json:"max_render_n"`
+	MaxCompleteN      int     `json:"max_complete_n"`
+	MaxVerifyN        int     `json:"max_verify_n"`
+	MaxTraceEvents    int     `json:"max_trace_events"`
+	MaxBodyBytes      int64   `json:"max_body_bytes"`
+	MaxRenderBytes    int64   `json:"max_render_bytes"`
+	RequestTimeout    float64 `json:"request_timeout_s"`
+	StreamTimeout     float64 `json:"stream_timeout_s"`
+	SlowClientTimeout float64 `json:"slow_client_timeout_s"`
+	CountTimeout      float64 `json:"count_timeout_s"`
+	CountIdle         float64 `json:"count_idle_s"`
+	CountWorkers      int     `json:"count_workers"`
+	MaxJobs           int     `json:"max_jobs"`
 }
 
 func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
@@ -34,8 +39,10 @@ func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 		MaxTraceN: c.MaxTraceN, MaxGalleryN: c.MaxGalleryN, MaxCountN: c.MaxCountN,
 		MaxSolveN: c.MaxSolveN, MaxRenderN: c.MaxRenderN, MaxCompleteN: c.MaxCompleteN,
 		MaxVerifyN: c.MaxVerifyN, MaxTraceEvents: c.MaxTraceEvents, MaxBodyBytes: c.MaxBodyBytes,
-		MaxJobs: c.MaxJobs, RequestTimeout: c.RequestTimeout.Seconds(), StreamTimeout: c.StreamTimeout.Seconds(),
+		MaxRenderBytes: c.MaxRenderBytes, RequestTimeout: c.RequestTimeout.Seconds(),
+		StreamTimeout: c.StreamTimeout.Seconds(), SlowClientTimeout: c.SlowClientTimeout.Seconds(),
 		CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
+		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs,
 	})
 }
 
@@ -53,7 +60,7 @@ func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error 
 	}
 	var out []algorithmJSON
 	for _, a := range classic.All() {
-		_, traceable := a.(classic.Tracer)
+		_, traceable := traceOf(a)
 		out = append(out, algorithmJSON{a.Name(), a.Description(), traceable, classic.Enumerates(a)})
 	}
 	return writeJSON(w, http.StatusOK, out)

@@ -1,15 +1,18 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -34,6 +37,7 @@ type Server struct {
 	wg     sync.WaitGroup // count job goroutines
 
 	allowed map[string][]string // path → methods, for 405 answers
+	hosts   map[string]bool     // Config.AllowedHosts, as checkHost compares them
 }
 
 // route kinds decide the time limit and whether a job slot is taken.
@@ -54,6 +58,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, jobs: make(chan struct{}, cfg.MaxJobs),
 		allowed: map[string][]string{}}
+	if s.hosts, err = allowedHosts(cfg.AllowedHosts); err != nil {
+		return nil, err
+	}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.counts = newCountJobs()
 
@@ -65,6 +72,11 @@ func New(cfg Config) (*Server, error) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			return errorf(http.StatusMethodNotAllowed, "method %s is not allowed here (want GET)", r.Method)
+		}
+		// The file server answers a name it cannot open (invalid UTF-8,
+		// such as /%ff) with a plain-text 500.
+		if name := strings.TrimPrefix(path.Clean(r.URL.Path), "/"); name != "" && !fs.ValidPath(name) {
+			return badRequest("the path %q is not a valid file name", r.URL.Path)
 		}
 		securityHeaders(w)
 		files.ServeHTTP(w, r)
@@ -128,14 +140,17 @@ func (s *Server) Close() {
 // connections have their own time limits so that a slow client cannot hold
 // a connection open.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	reqs, stopReqs := context.WithCancel(context.Background())
-	defer stopReqs()
+	reqs, stopReqs := context.WithCancelCause(context.Background())
+	defer stopReqs(nil)
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// wrap answers headers over maxHeaderBytes with a JSON 431; the
+		// HTTP layer cuts far larger ones itself, in plain text, before
+		// any handler runs.
+		MaxHeaderBytes: 4 * maxHeaderBytes,
+		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		// Requests are cancelled when the server stops, but only after
 		// the count jobs have ended, so their streams can say how.
 		BaseContext: func(net.Listener) context.Context { return reqs },
@@ -149,7 +164,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	case <-ctx.Done():
 	}
 	s.Close()
-	stopReqs()
+	stopReqs(errShuttingDown)
 	shut, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err := hs.Shutdown(shut)
@@ -166,26 +181,28 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 // that becomes a JSON error response (an *apiError says which status).
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// wrap adds what every request gets: the body and time limits, a job slot
-// for heavy work, panic recovery, a JSON error for a returned error, and a
-// log line.
+// errShuttingDown is the cause of the requests cancelled by Serve's end.
+var errShuttingDown = errors.New("the server is shutting down")
+
+// maxHeaderBytes bounds the request line and headers of a request.
+const maxHeaderBytes = 64 << 10
+
+// wrap adds what every request gets: the Host check, the header, body and
+// time limits, a job slot for heavy work, panic recovery, a JSON error for
+// a returned error, and a log line. The body is read in full before a job
+// slot is taken, so that a client that sends it slowly holds no slot.
 func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		w := &statusWriter{ResponseWriter: rw}
 		limit := s.cfg.RequestTimeout
 		if kind == stream {
 			limit = s.cfg.StreamTimeout
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), limit)
-		defer cancel()
-		r = r.WithContext(ctx)
+		w := &statusWriter{ResponseWriter: rw, rc: http.NewResponseController(rw), stall: s.cfg.SlowClientTimeout,
+			end: start.Add(limit + time.Second)}
 		// The write deadline stops a client that reads too slowly; not
 		// every ResponseWriter (httptest's) supports one.
-		_ = http.NewResponseController(rw).SetWriteDeadline(time.Now().Add(limit + time.Second))
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-		}
+		_ = w.rc.SetWriteDeadline(w.end)
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -199,6 +216,13 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
 				"status", w.status, "bytes", w.bytes, "ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
 		}()
+		if err := s.admit(rw, r); err != nil {
+			writeError(w, requestError(r.Context(), err))
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), limit)
+		defer cancel()
+		r = r.WithContext(ctx)
 		if kind == heavy {
 			release, err := s.acquire()
 			if err != nil {
@@ -209,12 +233,82 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 		}
 		if err := h(w, r); err != nil {
 			if !w.wrote {
-				writeError(w, err)
+				writeError(w, requestError(ctx, err))
 			} else if ctx.Err() == nil {
 				s.log.Warn("error after the response started", "path", r.URL.Path, "err", err)
 			}
 		}
 	})
+}
+
+// admit checks what a request must pass before its handler runs: the Host
+// it names, the size of its headers, and its body, which it reads in full
+// within MaxBodyBytes and SlowClientTimeout.
+func (s *Server) admit(rw http.ResponseWriter, r *http.Request) error {
+	if err := s.checkHost(r); err != nil {
+		return err
+	}
+	if n := headerBytes(r); n > maxHeaderBytes {
+		rw.Header().Set("Connection", "close")
+		return errorf(http.StatusRequestHeaderFieldsTooLarge, "request headers are larger than the limit of %d bytes (%d)", maxHeaderBytes, n)
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	rc := http.NewResponseController(rw)
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.SlowClientTimeout))
+	// A request cut off by shutdown stops waiting for its body at once.
+	stop := context.AfterFunc(r.Context(), func() { _ = rc.SetReadDeadline(time.Unix(1, 0)) })
+	body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, s.cfg.MaxBodyBytes))
+	stop()
+	if err == nil {
+		// No deadline once the body is in: the HTTP layer's read that
+		// watches for the client hanging up must not time out. After a
+		// failure the deadline stays, so that the connection is closed
+		// at once rather than its body read on.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	var (
+		tooBig  *http.MaxBytesError
+		netErr  net.Error
+		timeout = errors.As(err, &netErr) && netErr.Timeout()
+	)
+	switch {
+	case err == nil:
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		return nil
+	case errors.Is(context.Cause(r.Context()), errShuttingDown):
+		return context.Canceled
+	case errors.As(err, &tooBig):
+		return errorf(http.StatusRequestEntityTooLarge, "request body is larger than the limit of %d bytes", tooBig.Limit)
+	case timeout:
+		rw.Header().Set("Connection", "close")
+		return errorf(http.StatusRequestTimeout, "the request body did not arrive within the time limit of %v", s.cfg.SlowClientTimeout)
+	case r.Context().Err() != nil:
+		return r.Context().Err() // the client hung up
+	}
+	return badRequest("cannot read the request body: %v", err)
+}
+
+// headerBytes is about what the HTTP layer counts against its header
+// limit: the request line and each header line.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + len("Host: ") + len(r.Host) + 8
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}
+
+// requestError is err as the client should read it: a request cancelled by
+// the server's shutdown is a 503, not a cancellation.
+func requestError(ctx context.Context, err error) error {
+	if errors.Is(err, context.Canceled) && errors.Is(context.Cause(ctx), errShuttingDown) {
+		return errorf(http.StatusServiceUnavailable, "the server is shutting down; try again in a moment")
+	}
+	return err
 }
 
 // acquire takes a heavy-job slot without waiting: a full server answers 429
@@ -231,17 +325,40 @@ func (s *Server) acquire() (release func(), err error) {
 
 // statusWriter records the status and size of a response for the log and
 // for wrap, which must not write an error after the response has begun.
+// It also paces the write deadline.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
 	wrote  bool
+
+	rc       *http.ResponseController
+	stall    time.Duration // Config.SlowClientTimeout
+	end      time.Time     // no write may go on past this
+	deadline time.Time     // the write deadline in force; zero before the first write
+}
+
+// pace moves the write deadline to SlowClientTimeout from now, never past
+// end, so that a client that stops reading is cut off after that time
+// however long its answer may run. It moves it at most every quarter of
+// that time.
+func (w *statusWriter) pace() {
+	now := time.Now()
+	if !w.deadline.IsZero() && (w.deadline.Sub(now) > w.stall*3/4 || w.deadline.Equal(w.end)) {
+		return
+	}
+	w.deadline = now.Add(w.stall)
+	if w.deadline.After(w.end) {
+		w.deadline = w.end
+	}
+	_ = w.rc.SetWriteDeadline(w.deadline)
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if !w.wrote {
 		w.status, w.wrote = code, true
 	}
+	w.pace()
 	w.ResponseWriter.WriteHeader(code)
 }
 
@@ -249,6 +366,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.status, w.wrote = http.StatusOK, true
 	}
+	w.pace()
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += int64(n)
 	return n, err
@@ -274,6 +392,9 @@ func badRequest(format string, args ...any) error {
 	return errorf(http.StatusBadRequest, format, args...)
 }
 
+// statusClientGone is the status logged for a request whose client hung up.
+const statusClientGone = 499
+
 // writeError answers {"error": "..."} with the error's status: an
 // *apiError's own, 503 for a request that ran out of time, 500 otherwise.
 func writeError(w http.ResponseWriter, err error) {
@@ -283,8 +404,9 @@ func writeError(w http.ResponseWriter, err error) {
 	case errors.Is(err, context.DeadlineExceeded):
 		ae = &apiError{Status: http.StatusServiceUnavailable, Msg: "the request ran out of time (server limit); try a smaller N"}
 	case errors.Is(err, context.Canceled):
-		// The client went away; the status is for the log only.
-		ae = &apiError{Status: 499, Msg: "request cancelled"}
+		// The client went away: nobody reads this answer, and its
+		// status is for the log only (nginx's "client closed request").
+		ae = &apiError{Status: statusClientGone, Msg: "request cancelled"}
 	default:
 		ae = &apiError{Status: http.StatusInternalServerError, Msg: err.Error()}
 	}

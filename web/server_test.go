@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +43,20 @@ func do(h http.Handler, method, target, body string) *httptest.ResponseRecorder 
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req := httptest.NewRequest(method, target, rd)
-	if body != "" {
+	req := newRequest(method, target, rd)
+	if method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec
+}
+
+// newRequest is httptest.NewRequest with a loopback Host: a request made
+// in the same process is checked as if it came over loopback, and
+// httptest's default Host, example.com, is refused.
+func newRequest(method, target string, body io.Reader) *http.Request {
+	return httptest.NewRequest(method, "http://localhost"+target, body)
 }
 
 // wantRequestError sends one request to h and checks that it answers
@@ -127,6 +138,11 @@ func TestConfigErrors(t *testing.T) {
 		{"trace over engine", Config{MaxTraceN: 100}, "max trace N = 100"},
 		{"negative timeout", Config{RequestTimeout: -time.Second}, "request timeout must not be negative"},
 		{"negative body", Config{MaxBodyBytes: -1}, "max body bytes must not be negative"},
+		{"negative render bytes", Config{MaxRenderBytes: -1}, "max render bytes must not be negative"},
+		{"negative slow client", Config{SlowClientTimeout: -1}, "slow client timeout must not be negative"},
+		{"host with scheme", Config{AllowedHosts: []string{"http://queens.example"}}, `allowed host "http://queens.example" is not a host name or address`},
+		{"host with port", Config{AllowedHosts: []string{"queens.example:8080"}}, "without scheme or port"},
+		{"empty host", Config{AllowedHosts: []string{""}}, `allowed host ""`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(tc.cfg)
@@ -142,44 +158,59 @@ func TestDefaults(t *testing.T) {
 	got := s.Config()
 	got.Logger = nil
 	want := DefaultConfig()
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Config() = %+v, want defaults %+v", got, want)
 	}
 }
 
+// TestPageAndStatic serves every file of the page with its type and the
+// page's Content-Security-Policy, and checks that none of them loads
+// anything from elsewhere.
 func TestPageAndStatic(t *testing.T) {
 	s := newServer(t, Config{})
-	for _, tc := range []struct {
-		path, contentType, contains string
-	}{
-		{"/", "text/html", `<script src="app.js" defer>`},
-		{"/app.js", "javascript", "streamEvents"},
-		{"/style.css", "text/css", ".grid"},
-		{"/favicon.svg", "image/svg+xml", "<svg"},
-	} {
-		rec := do(s, "GET", tc.path, "")
-		if rec.Code != http.StatusOK {
-			t.Errorf("GET %s: status %d", tc.path, rec.Code)
-			continue
+	static, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{".html": "text/html", ".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+	files := 0
+	err = fs.WalkDir(static, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		if ct := rec.Header().Get("Content-Type"); !strings.Contains(ct, tc.contentType) {
-			t.Errorf("GET %s: Content-Type %q, want %q", tc.path, ct, tc.contentType)
+		files++
+		want, err := fs.ReadFile(static, name)
+		if err != nil {
+			return err
 		}
-		if !strings.Contains(rec.Body.String(), tc.contains) {
-			t.Errorf("GET %s: body lacks %q", tc.path, tc.contains)
+		target := "/" + name
+		if name == "index.html" {
+			target = "/" // the file server sends /index.html there
+		}
+		rec := do(s, "GET", target, "")
+		if rec.Code != http.StatusOK || rec.Body.String() != string(want) {
+			t.Errorf("GET %s: status %d, %d bytes, want the %d of %s", target, rec.Code, rec.Body.Len(), len(want), name)
+		}
+		if ct, wantType := rec.Header().Get("Content-Type"), types[path.Ext(name)]; wantType == "" || !strings.Contains(ct, wantType) {
+			t.Errorf("GET %s: Content-Type %q, want %q", target, ct, wantType)
 		}
 		if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
-			t.Errorf("GET %s: Content-Security-Policy %q", tc.path, csp)
+			t.Errorf("GET %s: Content-Security-Policy %q", target, csp)
 		}
-	}
-	// The page must load nothing from elsewhere.
-	for _, f := range []string{"/", "/app.js", "/style.css"} {
-		body := do(s, "GET", f, "").Body.String()
+		// The SVG namespace is a name, not an address anything loads from.
+		text := strings.ReplaceAll(string(want), "http://www.w3.org/2000/svg", "")
 		for _, bad := range []string{"http://", "https://", "//cdn"} {
-			if strings.Contains(body, bad) {
-				t.Errorf("%s refers to %q: the page must not load anything from elsewhere", f, bad)
+			if path.Ext(name) != ".png" && strings.Contains(text, bad) {
+				t.Errorf("%s refers to %q: the page must not load anything from elsewhere", name, bad)
 			}
 		}
+		return nil
+	})
+	if err != nil || files < 4 {
+		t.Fatalf("%d files in static/: %v", files, err)
+	}
+	if body := do(s, "GET", "/", "").Body.String(); !strings.Contains(body, "<script") {
+		t.Errorf("the page has no script")
 	}
 	if rec := do(s, "GET", "/nope.js", ""); rec.Code != http.StatusNotFound {
 		t.Errorf("GET /nope.js: status %d, want 404", rec.Code)
@@ -218,28 +249,28 @@ func TestErrors(t *testing.T) {
 		{"POST", "/api/verify", `{"queens":[1]} {}`, 400, "more than one JSON value"},
 		{"POST", "/api/verify", big, 413, "larger than the limit of 200 bytes"},
 		{"POST", "/api/verify", `{}`, 400, "the request needs a board"},
-		{"POST", "/api/verify", `{"queens":[]}`, 400, "n must be at least 1"},
+		{"POST", "/api/verify", `{"queens":[]}`, 400, "n = 0 is out of range for verify (1..1000000, the server's limit)"},
 		{"POST", "/api/verify", `{"queens":[1,2],"n":3}`, 400, "n = 3 but the board has 2 rows"},
 		{"POST", "/api/verify", `{"queens":[99999999999]}`, 400, "queens[0] = 99999999999 is out of range"},
 		{"POST", "/api/verify", `{"queens":[1,3],"blocked":[[3,1]]}`, 400, "blocked[0] = [3, 1] is off the 2×2 board"},
 		{"POST", "/api/verify", `{"queens":[1],"format":"list"}`, 400, `"format" applies to "board" text only`},
-		{"POST", "/api/count", `{"n":0}`, 400, "n must be at least 1, got 0"},
-		{"POST", "/api/count", `{"n":17}`, 400, "n = 17 is too large for count (server limit 16)"},
+		{"POST", "/api/count", `{"n":0}`, 400, "n = 0 is out of range for count (1..16, the server's limit)"},
+		{"POST", "/api/count", `{"n":17}`, 400, "n = 17 is out of range for count (1..16, the server's limit)"},
 		{"POST", "/api/count", `{"n":"8"}`, 400, `field "n" must be a number`},
 
 		// Query parameters.
 		{"GET", "/api/trace", "", 400, "query parameter n (the board size) is missing"},
-		{"GET", "/api/trace?n=x", "", 400, `n must be a whole number, got "x"`},
-		{"GET", "/api/trace?n=21", "", 400, "n = 21 is too large for trace (server limit 20)"},
-		{"GET", "/api/trace?n=99999999999999999999", "", 400, "too large for trace"},
-		{"GET", "/api/trace?n=-3", "", 400, "n must be at least 1, got -3"},
+		{"GET", "/api/trace?n=x", "", 400, `n must be a whole number written in digits, got "x"`},
+		{"GET", "/api/trace?n=21", "", 400, "n = 21 is out of range for trace (1..20, the server's limit)"},
+		{"GET", "/api/trace?n=99999999999999999999", "", 400, "n = 99999999999999999999 is out of range for trace (1..20, the server's limit)"},
+		{"GET", "/api/trace?n=-3", "", 400, "n = -3 is out of range for trace (1..20, the server's limit)"},
 		{"GET", "/api/trace?n=4&n=5", "", 400, `query parameter "n" is given 2 times`},
 		{"GET", "/api/trace?n=4&algo=quick", "", 400, `unknown algorithm "quick"`},
-		{"GET", "/api/trace?n=4&algo=permutations", "", 400, "algorithm permutations cannot be traced (want one of"},
+		{"GET", "/api/trace?n=4&algo=fast", "", 400, "algorithm fast cannot be traced (want one of"},
 		{"GET", "/api/trace?n=4&limit=0", "", 400, "limit = 0 is out of range 1..200000"},
 		{"GET", "/api/trace?n=4&limit=200001", "", 400, "limit = 200001 is out of range 1..200000"},
 		{"GET", "/api/trace?n=4&speed=2", "", 400, `unknown query parameter "speed"`},
-		{"GET", "/api/solutions?n=13", "", 400, "n = 13 is too large for solutions (server limit 12)"},
+		{"GET", "/api/solutions?n=13", "", 400, "n = 13 is out of range for solutions (1..12, the server's limit)"},
 		{"GET", "/api/solutions", "", 400, "query parameter n (the board size) is missing"},
 
 		// Count jobs.
@@ -257,7 +288,7 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 	s := newServer(t, Config{})
 	// A form post from another site cannot set application/json without a
 	// CORS preflight, so refusing other types blocks cross-site posts.
-	req := httptest.NewRequest("POST", "/api/count", strings.NewReader(`{"n":4}`))
+	req := newRequest("POST", "/api/count", strings.NewReader(`{"n":4}`))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
@@ -279,8 +310,48 @@ func TestLimitsAndAlgorithms(t *testing.T) {
 	for _, a := range algos {
 		found[a.Name] = a
 	}
-	if !found["stack"].Traceable || found["permutations"].Traceable || found["bitmask"].Description == "" {
+	if !found["stack"].Traceable || !found["permutations"].Traceable || found["fast"].Traceable || found["bitmask"].Description == "" {
 		t.Fatalf("algorithms %+v", algos)
+	}
+}
+
+// TestLimitsMirrorConfig: GET /api/limits has a field for each limit of
+// Config, of the same name, with its value (durations in seconds), so that
+// a new limit cannot be left out of it.
+func TestLimitsMirrorConfig(t *testing.T) {
+	cfg := Config{MaxTraceN: 11, MaxGalleryN: 9, MaxCountN: 13, MaxSolveN: 1001, MaxRenderN: 1002, MaxCompleteN: 33,
+		MaxVerifyN: 1003, MaxTraceEvents: 1004, MaxBodyBytes: 1005, MaxRenderBytes: 1006, RequestTimeout: 7 * time.Second,
+		StreamTimeout: 8 * time.Second, SlowClientTimeout: 9 * time.Second, CountTimeout: 10 * time.Second,
+		CountIdle: 11 * time.Second, CountWorkers: 3, MaxJobs: 5}
+	s := newServer(t, cfg)
+	var got map[string]any
+	decode(t, do(s, "GET", "/api/limits", ""), &got)
+	lt := reflect.TypeFor[limitsJSON]()
+	cv := reflect.ValueOf(s.Config())
+	for i := range cv.NumField() {
+		f := cv.Type().Field(i)
+		if f.Name == "Logger" || f.Name == "AllowedHosts" {
+			continue
+		}
+		lf, ok := lt.FieldByName(f.Name)
+		if !ok {
+			t.Errorf("Config.%s has no field in /api/limits", f.Name)
+			continue
+		}
+		name, _, _ := strings.Cut(lf.Tag.Get("json"), ",")
+		want := cv.Field(i).Interface()
+		if d, isDuration := want.(time.Duration); isDuration {
+			want = d.Seconds()
+		}
+		if g, ok := got[name]; !ok || fmt.Sprint(g) != fmt.Sprint(want) {
+			t.Errorf("/api/limits %s = %v, want Config.%s = %v", name, g, f.Name, want)
+		}
+		if reflect.ValueOf(want).IsZero() {
+			t.Errorf("Config.%s is zero in the test: give it a value to check", f.Name)
+		}
+	}
+	if len(got) != lt.NumField() {
+		t.Errorf("/api/limits has %d fields, limitsJSON %d", len(got), lt.NumField())
 	}
 }
 
@@ -296,7 +367,7 @@ func TestVerify(t *testing.T) {
 			Error:   "queens at row 2, column 4 and row 4, column 4 attack each other on the same column",
 			Problem: &problemJSON{Kind: "same column", Row: 4, Col: 4, Row2: 2, Col2: 4}}},
 		{`{"queens":[1,2,0,0]}`, verifyResponse{N: 4, Queens: 2,
-			Error:   "queens at row 1, column 1 and row 2, column 2 attack each other on the same diagonal (↘)",
+			Error:   "queens at row 1, column 1 and row 2, column 2 attack each other on the same diagonal",
 			Problem: &problemJSON{Kind: "same diagonal", Row: 2, Col: 2, Row2: 1, Col2: 1}}},
 		{`{"queens":[2,0,0,0]}`, verifyResponse{N: 4, Queens: 1,
 			Error: "row 2 has no queen", Problem: &problemJSON{Kind: "empty row", Row: 2}}},

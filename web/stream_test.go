@@ -218,7 +218,8 @@ func TestCountCancel(t *testing.T) {
 // TestCountIdle checks the policy for a page that goes away: with nobody
 // reading its events for CountIdle, a job is cancelled.
 func TestCountIdle(t *testing.T) {
-	s := newServer(t, Config{MaxCountN: 20, CountIdle: 100 * time.Millisecond})
+	// Long enough for a client on a loaded machine to connect in time.
+	s := newServer(t, Config{MaxCountN: 20, CountIdle: 500 * time.Millisecond})
 	ts := startHTTP(t, s)
 
 	// Nobody ever connects.
@@ -240,7 +241,7 @@ func TestCountIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // three idle periods
+	time.Sleep(1500 * time.Millisecond) // three idle periods
 	j, _ = s.counts.get(st.ID)
 	if state := j.status().State; state != stateRunning {
 		t.Fatalf("watched job is %s", state)

@@ -108,14 +108,11 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	check := board.Verify
+	check := pb.Verify
 	if req.Partial {
-		check = board.Check
+		check = pb.Check
 	}
-	err = check(pb.Queens)
-	if err == nil {
-		err = board.CheckBlocked(pb.Queens, pb.Blocked)
-	}
+	err = check()
 	out := verifyResponse{N: len(pb.Queens), OK: err == nil, Queens: pb.Queens.Queens()}
 	var p *board.Problem
 	if errors.As(err, &p) {
@@ -123,7 +120,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 		j := p.JSON()
 		out.Problem = &j
 	} else if err != nil {
-		return err
+		return badRequest("%v", err) // read refuses all else that Verify checks
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

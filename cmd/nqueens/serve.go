@@ -28,11 +28,15 @@ nothing from elsewhere.
 
 It listens on 127.0.0.1 only unless --addr says otherwise. Every request has
 a body-size and a time limit; N is bounded per endpoint by the --max-* flags;
-at most --max-jobs heavy jobs run at once and further ones get 429. Request
-logs go to stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
+at most --max-jobs heavy jobs run at once and further ones get 429. Requests
+must name this server in their Host header (its address, localhost on
+loopback, the name given to --addr, or a name given with --allow-host), so
+that another site cannot reach it through DNS rebinding. Request logs go to
+stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 		Example: `  nqueens serve
   nqueens serve --addr 127.0.0.1:9000 --max-count-n 17
-  nqueens serve --addr :8080 --max-jobs 8   # every interface: mind who can reach it`,
+  nqueens serve --addr :8080 --max-jobs 8   # every interface: mind who can reach it
+  nqueens serve --addr :8080 --allow-host queens.example.org   # reached by that name`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			level := slog.LevelInfo
@@ -40,6 +44,9 @@ logs go to stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 				level = slog.LevelWarn
 			}
 			cfg.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			if host, _, err := net.SplitHostPort(addr); err == nil && host != "" && net.ParseIP(host) == nil {
+				cfg.AllowedHosts = append(cfg.AllowedHosts, host) // the name it listens on is its own
+			}
 			srv, err := web.New(cfg)
 			if err != nil {
 				return &usageError{err}
@@ -65,8 +72,11 @@ logs go to stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 	f.IntVar(&cfg.MaxVerifyN, "max-verify-n", cfg.MaxVerifyN, "largest N for /api/verify")
 	f.IntVar(&cfg.MaxTraceEvents, "max-trace-events", cfg.MaxTraceEvents, "most events in one trace stream")
 	f.Int64Var(&cfg.MaxBodyBytes, "max-body", cfg.MaxBodyBytes, "largest request body in bytes")
+	f.Int64Var(&cfg.MaxRenderBytes, "max-render-bytes", cfg.MaxRenderBytes, "largest /api/render answer in bytes (PNG excepted)")
 	f.DurationVar(&cfg.RequestTimeout, "timeout", cfg.RequestTimeout, "time limit of a request (streams excepted)")
 	f.DurationVar(&cfg.StreamTimeout, "stream-timeout", cfg.StreamTimeout, "time limit of an event stream")
+	f.DurationVar(&cfg.SlowClientTimeout, "slow-client-timeout", cfg.SlowClientTimeout, "time for a request body to arrive, and for each write of an answer")
+	f.StringSliceVar(&cfg.AllowedHosts, "allow-host", nil, "host name that requests may give in Host besides this server's addresses (repeatable; '*' allows any)")
 	f.DurationVar(&cfg.CountTimeout, "count-timeout", cfg.CountTimeout, "time limit of a count job")
 	f.DurationVar(&cfg.CountIdle, "count-idle", cfg.CountIdle, "cancel a count job when nobody has watched it this long")
 	f.IntVar(&cfg.CountWorkers, "count-workers", 0, "worker goroutines of one count job (default: all cores)")

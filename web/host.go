@@ -1,0 +1,98 @@
+package web
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// The Host check. A page of another site can make a browser send requests
+// here by rebinding its own name to this address (DNS rebinding); the
+// browser then treats the answers as that site's. Such a request names the
+// other site in its Host header, so the server answers only requests that
+// name one of its own addresses, a loopback name when it serves on
+// loopback, or a name of Config.AllowedHosts.
+
+// loopbackNames are the names of a loopback address that need no listing.
+var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
+
+// hostName is the host of a Host header or of an allowed host as the check
+// compares it: without port, brackets or final dot, in lower case; ok is
+// false for text that is not a host.
+func hostName(hostport string) (name string, ok bool) {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	} else if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "" || strings.ContainsAny(host, " /@[]\\") {
+		return "", false
+	}
+	if strings.Contains(host, ":") {
+		if _, err := netip.ParseAddr(host); err != nil {
+			return "", false // a colon outside an IPv6 address
+		}
+	}
+	return host, true
+}
+
+// allowedHosts is Config.AllowedHosts as the check compares them.
+func allowedHosts(list []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, h := range list {
+		if h == "*" {
+			out[h] = true
+			continue
+		}
+		name, ok := hostName(h)
+		if !ok || strings.Contains(h, ":") && !strings.Contains(name, ":") {
+			return nil, fmt.Errorf("allowed host %q is not a host name or address (give one such as queens.example.org, without scheme or port)", h)
+		}
+		out[name] = true
+	}
+	return out, nil
+}
+
+// checkHost refuses a request whose Host header names none of the
+// server's addresses. A request that did not come over a connection (a
+// handler called in the same process) is checked as if it came over
+// loopback. HTTP/1.0 requests without a Host header come from no browser
+// and pass.
+func (s *Server) checkHost(r *http.Request) error {
+	if r.Host == "" || s.hosts["*"] {
+		return nil
+	}
+	name, ok := hostName(r.Host)
+	if ok && s.hosts[name] {
+		return nil
+	}
+	local := netip.IPv6Loopback()
+	if a, isTCP := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); isTCP {
+		local = a.AddrPort().Addr().Unmap()
+	}
+	if ok {
+		if ip, err := netip.ParseAddr(name); err == nil && ip.Unmap() == local {
+			return nil
+		}
+		for _, l := range loopbackNames {
+			if local.IsLoopback() && name == l {
+				return nil
+			}
+		}
+	}
+	return errorf(http.StatusMisdirectedRequest, "host %q is not served here (a request must name this server's address, or a name it was started with); start the server with --allow-host %s to serve it",
+		r.Host, clipHost(r.Host))
+}
+
+// clipHost is the host of a Host header without its port, as a user would
+// pass it to --allow-host.
+func clipHost(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
