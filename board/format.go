@@ -11,6 +11,10 @@ import (
 // and unicode formats: a bigger one is megabytes of text no one reads.
 const MaxBoardN = 1000
 
+// writeBuffer is the size of the buffer a board is written through: a
+// board of 10^9 rows streams out in writes this large.
+const writeBuffer = 1 << 16
+
 // MaxWriteN returns the largest n that [Write] accepts in format f.
 func MaxWriteN(f Format) int {
 	if f.IsBoard() {
@@ -51,7 +55,7 @@ func write(w io.Writer, c Columns, blocked []Square, f Format) error {
 	if limit := MaxWriteN(f); n > limit {
 		return fmt.Errorf("a board of %d rows is too large for the %s format (limit %d)", n, f, limit)
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
+	bw := bufio.NewWriterSize(w, writeBuffer)
 	var err error
 	switch f {
 	case List:

@@ -2,8 +2,10 @@
 // walk through, from brute force to the bitmask search, each as a separate,
 // readable [Strategy] with the data structure the articles use, counting the
 // work it does in [Counters]. The backtracking strategies are also a
-// [Tracer]: their search is an iter.Seq of [Event] (place, reject, remove,
-// solution) that the command line draws and a web page can play.
+// [Tracer]: their search is a sequence of [Event] (place, reject, remove,
+// solution) that the command line draws and a web page can play, an
+// iter.Seq2[Event, error] whose last pair may carry the error that ended it
+// (the convention of package board).
 //
 // Strategies, by [Lookup] name:
 //

@@ -12,10 +12,11 @@
 // fewest free squares first, fills a column with a single free square at
 // once, and stops as soon as any row or column has no free square left.
 //
-// Larger boards get a local search (as in solve.Random) that never moves
-// the placed queens and pays for every collision and blocked square; it is
-// fast when few queens are placed, but it cannot prove that no completion
-// exists, so its failure is a *[TooLargeError].
+// Larger boards, up to [MaxLocalN] rows, get the repair search of
+// solve.Random (they share it) with the placed queens fixed, paying for every
+// collision and blocked square; it is fast when few queens are placed, but
+// it cannot prove that no completion exists, so its failure is a
+// *[TooLargeError]. A board past MaxLocalN is refused at once.
 //
 // [ExcludedDiagonals] generates test boards of the family with whole
 // diagonals blocked; near [HardDiagonals] blocked diagonals they are at

@@ -117,12 +117,24 @@ func noSolution(err error) error {
 	return err
 }
 
+const (
+	// progressBarN is the smallest random solve that shows a progress bar:
+	// below it the search takes a fraction of a second.
+	progressBarN = 1_000_000
+	// reportAfter is how long a random solve must take for its time to be
+	// reported on stderr.
+	reportAfter = 2 * time.Second
+	// outputBuffer is the size of the buffer between a command and its
+	// output.
+	outputBuffer = 1 << 16
+)
+
 // solveRandom runs the local search with a progress bar on a terminal for
 // boards big enough to take a while.
 func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error) {
 	opts := solve.RandomOptions{Seed: seed}
 	stderr := cmd.ErrOrStderr()
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && n >= 1_000_000 {
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && n >= progressBarN {
 		p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(30))
 		bar := p.AddBar(int64(n),
 			mpb.PrependDecorators(decor.Name(fmt.Sprintf("solve %d ", n)), decor.Percentage()),
@@ -139,7 +151,7 @@ func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error
 	if err != nil {
 		return nil, noSolution(err)
 	}
-	if time.Since(start) > 2*time.Second {
+	if time.Since(start) > reportAfter {
 		fmt.Fprintf(stderr, "nqueens: found a random solution of %d queens in %s\n", n, time.Since(start).Round(time.Millisecond))
 	}
 	return sol, nil
@@ -152,7 +164,7 @@ func writeOutput(cmd *cobra.Command, path string, write func(w *bufio.Writer) er
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(out, 1<<16)
+	bw := bufio.NewWriterSize(out, outputBuffer)
 	err = write(bw)
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
