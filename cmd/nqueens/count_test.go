@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -242,4 +243,115 @@ func TestProgressETA(t *testing.T) {
 	if got := (&progressView{}).eta(progressState{Units: 5}); got != "?" {
 		t.Errorf("no progress: ETA %s", got)
 	}
+}
+
+// TestCountCheckpointFiles covers the checkpoint paths a careless user
+// meets: an unwritable --checkpoint fails before counting, --resume needs
+// no N, and a plain count resumes the default file an interrupted one left
+// (and removes it when done) instead of replacing it; a damaged default
+// file is refused and left alone.
+func TestCountCheckpointFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, out, errOut := runCLI("count", "12", "--checkpoint", filepath.Join(dir, "no", "such", "ck.json"))
+	if code != 1 || out != "" || !strings.Contains(errOut, "cannot be written") {
+		t.Errorf("unwritable checkpoint: exit %d, %q, %q", code, out, errOut)
+	}
+
+	half := count.NewCheckpoint(12)
+	for i := range count.Units(12) / 2 {
+		u, err := count.CountUnit(context.Background(), 12, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		half.Units = append(half.Units, u)
+	}
+	def := defaultCheckpoint(12)
+	if err := count.WriteCheckpoint(def, half); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI("count", "12")
+	if code != 0 || out != "total 14200\nunique 1787\n" || !strings.Contains(errOut, "resuming N = 12 from "+def) {
+		t.Errorf("plain count with a default checkpoint: exit %d, %q, %q", code, out, errOut)
+	}
+	if _, err := os.Stat(def); !os.IsNotExist(err) {
+		t.Errorf("the default checkpoint of a finished count is still there (%v)", err)
+	}
+
+	os.WriteFile(def, []byte("{garbage"), 0o644)
+	code, out, errOut = runCLI("count", "12")
+	if code != 1 || out != "" || !strings.Contains(errOut, "remove it to start again") {
+		t.Errorf("damaged default checkpoint: exit %d, %q, %q", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(def); string(b) != "{garbage" {
+		t.Error("the damaged default checkpoint was replaced")
+	}
+	os.Remove(def)
+
+	ck := filepath.Join(dir, "ck.json")
+	if err := count.WriteCheckpoint(ck, half); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI("count", "--resume", ck, "--quiet")
+	if code != 0 || out != "total 14200\nunique 1787\n" || errOut != "" {
+		t.Errorf("--resume without N, --quiet: exit %d, %q, %q", code, out, errOut)
+	}
+}
+
+// TestCountInterruptedTwice interrupts a plain count of N = 17 twice: the
+// first interruption saves the default checkpoint, the second run resumes
+// it and saves more units into it (it used to start from zero and replace
+// the file with fewer units), and a third run finishes exactly.
+func TestCountInterruptedTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and counts N = 17")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	def := filepath.Join(dir, defaultCheckpoint(17))
+	saved := 0
+	for round := range 2 {
+		cmd := exec.Command(bin, "count", "17", "--workers", "1", "--checkpoint-every", "100ms")
+		cmd.Dir = dir
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			time.Sleep(time.Second)
+		} else {
+			waitForMore(t, def, 17, saved, 20*time.Second)
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		if err := cmd.Wait(); err == nil || !strings.Contains(errOut.String(), "--resume "+defaultCheckpoint(17)) {
+			t.Fatalf("round %d: %v, stderr %q", round, err, errOut.String())
+		}
+		c, err := count.ReadCheckpoint(def, 17)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Units) <= saved {
+			t.Fatalf("round %d: the default checkpoint holds %d units, no more than the %d saved before", round, len(c.Units), saved)
+		}
+		saved = len(c.Units)
+	}
+	cmd := exec.Command(bin, "count", "17", "--json")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	var j struct{ Total, Unique count.Uint128 }
+	if err != nil || json.Unmarshal(out, &j) != nil || j.Total != count.U128(95815104) || j.Unique != count.U128(11977939) {
+		t.Fatalf("final count %s: %v", out, err)
+	}
+}
+
+// waitForMore polls until the checkpoint at path holds more than k units.
+func waitForMore(t *testing.T, path string, n, k int, limit time.Duration) {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < limit; time.Sleep(10 * time.Millisecond) {
+		if c, err := count.ReadCheckpoint(path, n); err == nil && len(c.Units) > k {
+			return
+		}
+	}
+	t.Fatalf("%s held no more than %d units within %v", path, k, limit)
 }
