@@ -27,11 +27,18 @@
 //
 // # Safety
 //
-// [Config] bounds everything: N per endpoint, the request body, the time of
-// a request and of a stream, and the number of heavy jobs at once (further
-// ones get 429 at once rather than a queue). A request's work stops when its
-// client disconnects; a count job stops when nobody has watched its events
-// for Config.CountIdle. Errors are JSON objects {"error": "..."} with a 4xx
-// status saying what is wrong. POST bodies must be application/json, which a
-// cross-site form cannot send.
+// [Config] bounds everything: N per endpoint, the request body, the size of
+// a rendered answer, the time of a request, of a stream and of a slow
+// client, and the number of heavy jobs at once (further ones get 429 at
+// once rather than a queue). A body is read in full before a job slot is
+// taken, so clients that stall their bodies hold no slot; an answer whose
+// client stops reading is cut off. A request's work stops when its client
+// disconnects; a count job stops when nobody has watched its events for
+// Config.CountIdle, and only the latest finished jobs are kept. Requests
+// must name the server in their Host header (its address, loopback names,
+// Config.AllowedHosts), which keeps DNS-rebinding pages out. Bodies are
+// application/json, which a cross-site form cannot send, and are read
+// strictly: exact field names, no duplicates or nulls. Errors are JSON
+// objects {"error": "..."} with a 4xx status saying what is wrong and
+// where; docs/api.md lists every status.
 package web
