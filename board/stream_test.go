@@ -224,8 +224,14 @@ func TestParseAllLongLineMemory(t *testing.T) {
 		}
 	}
 	runtime.ReadMemStats(&after)
-	// Columns are gathered in chunks, then copied once into the board.
-	if grew := after.TotalAlloc - before.TotalAlloc; k != 1 || grew > 9*n+1<<20 {
+	// Columns are gathered in chunks, then copied once into the board; on
+	// Linux the chunks are mapped from the OS and handed back during the
+	// copy, so the heap sees only the board and the first chunk.
+	limit := uint64(5*n + 1<<20)
+	if runtime.GOOS != "linux" {
+		limit += 4 * n
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; k != 1 || grew > limit {
 		t.Errorf("%d records; reading %d rows allocated %d bytes, %.1f a row", k, n, grew, float64(grew)/n)
 	}
 }
