@@ -70,10 +70,14 @@ const stopEvery = 1 << 16
 // allocation.
 func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
 	if b.N <= 32 {
-		return count32(b, stop)
+		return count32Loop(b, stop)
 	}
 	return countWide(b, stop)
 }
+
+// count32Loop is the search Count runs for N ≤ 32: count32, or the same
+// loop in assembly where this machine has one (loop_amd64.go).
+var count32Loop = count32
 
 type frame struct {
 	occ, diag, anti, rem, avail uint64
@@ -95,15 +99,7 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 	occ := b.Cols | ^uint64(0)<<uint(b.N)
 	diag, anti, rem := bits.RotateLeft64(b.Diag, 1-b.N), b.Anti, b.Rows
 	rank := ranks(b.N)
-	// Row with the fewest free squares; key packs (free count, rank).
-	key := uint64(1 << 62)
-	for x := rem; x != 0; x &= x - 1 {
-		r := bits.TrailingZeros64(x) & 63
-		a := ^(occ | bits.RotateLeft64(diag, r) | bits.RotateLeft64(anti, -r))
-		key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r])
-	}
-	row := int(key & 63)
-	avail := ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
+	row, avail := firstRow(occ, diag, anti, rem, &rank)
 	rem &^= 1 << uint(row)
 	// Each level fills a row and leaves at least three, so d < N − 3.
 	var stack [32]frame
@@ -163,6 +159,19 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		avail = ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
 	}
 	return sols, nodes, true
+}
+
+// firstRow returns the row count32 branches on first, the empty row of
+// rem with the fewest free squares (ties by rank), and those squares.
+func firstRow(occ, diag, anti, rem uint64, rank *[64]uint64) (row int, avail uint64) {
+	key := uint64(1 << 62)
+	for x := rem; x != 0; x &= x - 1 {
+		r := bits.TrailingZeros64(x) & 63
+		a := ^(occ | bits.RotateLeft64(diag, r) | bits.RotateLeft64(anti, -r))
+		key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r])
+	}
+	row = int(key & 63)
+	return row, ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
 }
 
 // last3 counts the ways to finish a board with three empty rows r1 < r2 <

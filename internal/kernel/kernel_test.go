@@ -79,7 +79,7 @@ func checkKernels(t *testing.T, b *Board, want uint64) {
 		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
 		maxN int
 	}
-	kernels := []kern{{"count32", count32, 32}, {"countWide", countWide, MaxN}}
+	kernels := []kern{{"count32", count32, 32}, {"count32Loop", count32Loop, 32}, {"countWide", countWide, MaxN}}
 	var nodes0 uint64
 	for i, k := range kernels {
 		if b.N > k.maxN {
@@ -134,13 +134,13 @@ func TestProbeMean(t *testing.T) {
 var sinkSols uint64
 
 // BenchmarkKernels times each loop on the empty board of N = 13, where they
-// visit the same nodes.
+// visit the same nodes (count32Loop is the assembly loop on amd64).
 func BenchmarkKernels(b *testing.B) {
 	board := Board{N: 13, Rows: 1<<13 - 1}
 	for _, k := range []struct {
 		name string
 		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
-	}{{"count32", count32}, {"countWide", countWide}} {
+	}{{"count32", count32}, {"count32Loop", count32Loop}, {"countWide", countWide}} {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				sinkSols, _, _ = k.f(&board, nil)

@@ -1,0 +1,61 @@
+package kernel
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"unsafe"
+)
+
+// TestSearch32Layout checks the offsets loop_amd64.s reads search32 at.
+func TestSearch32Layout(t *testing.T) {
+	var s search32
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"row", unsafe.Offsetof(s.row), 40},
+		{"d", unsafe.Offsetof(s.d), 48},
+		{"sols", unsafe.Offsetof(s.sols), offSols},
+		{"nodes", unsafe.Offsetof(s.nodes), offNodes},
+		{"spill", unsafe.Offsetof(s.spill), offSpill},
+		{"rank", unsafe.Offsetof(s.rank), offRank},
+		{"stack", unsafe.Offsetof(s.stack), offStack},
+		{"frame size", unsafe.Sizeof(frame{}), 48},
+	} {
+		if f.got != f.want {
+			t.Errorf("search32 %s at %d, loop_amd64.s has %d", f.name, f.got, f.want)
+		}
+	}
+}
+
+// TestAssemblyLoopChosen checks Count runs the assembly loop wherever the
+// CPU allows it, so the kernel tests exercise it.
+func TestAssemblyLoopChosen(t *testing.T) {
+	if !hasPOPCNT() {
+		t.Skip("no POPCNT: Count runs the Go loop")
+	}
+	if reflect.ValueOf(count32Loop).Pointer() != reflect.ValueOf(count32Asm).Pointer() {
+		t.Error("Count does not use the assembly loop")
+	}
+}
+
+// TestSlicesResume stops the assembly loop after every few nodes and goes
+// on, which must not change the count or the nodes.
+func TestSlicesResume(t *testing.T) {
+	if !hasPOPCNT() {
+		t.Skip("no POPCNT")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 100 {
+		n := 6 + rng.IntN(9)
+		b := randomBoard(rng, n, rng.IntN(4))
+		want, wantNodes, _ := count32(&b, nil)
+		for _, budget := range []uint64{1, 2, 3, 7} {
+			got, nodes, ok := count32Sliced(&b, nil, budget)
+			if !ok || got != want || nodes != wantNodes {
+				t.Fatalf("N=%d %+v budget %d: %d solutions %d nodes, want %d %d", n, b, budget, got, nodes, want, wantNodes)
+			}
+		}
+	}
+}
