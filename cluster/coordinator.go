@@ -29,7 +29,7 @@ type CoordinatorOptions struct {
 	// reported instead of delivered again (default 5).
 	MaxDeliver int
 	// BlockSize is the number of units per message; 0 means
-	// [DefaultBlockSize]. Replicas is the number of different workers that
+	// [defaultBlockSize]. Replicas is the number of different workers that
 	// must agree on each block (default 1). Both are fixed when the run is
 	// created: resuming a run with other explicit values is an error.
 	BlockSize int
@@ -212,7 +212,7 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 	o := c.o
 	size, replicas := o.BlockSize, o.Replicas
 	if size == 0 {
-		size = DefaultBlockSize(n)
+		size = defaultBlockSize(n)
 	}
 	if replicas == 0 {
 		replicas = 1
@@ -614,7 +614,7 @@ func blocksLen(bs []Block) int {
 	return n
 }
 
-// formatBlocks lists the units of blocks compactly, as [FormatUnits] does.
+// formatBlocks lists the units of blocks compactly, as [formatUnits] does.
 func formatBlocks(bs []Block) string {
 	var units []int
 	for _, b := range bs {
@@ -622,7 +622,7 @@ func formatBlocks(bs []Block) string {
 			units = append(units, u)
 		}
 	}
-	return "units " + FormatUnits(slices.Compact(units))
+	return "units " + formatUnits(slices.Compact(units))
 }
 
 // queued returns how many messages each block has in the stream, queued or

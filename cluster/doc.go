@@ -38,7 +38,7 @@
 // each (message id run.first, so a retried publish is dropped). Blocks keep
 // messaging cheap next to counting: a message costs about a millisecond of
 // CPU between client and server, while a unit of N = 17 takes under two; the
-// block size ([DefaultBlockSize]: about 0.1 s of work, 1 unit from N = 20
+// block size ([defaultBlockSize]: about 0.1 s of work, 1 unit from N = 20
 // on) is fixed when the run is created and kept in the stream's metadata, so
 // every unit belongs to one block for the life of the run. [Work] pulls
 // blocks, counts their units, stores the results under the block's key with

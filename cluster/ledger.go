@@ -40,7 +40,7 @@ func (lf *LedgerFile) Units() int {
 // line is an error naming it, except a last line without a final newline,
 // which a kill mid-write leaves behind: it is ignored and reported in
 // Truncated. Cost O(size of the ledger).
-func ReadLedger(r io.Reader, name string) (*LedgerFile, error) {
+func readLedger(r io.Reader, name string) (*LedgerFile, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -78,14 +78,14 @@ func ReadLedger(r io.Reader, name string) (*LedgerFile, error) {
 	return lf, nil
 }
 
-// ReadLedgerFile reads the ledger at path with [ReadLedger].
+// ReadLedgerFile reads the ledger at path with [readLedger].
 func ReadLedgerFile(path string) (*LedgerFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadLedger(f, path)
+	return readLedger(f, path)
 }
 
 // Ledger is a ledger file open for appending by one process.
@@ -123,7 +123,7 @@ func OpenLedger(path string, n int) (*Ledger, error) {
 	}
 	l := &Ledger{path: path, n: n, f: f, unlock: unlock, done: map[int]count.UnitResult{}}
 	fail := func(err error) (*Ledger, error) { l.Close(); return nil, err }
-	lf, err := ReadLedger(f, path)
+	lf, err := readLedger(f, path)
 	if err != nil {
 		return fail(err)
 	}

@@ -218,7 +218,7 @@ func TestReadLedger(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lf, err := ReadLedger(strings.NewReader(tt.text), "x.jsonl")
+			lf, err := readLedger(strings.NewReader(tt.text), "x.jsonl")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)

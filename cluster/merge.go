@@ -75,9 +75,9 @@ func (e *MissingError) Error() string {
 	return b.String()
 }
 
-// FormatUnits writes sorted unit indices compactly: "0-3, 7, 9-12".
+// formatUnits writes sorted unit indices compactly: "0-3, 7, 9-12".
 // Cost O(len(units)).
-func FormatUnits(units []int) string { return strings.Join(unitRanges(units), ", ") }
+func formatUnits(units []int) string { return strings.Join(unitRanges(units), ", ") }
 
 // unitRanges groups sorted unit indices into runs: "0-3", "7", "9-12".
 func unitRanges(units []int) []string {

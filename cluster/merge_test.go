@@ -15,7 +15,7 @@ import (
 // ledger builds a ledger file named path from lines of records.
 func ledger(t *testing.T, path string, lines ...string) *LedgerFile {
 	t.Helper()
-	lf, err := ReadLedger(strings.NewReader(strings.Join(lines, "\n")+"\n"), path)
+	lf, err := readLedger(strings.NewReader(strings.Join(lines, "\n")+"\n"), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,15 +158,10 @@ func TestFormatUnits(t *testing.T) {
 		{[]int{0, 2, 4}, "0, 2, 4"},
 	}
 	for _, tt := range tests {
-		if got := FormatUnits(tt.in); got != tt.want {
-			t.Errorf("FormatUnits(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := formatUnits(tt.in); got != tt.want {
+			t.Errorf("formatUnits(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-}
-
-func ExampleFormatUnits() {
-	fmt.Println(FormatUnits([]int{0, 1, 2, 3, 7, 9, 10, 11}))
-	// Output: 0-3, 7, 9-11
 }
 
 // ExampleMerge counts the two shards of N = 8 into ledgers, as two array

@@ -270,14 +270,15 @@ func TestProcessRogueWorkers(t *testing.T) {
 		name   string
 		args   []string
 		honest []string
+		alone  bool // the honest workers start once R is banned
 		code   int
 		want   []string // in the coordinator's stderr
 	}{
-		{"spot checks", []string{"--verify-fraction", "0.3"}, []string{"H1"}, 0,
+		{"spot checks", []string{"--verify-fraction", "0.3"}, []string{"H1"}, true, 0,
 			[]string{"ALARM: worker R is banned: its result for units", "differs from the coordinator's recount"}},
-		{"quorum", []string{"--replicas", "2", "--verify-fraction", "0"}, []string{"H1", "H2"}, 0,
+		{"quorum", []string{"--replicas", "2", "--verify-fraction", "0"}, []string{"H1", "H2"}, false, 0,
 			[]string{"workers disagree; the coordinator counts it again", "ALARM: worker R is banned"}},
-		{"published table", []string{"--verify-fraction", "0"}, nil, 1,
+		{"published table", []string{"--verify-fraction", "0"}, nil, false, 1,
 			[]string{"N = 12: the total", "does not match the published count 14200"}},
 	}
 	for _, tt := range tests {
@@ -287,6 +288,11 @@ func TestProcessRogueWorkers(t *testing.T) {
 			coord := start(t, "coordinator", nil, args...)
 			coord.waitMatch(t, 10*time.Second, `published \d+ block`)
 			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
+			if tt.alone {
+				// R alone takes every block at first, so that the random
+				// checks must meet its work.
+				coord.waitMatch(t, 30*time.Second, "worker R is banned")
+			}
 			for _, name := range tt.honest {
 				start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name, "--exit-when-idle", "2s")
 			}

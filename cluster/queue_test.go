@@ -181,8 +181,8 @@ func boolInt(b bool) int {
 func TestDefaultBlockSize(t *testing.T) {
 	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 18}, {19, 3}, {20, 1}, {27, 1}}
 	for _, tt := range tests {
-		if got := DefaultBlockSize(tt.n); got != tt.want {
-			t.Errorf("DefaultBlockSize(%d) = %d, want %d", tt.n, got, tt.want)
+		if got := defaultBlockSize(tt.n); got != tt.want {
+			t.Errorf("defaultBlockSize(%d) = %d, want %d", tt.n, got, tt.want)
 		}
 	}
 	// Blocks of any size cover every unit once.

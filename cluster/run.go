@@ -112,11 +112,11 @@ const (
 	growthPerN     = 6.3
 )
 
-// DefaultBlockSize returns the units per message for N: about 0.1 s of work
+// defaultBlockSize returns the units per message for N: about 0.1 s of work
 // on one core, at most 64 units, and 1 from N = 20 on, where one unit
 // already takes a tenth of a second or so. Cost O(1) after the unit table
 // of N.
-func DefaultBlockSize(n int) int {
+func defaultBlockSize(n int) int {
 	units := count.Units(n)
 	if units == 0 {
 		return 1

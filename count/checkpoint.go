@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// CheckpointFormat is the format tag a checkpoint file starts with.
-const CheckpointFormat = "nqueens-count-checkpoint/1"
+// checkpointFormat is the format tag a checkpoint file starts with.
+const checkpointFormat = "nqueens-count-checkpoint/1"
 
 // Checkpoint records the finished units of a count of N, so that a stopped
 // run can resume and give exactly the count of an uninterrupted one.
@@ -59,7 +59,7 @@ func (c *Checkpoint) Marshal() ([]byte, error) {
 		units = []UnitResult{}
 	}
 	slices.SortFunc(units, func(a, b UnitResult) int { return a.Index - b.Index })
-	body := checkpointBody{CheckpointFormat, c.Fingerprint, c.N, units}
+	body := checkpointBody{checkpointFormat, c.Fingerprint, c.N, units}
 	sum, err := bodySum(body)
 	if err != nil {
 		return nil, err
@@ -80,14 +80,14 @@ func bodySum(body checkpointBody) (string, error) {
 	return hex.EncodeToString(s[:]), nil
 }
 
-// ErrCheckpointDamaged reports a checkpoint whose checksum does not match its
+// errCheckpointDamaged reports a checkpoint whose checksum does not match its
 // content: it was truncated, edited or corrupted.
-var ErrCheckpointDamaged = errors.New("checkpoint is damaged or was edited (checksum mismatch)")
+var errCheckpointDamaged = errors.New("checkpoint is damaged or was edited (checksum mismatch)")
 
-// ParseCheckpoint decodes and verifies a checkpoint: format tag, checksum,
+// parseCheckpoint decodes and verifies a checkpoint: format tag, checksum,
 // and unit indexes that are increasing and unique. It does not compare the
 // fingerprint with this engine's; [Checkpoint.Check] does. Cost O(size).
-func ParseCheckpoint(data []byte) (*Checkpoint, error) {
+func parseCheckpoint(data []byte) (*Checkpoint, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f checkpointFile
@@ -97,8 +97,8 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	if dec.More() {
 		return nil, errors.New("checkpoint has extra data after its JSON object")
 	}
-	if f.Format != CheckpointFormat {
-		return nil, fmt.Errorf("not a count checkpoint (format %q, want %q)", f.Format, CheckpointFormat)
+	if f.Format != checkpointFormat {
+		return nil, fmt.Errorf("not a count checkpoint (format %q, want %q)", f.Format, checkpointFormat)
 	}
 	if f.Units == nil {
 		return nil, errors.New("checkpoint has no units list")
@@ -108,7 +108,7 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		return nil, err
 	}
 	if sum != f.SHA256 {
-		return nil, ErrCheckpointDamaged
+		return nil, errCheckpointDamaged
 	}
 	if f.N < 1 || f.N > MaxN {
 		return nil, fmt.Errorf("checkpoint is for N = %d, outside 1..%d", f.N, MaxN)
@@ -184,7 +184,7 @@ func ReadCheckpoint(path string, n int) (*Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := ParseCheckpoint(data)
+	c, err := parseCheckpoint(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -94,7 +94,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		t.Error("unit out of range accepted")
 	}
 	d, _ := c.Marshal()
-	if _, err := ParseCheckpoint(bytes.Replace(d, []byte(`"sha256":"`), []byte(`"sha256":"0`), 1)); !errors.Is(err, ErrCheckpointDamaged) {
+	if _, err := parseCheckpoint(bytes.Replace(d, []byte(`"sha256":"`), []byte(`"sha256":"0`), 1)); !errors.Is(err, errCheckpointDamaged) {
 		t.Errorf("bad checksum: %v", err)
 	}
 }
@@ -108,7 +108,7 @@ func FuzzParseCheckpoint(f *testing.F) {
 	}
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseCheckpoint(data)
+		c, err := parseCheckpoint(data)
 		if err != nil {
 			return
 		}
@@ -117,7 +117,7 @@ func FuzzParseCheckpoint(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2, err := ParseCheckpoint(again)
+		c2, err := parseCheckpoint(again)
 		if err != nil || c2.N != c.N || len(c2.Units) != len(c.Units) {
 			t.Fatalf("re-encoded checkpoint: %v", err)
 		}

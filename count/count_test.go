@@ -25,8 +25,8 @@ func referenceCounts(t *testing.T) map[int][2]Uint128 {
 	}
 	ref := map[int][2]Uint128{}
 	for n, r := range rows {
-		tot, err1 := ParseUint128(r.Total.String())
-		uni, err2 := ParseUint128(r.Unique.String())
+		tot, err1 := parseUint128(r.Total.String())
+		uni, err2 := parseUint128(r.Unique.String())
 		if err1 != nil || err2 != nil {
 			t.Fatalf("reference row %d: %v %v", n, err1, err2)
 		}
@@ -274,19 +274,19 @@ func TestCombine(t *testing.T) {
 		}
 		us = append(us, u)
 	}
-	r, err := Combine(n, us)
+	r, err := combine(n, us)
 	if err != nil || r.Total != U128(352) || r.Unique != U128(46) {
-		t.Fatalf("Combine: %+v, %v", r, err)
+		t.Fatalf("combine: %+v, %v", r, err)
 	}
-	if _, err := Combine(n, us[1:]); err == nil {
+	if _, err := combine(n, us[1:]); err == nil {
 		t.Error("missing unit: no error")
 	}
-	if _, err := Combine(n, append(us, us[0])); err == nil {
+	if _, err := combine(n, append(us, us[0])); err == nil {
 		t.Error("duplicate unit: no error")
 	}
 	bad := append([]UnitResult(nil), us...)
 	bad[0].Index = len(us)
-	if _, err := Combine(n, bad); err == nil {
+	if _, err := combine(n, bad); err == nil {
 		t.Error("unit out of range: no error")
 	}
 }

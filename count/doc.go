@@ -67,7 +67,7 @@
 //
 // [Units], [Unit] and [UnitIndex] are the bijection between unit numbers and
 // [UnitSpec]s (a constellation, and its split square where there is one);
-// [CountUnit] searches one unit; [Tally] and [Combine] add [UnitResult]s up
+// [CountUnit] searches one unit; [Tally] and [combine] add [UnitResult]s up
 // into a [Result], refusing duplicates and overflow (counts are 128-bit,
 // [Uint128]). [Fingerprint] names N, the unit scheme and
 // [EngineVersion]; a [Checkpoint] carries it with the finished units and a

@@ -17,8 +17,8 @@ var published = sync.OnceValue(func() map[int][2]Uint128 {
 	}
 	out := make(map[int][2]Uint128, len(rows))
 	for n, r := range rows {
-		t, err1 := ParseUint128(r.Total.String())
-		u, err2 := ParseUint128(r.Unique.String())
+		t, err1 := parseUint128(r.Total.String())
+		u, err2 := parseUint128(r.Unique.String())
 		if err1 != nil || err2 != nil {
 			panic("count: a published count does not fit 128 bits")
 		}

@@ -246,9 +246,9 @@ func checkPublished(r Result) error {
 	return &MismatchError{N: r.N, Total: r.Total, Unique: r.Unique, WantTotal: total, WantUnique: unique}
 }
 
-// Combine adds the results of every unit of N into the count; the cluster
+// combine adds the results of every unit of N into the count; the cluster
 // runner calls it on a ledger. Cost O(units).
-func Combine(n int, results []UnitResult) (Result, error) {
+func combine(n int, results []UnitResult) (Result, error) {
 	t, err := NewTally(n)
 	if err != nil {
 		return Result{}, err

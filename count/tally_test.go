@@ -70,7 +70,7 @@ func TestTallyRefusesForgedResults(t *testing.T) {
 			us := allUnits(t, n)
 			i := firstUnit(t, n, us, tc.unit)
 			tc.edit(&us[i])
-			_, err := Combine(n, us)
+			_, err := combine(n, us)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("unit %d edited to %+v: err = %v, want one saying %q", i, us[i], err, tc.want)
 			}

@@ -53,8 +53,8 @@ func (u Uint128) String() string {
 	return u.Big().String()
 }
 
-// ParseUint128 reads a decimal number.
-func ParseUint128(s string) (Uint128, error) {
+// parseUint128 reads a decimal number.
+func parseUint128(s string) (Uint128, error) {
 	x, ok := new(big.Int).SetString(s, 10)
 	if !ok || x.Sign() < 0 || x.BitLen() > 128 {
 		return Uint128{}, fmt.Errorf("%q is not a whole number below 2^128", s)
@@ -72,7 +72,7 @@ func (u *Uint128) UnmarshalJSON(b []byte) error {
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		s = s[1 : len(s)-1]
 	}
-	v, err := ParseUint128(s)
+	v, err := parseUint128(s)
 	if err != nil {
 		return err
 	}

@@ -15,9 +15,9 @@ func TestUint128(t *testing.T) {
 		t.Error("overflow of 128 bits not reported")
 	}
 	for _, str := range []string{"0", "92", "234907967154122528", "340282366920938463463374607431768211455"} {
-		v, err := ParseUint128(str)
+		v, err := parseUint128(str)
 		if err != nil || v.String() != str {
-			t.Errorf("ParseUint128(%s) = %v, %v", str, v, err)
+			t.Errorf("parseUint128(%s) = %v, %v", str, v, err)
 		}
 		b, _ := json.Marshal(v)
 		var w Uint128
@@ -26,8 +26,8 @@ func TestUint128(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "-1", "1.5", "340282366920938463463374607431768211456", "x"} {
-		if _, err := ParseUint128(bad); err == nil {
-			t.Errorf("ParseUint128(%q) accepted", bad)
+		if _, err := parseUint128(bad); err == nil {
+			t.Errorf("parseUint128(%q) accepted", bad)
 		}
 	}
 	if q, exact := U128(80).div8(); !exact || q != U128(10) {
