@@ -67,15 +67,20 @@
 //
 // [Units], [Unit] and [UnitIndex] are the bijection between unit numbers and
 // [UnitSpec]s (a constellation, and its split square where there is one);
-// [CountUnit] searches one unit; [Tally] and [combine] add [UnitResult]s up
-// into a [Result], refusing duplicates and overflow (counts are 128-bit,
-// [Uint128]). [Fingerprint] names N, the unit scheme and
-// [EngineVersion]; a [Checkpoint] carries it with the finished units and a
-// SHA-256 checksum, and is written atomically.
+// [CountUnit] searches one unit and [RunUnits] many, on every core; a
+// [Tally] adds [UnitResult]s up into a [Result], refusing duplicates,
+// overflow (counts are 128-bit, [Uint128]) and results no correct search
+// gives ([Check]: each count a multiple of its orbit size, rotation counts
+// only where the rotation fixes the constellation), and checks the sum
+// by Burnside's lemma constellation by constellation and against the
+// published counts ([Known]) before it gives a number. [Fingerprint] names
+// N, the unit scheme and [EngineVersion]; a [Checkpoint] carries it with
+// the finished units and a SHA-256 checksum, and is written atomically; a
+// [CheckpointFile] keeps one current while [Count] runs.
 //
 // # Estimates
 //
-// [Estimate] runs Knuth's random probes (Math. Comp. 29, 1975) over the same
+// [EstimateTree] runs Knuth's random probes (Math. Comp. 29, 1975) over the same
 // units and search tree: each probe picks a unit at random and follows a
 // random path, and the product of the branching factors met is an unbiased
 // estimate of that unit's nodes and solutions.
