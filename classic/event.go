@@ -214,22 +214,12 @@ func attacker(q board.Columns, row, col int) (board.Square, board.ProblemKind) {
 // traceCandidates runs a brute-force strategy for TraceCandidates: run tests
 // every candidate through t, which emits one event for each.
 func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candidates, n int)) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		if err := checkN(s, n, MaxN); err != nil {
-			yield(Event{}, err)
-			return
-		}
-		if err := ctx.Err(); err != nil {
-			yield(Event{}, err)
-			return
-		}
+	return traced(ctx, s, n, func(emit func(Event) bool) error {
 		t := newCandidates(ctx, nil)
-		t.emit = func(e Event) bool { return yield(e, nil) }
+		t.emit = emit
 		run(t, n)
-		if t.err != nil {
-			yield(Event{}, t.err)
-		}
-	}
+		return t.err
+	})
 }
 
 // event is the event of the candidate p just counted by test. Cost O(n²)

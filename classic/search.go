@@ -126,19 +126,27 @@ func solveWith(ctx context.Context, b backtracker, n int, visit func(board.Place
 
 // traceWith runs a backtracking strategy for Trace.
 func traceWith(ctx context.Context, b backtracker, n int) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		if err := checkN(b, n, MaxN); err != nil {
-			yield(Event{}, err)
-			return
-		}
-		if err := ctx.Err(); err != nil {
-			yield(Event{}, err)
-			return
-		}
-		s := &search{ctx: ctx, emit: func(e Event) bool { return yield(e, nil) }, c: Counters{Nodes: 1}}
+	return traced(ctx, b, n, func(emit func(Event) bool) error {
+		s := &search{ctx: ctx, emit: emit, c: Counters{Nodes: 1}}
 		b.run(s, n)
-		if s.err != nil {
-			yield(Event{}, s.err)
+		return s.err
+	})
+}
+
+// traced is a trace of strategy s as board's convention has it: a size out
+// of range, or a context ended before the search starts, is the only pair;
+// the error run returns (the end of ctx) is the last one.
+func traced(ctx context.Context, s Strategy, n int, run func(emit func(Event) bool) error) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		err := checkN(s, n, MaxN)
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			err = run(func(e Event) bool { return yield(e, nil) })
+		}
+		if err != nil {
+			yield(Event{}, err)
 		}
 	}
 }
