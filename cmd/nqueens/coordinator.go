@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -154,9 +153,8 @@ func (o *coordinatorOptions) run(cmd *cobra.Command) error {
 		defer srv.Shutdown()
 		conn = srv.Conn()
 		conn.Name = "nqueens coordinator"
-		abs, _ := filepath.Abs(o.store)
 		fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
-			srv.ClientURL(), abs, o.workerCommand(srv.ClientURL()))
+			srv.ClientURL(), o.store, o.workerCommand(srv.ClientURL()))
 	}
 	// Unlike workers, which wait for a server, a coordinator with no
 	// server to talk to says so at once.
