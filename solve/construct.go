@@ -17,12 +17,6 @@ type Pattern struct {
 // NoSolutionError says that n = 2 and n = 3 have no solution.
 type NoSolutionError struct{ N int }
 
-// ErrNoSolution is the former name of [NoSolutionError].
-//
-// Deprecated: use NoSolutionError; this alias goes once every caller has
-// moved.
-type ErrNoSolution = NoSolutionError
-
 func (e *NoSolutionError) Error() string {
 	return fmt.Sprintf("there is no solution for n = %d: every placement of %d queens has two on one line (only n = 1 and n ≥ 4 are solvable)", e.N, e.N)
 }
