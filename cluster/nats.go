@@ -71,7 +71,9 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		}),
 		nats.RetryOnFailedConnect(!o.FailFast),
 		nats.ConnectHandler(func(nc *nats.Conn) {
-			logger.Info(fmt.Sprintf("connected to %s", nc.ConnectedUrlRedacted()))
+			if o.InProcess == nil { // in process, the URL means nothing
+				logger.Info(fmt.Sprintf("connected to %s", nc.ConnectedUrlRedacted()))
+			}
 		}),
 		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
 			if err != nil {
