@@ -192,7 +192,8 @@ func eval[T any](b *browser, expr string) T {
 func (b *browser) waitJS(what, cond string, d time.Duration) {
 	b.t.Helper()
 	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(d), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
-		b.t.Fatalf("waiting for %s (%s): %v", what, cond, err)
+		status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.status')].filter((e) => e.checkVisibility() && e.textContent).map((e) => e.id + ': ' + e.textContent)`))
+		b.t.Fatalf("waiting for %s (%s): %v (page errors: %q; the page says %q)", what, cond, err, b.pageErrors(), status)
 	}
 }
 
@@ -261,7 +262,11 @@ func (b *browser) viewport(w, h int64) {
 // every step, to keep the suite fast.
 func TestBrowser(t *testing.T) {
 	// N = 18 on one worker: a count that cannot end before the test cancels it.
-	b := newBrowser(t, Config{MaxCountN: 18, CountWorkers: 1})
+	// The test leaves pages faster than anybody, and the server frees the job
+	// slot of a left page's trace stream only when a write to it fails: more
+	// slots than the default keep a count from being refused for that.
+	// Traces of at most 20,000 steps keep the streams short.
+	b := newBrowser(t, Config{MaxCountN: 18, CountWorkers: 1, MaxJobs: 8, MaxTraceEvents: 20000})
 	for _, step := range []struct {
 		name string
 		run  func(*browser)

@@ -45,19 +45,31 @@ export function href(path, params = {}) {
   return s ? `${path}?${s}` : path;
 }
 
+// busyTries is how often a GET answered 429 (all the server's job slots
+// taken, often by streams of a page just left) is tried again, after the
+// Retry-After the server asks for.
+const busyTries = 8;
+
 // send makes one request; a network failure (not an error status) marks the
 // server unreachable.
 async function send(url, init) {
-  let res;
-  try {
-    res = await fetch(url, { ...init, credentials: 'same-origin' });
-  } catch (err) {
-    if (init.signal && init.signal.aborted) throw err;
-    setReachable(false);
-    throw new ApiError('The server does not answer: is nqueens serve still running?', 0);
+  for (let tries = 1; ; tries++) {
+    let res;
+    try {
+      res = await fetch(url, { ...init, credentials: 'same-origin' });
+    } catch (err) {
+      if (init.signal && init.signal.aborted) throw err;
+      setReachable(false);
+      throw new ApiError('The server does not answer: is nqueens serve still running?', 0);
+    }
+    setReachable(true);
+    if (res.status !== 429 || (init.method && init.method !== 'GET') || tries === busyTries) return res;
+    const wait = 1000 * (Number(res.headers.get('Retry-After')) || 1);
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, wait);
+      if (init.signal) init.signal.addEventListener('abort', () => { clearTimeout(timer); reject(init.signal.reason); }, { once: true });
+    });
   }
-  setReachable(true);
-  return res;
 }
 
 async function decode(res) {
