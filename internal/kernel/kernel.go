@@ -79,6 +79,17 @@ func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
 // loop in assembly where this machine has one (loop_amd64.go).
 var count32Loop = count32
 
+// CountReference is [Count] run by the Go loops only, never the assembly
+// one, so that tests elsewhere can hold the two against each other.
+func CountReference(b *Board) (solutions, nodes uint64) {
+	if b.N <= 32 {
+		solutions, nodes, _ = count32(b, nil)
+	} else {
+		solutions, nodes, _ = countWide(b, nil)
+	}
+	return solutions, nodes
+}
+
 type frame struct {
 	occ, diag, anti, rem, avail uint64
 	row                         int
