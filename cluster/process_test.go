@@ -284,7 +284,7 @@ func TestProcessRogueWorkers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
-			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--ack-wait", "2s", "--block-size", "16"}, tt.args...)
+			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--ack-wait", "2s", "--block-size", "32"}, tt.args...)
 			coord := start(t, "coordinator", nil, args...)
 			coord.waitMatch(t, 10*time.Second, `published \d+ block`)
 			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
@@ -296,7 +296,7 @@ func TestProcessRogueWorkers(t *testing.T) {
 			for _, name := range tt.honest {
 				start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name, "--exit-when-idle", "2s")
 			}
-			if code := coord.wait(t, 60*time.Second); code != tt.code {
+			if code := coord.wait(t, 90*time.Second); code != tt.code {
 				t.Fatalf("coordinator exit %d, want %d; stdout %q", code, tt.code, coord.stdout.String())
 			}
 			for _, w := range tt.want {

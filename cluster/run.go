@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/nqueens/nqueens/count"
 )
@@ -175,52 +174,6 @@ func alarmKey(b Block, seq uint64) string {
 }
 func bannedKey(worker string) string { return "banned." + workerID(worker) }
 
-// vote is the value stored for one worker's count of a block: the result
-// of each of its units, in order.
-type vote struct {
-	N         int                `json:"n"`
-	First     int                `json:"first"`
-	Last      int                `json:"last"`
-	Units     []count.UnitResult `json:"units"`
-	Seconds   float64            `json:"seconds"`
-	Worker    string             `json:"worker"`
-	Delivered uint64             `json:"delivered"` // delivery attempt that produced it (1 = first)
-	At        time.Time          `json:"at"`
-}
-
-func (v vote) block() Block { return Block{v.First, v.Last} }
-
-// check reports whether v holds exactly the units of block b of N, each
-// plausible ([count.Check]).
-func (v vote) check(n int, b Block) error {
-	if v.N != n || v.First != b.First || v.Last != b.Last || len(v.Units) != b.Len() {
-		return fmt.Errorf("result of N = %d, units %d-%d (%d results) does not match %s of N = %d", v.N, v.First, v.Last, len(v.Units), b, n)
-	}
-	for k, u := range v.Units {
-		if u.Index != b.First+k {
-			return fmt.Errorf("result of %s holds unit %d in place %d", b, u.Index, k)
-		}
-		if err := count.Check(n, u); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sameUnits compares what two results contribute; timing and origin may
-// differ.
-func sameUnits(a, b []count.UnitResult) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
-}
-
 // failure is the value stored for a block that failed.
 type failure struct {
 	First     int    `json:"first"`
@@ -232,22 +185,6 @@ type failure struct {
 	// GaveUp is set when the server stopped delivering the block after the
 	// consumer's MaxDeliver attempts; the next coordinator start retries it.
 	GaveUp bool `json:"gave_up"`
-}
-
-// alarm is stored when a worker finds its own earlier result for a block
-// different from a new one: the worker is faulty.
-type alarm struct {
-	First  vote `json:"first"`
-	Second vote `json:"second"`
-}
-
-// ban is stored when the coordinator finds a worker's result wrong: every
-// result of that worker is discarded, and the worker stops taking blocks
-// of the run.
-type ban struct {
-	Worker string    `json:"worker"`
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
 }
 
 // blockJob is the body of a block message; the subject carries the first

@@ -170,85 +170,28 @@ func countSpec(n, index int, s UnitSpec, stop *atomic.Bool) (UnitResult, bool, e
 // seen each of them). Cost: about 0.8 s for N = 16 on one core of a 2020s
 // server, ×6.3 per step of N; memory O(units).
 func Count(ctx context.Context, n int, opts Options) (Result, error) {
-	start := time.Now()
 	t, err := NewTally(n)
 	if err != nil {
 		return Result{}, err
 	}
-	ck := opts.Checkpoint
-	resume := opts.Resume
-	if ck != nil {
-		if len(resume) > 0 {
-			return Result{}, errors.New("resume from the checkpoint or from Options.Resume, not both")
-		}
-		if ck.N() != n {
-			return Result{}, fmt.Errorf("checkpoint %s is for N = %d, not N = %d", ck.Path(), ck.N(), n)
-		}
-		resume = ck.Units()
+	if err := resume(t, opts); err != nil {
+		return Result{}, err
 	}
-	for _, u := range resume {
-		if err := t.Add(u); err != nil {
-			return Result{}, fmt.Errorf("resumed units: %w", err)
-		}
-	}
-	resumed := t.Done()
 	todo := todoUnits(t)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, len(todo)))
-
-	every := opts.ProgressEvery
-	if every <= 0 {
-		every = 250 * time.Millisecond
+	now := time.Now()
+	c := &counter{opts: opts, t: t, start: now, reported: now, resumed: t.Done(), every: opts.ProgressEvery}
+	if c.every <= 0 {
+		c.every = defaultProgressEvery
 	}
-	var runNodes Uint128
-	lastReport := start
-	report := func() {
-		lastReport = time.Now()
-		if opts.Progress != nil {
-			opts.Progress(Progress{UnitsDone: t.Done(), Units: t.Units(), Resumed: resumed, Nodes: runNodes, Elapsed: time.Since(start)})
-		}
-	}
-	save := func(force bool) error {
-		if ck == nil {
-			return nil
-		}
-		err := ck.save(force)
-		if err != nil && opts.SaveFailed != nil {
-			err = opts.SaveFailed(err)
-		}
-		return err
-	}
-	runErr := RunUnits(ctx, n, todo, RunOptions{
-		Workers: workers,
-		Every:   min(every, defaultHandEvery),
-		Take: func(b Batch) error {
-			for _, r := range b.Units {
-				if err := t.Add(r); err != nil {
-					return err
-				}
-				runNodes, _ = runNodes.Add(U128(r.Nodes))
-				if ck != nil {
-					ck.add(r)
-				}
-				if opts.OnUnit != nil {
-					opts.OnUnit(r)
-				}
-			}
-			if err := save(false); err != nil {
-				return err
-			}
-			if time.Since(lastReport) >= every {
-				report()
-			}
-			return nil
-		},
-	})
-	report()
-	saveErr := save(true)
-	elapsed := time.Since(start)
+	runErr := RunUnits(ctx, n, todo, RunOptions{Workers: workers, Every: min(c.every, defaultHandEvery), Take: c.take})
+	c.report()
+	saveErr := c.save(true)
+	elapsed := time.Since(c.start)
 	if runErr == nil && saveErr != nil {
 		runErr = saveErr
 	}
@@ -270,4 +213,83 @@ func Count(ctx context.Context, n int, opts Options) (Result, error) {
 	}
 	r.Workers, r.Elapsed = workers, elapsed
 	return r, nil
+}
+
+// defaultProgressEvery is how often Count reports progress by default.
+const defaultProgressEvery = 250 * time.Millisecond
+
+// resume adds the units finished earlier, from the checkpoint or from
+// Options.Resume, to t.
+func resume(t *Tally, opts Options) error {
+	units := opts.Resume
+	if ck := opts.Checkpoint; ck != nil {
+		if len(units) > 0 {
+			return errors.New("resume from the checkpoint or from Options.Resume, not both")
+		}
+		if ck.N() != t.n {
+			return fmt.Errorf("checkpoint %s is for N = %d, not N = %d", ck.Path(), ck.N(), t.n)
+		}
+		units = ck.Units()
+	}
+	for _, u := range units {
+		if err := t.Add(u); err != nil {
+			return fmt.Errorf("resumed units: %w", err)
+		}
+	}
+	return nil
+}
+
+// counter takes the units a count's runner hands over: it adds them to the
+// tally and the checkpoint, and reports progress.
+type counter struct {
+	opts     Options
+	t        *Tally
+	start    time.Time
+	resumed  int
+	nodes    Uint128 // of the units counted in this run
+	every    time.Duration
+	reported time.Time
+}
+
+func (c *counter) take(b Batch) error {
+	for _, r := range b.Units {
+		if err := c.t.Add(r); err != nil {
+			return err
+		}
+		c.nodes, _ = c.nodes.Add(U128(r.Nodes))
+		if c.opts.Checkpoint != nil {
+			c.opts.Checkpoint.add(r)
+		}
+		if c.opts.OnUnit != nil {
+			c.opts.OnUnit(r)
+		}
+	}
+	if err := c.save(false); err != nil {
+		return err
+	}
+	if time.Since(c.reported) >= c.every {
+		c.report()
+	}
+	return nil
+}
+
+func (c *counter) report() {
+	c.reported = time.Now()
+	if c.opts.Progress != nil {
+		c.opts.Progress(Progress{UnitsDone: c.t.Done(), Units: c.t.Units(), Resumed: c.resumed, Nodes: c.nodes, Elapsed: time.Since(c.start)})
+	}
+}
+
+// save saves the checkpoint, if any, when due (or now, with force); a
+// failure goes through Options.SaveFailed.
+func (c *counter) save(force bool) error {
+	ck := c.opts.Checkpoint
+	if ck == nil {
+		return nil
+	}
+	err := ck.save(force)
+	if err != nil && c.opts.SaveFailed != nil {
+		err = c.opts.SaveFailed(err)
+	}
+	return err
 }

@@ -1,0 +1,163 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/count"
+)
+
+// apply takes one bucket entry into account; live says it arrived during
+// the run (so failures are worth a log line).
+func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
+	key := e.Key()
+	if e.Operation() != jetstream.KeyValuePut {
+		if k, _, ok := c.keyBlock(key, "failed."); ok {
+			delete(c.failed, k)
+		}
+		return
+	}
+	switch {
+	case strings.HasPrefix(key, "vote."):
+		c.applyVote(key, e.Value(), live)
+	case strings.HasPrefix(key, "failed."):
+		c.applyFailure(key, e.Value(), live)
+	case strings.HasPrefix(key, "alarm."):
+		var a alarm
+		if err := json.Unmarshal(e.Value(), &a); err != nil || a.First.Worker == "" {
+			c.log(fmt.Sprintf("bucket key %s holds a malformed alarm", key))
+			return
+		}
+		c.book.banWorker(a.First.Worker, fmt.Sprintf("it gave two different results for %s", a.First.block()))
+	case strings.HasPrefix(key, "banned."):
+		var b ban
+		if json.Unmarshal(e.Value(), &b) == nil && b.Worker != "" {
+			c.book.banWorker(b.Worker, b.Reason)
+		}
+	}
+}
+
+func (c *coordinator) applyVote(key string, value []byte, live bool) {
+	var v vote
+	k, b, ok := c.keyBlock(key, "vote.")
+	if !ok || json.Unmarshal(value, &v) != nil {
+		c.log(fmt.Sprintf("bucket key %s holds a malformed result; ignored", key))
+		return
+	}
+	if err := v.check(c.run.N, b); err != nil || key != voteKey(b, v.Worker) {
+		if err == nil {
+			err = errors.New("its key does not name its worker")
+		}
+		c.book.banWorker(v.Worker, fmt.Sprintf("it stored an impossible result for %s: %v", b, err))
+		return
+	}
+	if live {
+		for _, u := range v.Units {
+			c.nodes, _ = c.nodes.Add(count.U128(u.Nodes))
+		}
+		if v.Delivered > 1 && c.run.Replicas == 1 {
+			c.log(fmt.Sprintf("%s counted by %s on delivery %d (an earlier worker died, failed or lost its connection)", b, v.Worker, v.Delivered))
+		}
+	}
+	delete(c.failed, k)
+	c.book.add(k, v)
+}
+
+func (c *coordinator) applyFailure(key string, value []byte, live bool) {
+	var f failure
+	k, b, ok := c.keyBlock(key, "failed.")
+	if !ok || json.Unmarshal(value, &f) != nil || c.book.ballots[k].verdict != nil {
+		return
+	}
+	known := c.failed[k].GaveUp
+	c.failed[k] = f
+	if live && !(known && f.GaveUp) {
+		verb := "failed"
+		if f.GaveUp {
+			verb = "failed for the last time (set aside until the coordinator restarts)"
+		}
+		c.log(fmt.Sprintf("%s %s on attempt %d (worker %s): %s", b, verb, f.Delivered, f.Worker, f.Error))
+	}
+}
+
+// keyBlock reads the block from a bucket key with the given prefix
+// ("vote.<first>.<worker>", "failed.<first>", "alarm.<first>.<nonce>").
+func (c *coordinator) keyBlock(key, prefix string) (int, Block, bool) {
+	s, ok := strings.CutPrefix(key, prefix)
+	if !ok {
+		return 0, Block{}, false
+	}
+	s, _, _ = strings.Cut(s, ".")
+	first, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, Block{}, false
+	}
+	k, ok := c.run.blockNumber(first)
+	return k, c.run.block(k), ok
+}
+
+// advisory records a block the server stopped delivering.
+func (c *coordinator) advisory(ctx context.Context, m *nats.Msg) {
+	var adv struct {
+		StreamSeq  uint64 `json:"stream_seq"`
+		Deliveries uint64 `json:"deliveries"`
+	}
+	if json.Unmarshal(m.Data, &adv) != nil || adv.StreamSeq == 0 {
+		return
+	}
+	msg, err := c.stream.GetMsg(ctx, adv.StreamSeq)
+	if err != nil {
+		c.log(fmt.Sprintf("a block message (stream sequence %d) failed %d times, and cannot be read: %v", adv.StreamSeq, adv.Deliveries, err))
+		return
+	}
+	k, b, err := c.run.blockOf(msg.Subject)
+	if err != nil {
+		c.log(fmt.Sprintf("message %d on %s failed %d times: %v", adv.StreamSeq, msg.Subject, adv.Deliveries, err))
+		return
+	}
+	if c.book.ballots[k].verdict != nil {
+		// A copy nobody needed any more (declined by every worker that
+		// already voted on the block): drop it.
+		_ = c.stream.DeleteMsg(ctx, adv.StreamSeq)
+		return
+	}
+	c.giveUp(ctx, k, b, adv.StreamSeq, adv.Deliveries)
+}
+
+// giveUp records that the server stopped delivering block b (its message
+// has stream sequence seq), so that the run reports it and the next
+// coordinator start retries it.
+func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliveries uint64) {
+	f := c.failed[k]
+	f.First, f.Last, f.GaveUp, f.StreamSeq = b.First, b.Last, true, seq
+	f.Delivered = max(f.Delivered, deliveries)
+	if f.Error == "" {
+		f.Error = "no worker finished it (killed, or lost its connection, each time)"
+	}
+	v, _ := json.Marshal(f)
+	if _, err := c.kv.Put(ctx, failedKey(b), v); err != nil {
+		c.log(fmt.Sprintf("%s: cannot record its failure: %v", b, err))
+	}
+	// The watcher will bring the same record; keep it now so that the
+	// run's end is seen without waiting for it.
+	c.failed[k] = f
+	c.log(fmt.Sprintf("%s set aside after %d attempt(s): %s; retried when the coordinator restarts", b, f.Delivered, f.Error))
+}
+
+func (c *coordinator) gaveUpBlocks() []Block {
+	var out []Block
+	for k, f := range c.failed {
+		if f.GaveUp && c.book.ballots[k].verdict == nil {
+			out = append(out, c.run.block(k))
+		}
+	}
+	slices.SortFunc(out, func(a, b Block) int { return a.First - b.First })
+	return out
+}

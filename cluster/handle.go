@@ -1,0 +1,244 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/faults"
+)
+
+// handle counts the block of msg and settles the message.
+func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
+	meta, err := msg.Metadata()
+	if err != nil {
+		w.logf("message on %s has no metadata: %v", msg.Subject(), err)
+		_ = msg.Nak()
+		return
+	}
+	b, err := w.job(h, msg)
+	if err != nil {
+		// Not a block: let it run out of deliveries, so the coordinator
+		// reports it.
+		w.log(err.Error())
+		w.count(func(r *WorkerReport) { r.Failures++ })
+		_ = msg.NakWithDelay(failDelay)
+		return
+	}
+	if w.banned(ctx, h) {
+		_ = msg.Nak()
+		return
+	}
+	// Another slot may be counting a copy of the same block right now.
+	if !w.take(msg.Subject()) {
+		w.decline(ctx, msg)
+		return
+	}
+	defer w.release(msg.Subject())
+	if _, err := h.kv.Get(ctx, voteKey(b, w.o.Name)); err == nil {
+		// This worker counted the block already: a quorum needs another
+		// worker's count; otherwise the result is stored and the message
+		// (a redelivery after a lost ack) is done.
+		if h.run.Replicas > 1 {
+			w.decline(ctx, msg)
+		} else {
+			_ = msg.Ack()
+		}
+		return
+	}
+	if w.o.Verbose {
+		w.logf("%s of run %s: started (attempt %d)", b, h.run.ID, meta.NumDelivered)
+	}
+	stopBeat := w.beat(ctx, h, msg)
+	defer stopBeat()
+	w.holdFirst(ctx, b)
+	t0 := time.Now()
+	v := vote{N: h.run.N, First: b.First, Last: b.Last, Units: make([]count.UnitResult, 0, b.Len()),
+		Worker: w.o.Name, Delivered: meta.NumDelivered}
+	for u := b.First; u <= b.Last; u++ {
+		r, err := count.CountUnit(ctx, h.run.N, u)
+		if ctx.Err() != nil {
+			_ = msg.Nak() // hand it back at once
+			return
+		}
+		if err != nil {
+			w.fail(ctx, h, msg, meta, b, err)
+			return
+		}
+		faults.Corrupt(&r)
+		v.Units = append(v.Units, r)
+	}
+	v.Seconds, v.At = time.Since(t0).Seconds(), time.Now().UTC()
+	w.settle(ctx, h, msg, meta, v)
+}
+
+// decline hands a block copy this worker may not count to another worker:
+// it queues a fresh copy and acknowledges this one, so that declines do not
+// use up the message's deliveries, then keeps this slot off the queue for a
+// moment, so that another worker takes the copy.
+func (w *worker) decline(ctx context.Context, msg jetstream.Msg) {
+	w.count(func(r *WorkerReport) { r.Declined++ })
+	id := fmt.Sprintf("%s.declined.%s.%d", msg.Subject(), workerID(w.o.Name), time.Now().UnixNano())
+	if _, err := w.js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id)); err != nil {
+		_ = msg.NakWithDelay(declineDelay)
+	} else {
+		_ = msg.Ack()
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(declineDelay):
+	}
+}
+
+// take marks the block of subject as being counted by a slot, unless one
+// already counts it.
+func (w *worker) take(subject string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.inHand[subject] {
+		return false
+	}
+	w.inHand[subject] = true
+	return true
+}
+
+func (w *worker) release(subject string) {
+	w.mu.Lock()
+	delete(w.inHand, subject)
+	w.mu.Unlock()
+}
+
+// job reads the block of msg, checking that subject and body agree.
+func (w *worker) job(h *runHandle, msg jetstream.Msg) (Block, error) {
+	_, b, err := h.run.blockOf(msg.Subject())
+	if err != nil {
+		return Block{}, err
+	}
+	var job blockJob
+	if jerr := json.Unmarshal(msg.Data(), &job); jerr != nil || job.N != h.run.N || job.First != b.First || job.Last != b.Last || job.Replicas != h.run.Replicas {
+		return Block{}, fmt.Errorf("message body %q does not match subject %s", msg.Data(), msg.Subject())
+	}
+	return b, nil
+}
+
+// banned reports whether the coordinator banned this worker from h's run,
+// and then leaves the run.
+func (w *worker) banned(ctx context.Context, h *runHandle) bool {
+	e, err := h.kv.Get(ctx, bannedKey(w.o.Name))
+	if err != nil {
+		return false
+	}
+	var b ban
+	_ = json.Unmarshal(e.Value(), &b)
+	w.logf("ALARM: the coordinator of run %s banned this worker (%s): %s; leaving the run", h.run.ID, w.o.Name, b.Reason)
+	w.count(func(r *WorkerReport) { r.Banned = append(r.Banned, h.run.ID) })
+	w.skip(h.run.Stream)
+	return true
+}
+
+// beat reports progress while a block runs, so the server does not hand it
+// to another worker after the ack wait. It returns the function that stops
+// it.
+func (w *worker) beat(ctx context.Context, h *runHandle, msg jetstream.Msg) func() {
+	beat, stop := context.WithCancel(ctx)
+	var beating sync.WaitGroup
+	beating.Go(func() {
+		t := time.NewTicker(max(h.ackWait/3, 10*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-beat.Done():
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	})
+	return func() { stop(); beating.Wait() }
+}
+
+// holdFirst holds the first block a test build's worker takes, reporting
+// progress meanwhile (see internal/faults).
+func (w *worker) holdFirst(ctx context.Context, b Block) {
+	hold := faults.HoldFirst()
+	if hold <= 0 || !w.held.CompareAndSwap(false, true) {
+		return
+	}
+	w.logf("fault injection: holding %s (first %d) for %s", b, b.First, hold)
+	select {
+	case <-ctx.Done():
+	case <-time.After(hold):
+	}
+}
+
+// settle stores the vote and acknowledges the message.
+func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, v vote) {
+	b := v.block()
+	dup, err := w.store(ctx, h, v)
+	var conflict *ConflictError
+	switch {
+	case errors.As(err, &conflict):
+		w.logf("ALARM: %v", err)
+		w.count(func(r *WorkerReport) { r.Conflicts++ })
+	case err != nil:
+		if ctx.Err() != nil {
+			_ = msg.Nak()
+			return
+		}
+		w.fail(ctx, h, msg, meta, b, err)
+		return
+	case dup:
+		w.count(func(r *WorkerReport) { r.Duplicates += b.Len() })
+	default:
+		w.count(func(r *WorkerReport) { r.Units += b.Len() })
+	}
+	// Only now is the result safe; a lost ack merely redelivers the block.
+	_ = msg.Ack()
+	if w.o.Verbose {
+		var total uint64
+		for _, u := range v.Units {
+			total += u.Total
+		}
+		w.logf("%s of run %s: done in %.3fs (total %d)", b, h.run.ID, v.Seconds, total)
+	}
+}
+
+// store records a vote, retrying while the server is out of reach (a
+// restarting coordinator with its embedded server): the count is done, and
+// the message stays ours until the ack wait runs out. It gives up after two
+// ack waits, when the block has surely gone to another worker.
+func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) {
+	deadline := time.Now().Add(max(2*h.ackWait, 10*time.Second))
+	for {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		dup, err := storeVote(rctx, h.kv, v)
+		cancel()
+		var conflict *ConflictError
+		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
+			return dup, err
+		}
+		w.logf("%s of run %s: storing the result failed, retrying: %v", v.block(), h.run.ID, err)
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(storeRetry):
+		}
+	}
+}
+
+// fail reports a failed block in the bucket and hands it back.
+func (w *worker) fail(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, b Block, cause error) {
+	w.count(func(r *WorkerReport) { r.Failures++ })
+	w.logf("%s of run %s failed (attempt %d): %v", b, h.run.ID, meta.NumDelivered, cause)
+	f := failure{First: b.First, Last: b.Last, Error: cause.Error(), Worker: w.o.Name, Delivered: meta.NumDelivered, StreamSeq: meta.Sequence.Stream}
+	v, _ := json.Marshal(f)
+	if _, err := h.kv.Put(ctx, failedKey(b), v); err != nil {
+		w.logf("%s: cannot record the failure: %v", b, err)
+	}
+	_ = msg.NakWithDelay(failDelay)
+}
