@@ -80,7 +80,7 @@ func (r *record) sums(set bool) error {
 		total, ok1 = total.Add(count.U128(u.Total))
 		nodes, ok2 = nodes.Add(count.U128(u.Nodes))
 		if !ok1 || !ok2 {
-			return count.ErrOverflow
+			return fmt.Errorf("the record's sums pass 128 bits: %w", count.ErrOverflow)
 		}
 	}
 	if set {

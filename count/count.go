@@ -147,7 +147,7 @@ func countSpec(n, index int, s UnitSpec, stop *atomic.Bool) (UnitResult, bool, e
 	res := UnitResult{Index: index, Nodes: placed + nodes}
 	var fit bool
 	if res.Total, fit = mul64(sols, w); !fit {
-		return UnitResult{}, false, fmt.Errorf("unit %d of N = %d: %w", index, n, ErrOverflow)
+		return UnitResult{}, false, fmt.Errorf("unit %d of N = %d: its solutions times its orbit size pass 64 bits: %w", index, n, ErrOverflow)
 	}
 	if s.first && s.fixedBy(n, board.Rotate180) {
 		c := startBoard(n, s.Constellation)

@@ -115,7 +115,7 @@ func (t *Tally) Add(u UnitResult) error {
 	rot90, ok3 := t.rot90.Add(U128(u.Rot90))
 	nodes, ok4 := t.nodes.Add(U128(u.Nodes))
 	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return ErrOverflow
+		return fmt.Errorf("the sums of N = %d pass 128 bits: %w", t.n, ErrOverflow)
 	}
 	t.total, t.rot180, t.rot90, t.nodes = total, rot180, rot90, nodes
 	t.got[u.Index] = u
@@ -168,7 +168,7 @@ func (t *Tally) Result() (Result, error) {
 	sum, ok2 := sum.Add(t.rot90)
 	sum, ok3 := sum.Add(t.rot90)
 	if !ok1 || !ok2 || !ok3 {
-		return Result{}, ErrOverflow
+		return Result{}, fmt.Errorf("the Burnside sum of N = %d passes 128 bits: %w", t.n, ErrOverflow)
 	}
 	u, exact := sum.div8()
 	if !exact {

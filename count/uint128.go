@@ -12,8 +12,10 @@ import (
 // near N = 29. It prints and marshals to JSON as a plain decimal number.
 type Uint128 struct{ Hi, Lo uint64 }
 
-// ErrOverflow reports a count that does not fit its integer type.
-var ErrOverflow = errors.New("count overflows 128 bits")
+// ErrOverflow reports a count that does not fit its integer type: a unit's
+// weighted count past 64 bits, or a sum past 128 bits. The error that wraps
+// it says which.
+var ErrOverflow = errors.New("a count overflows its integer type")
 
 // U128 converts x.
 func U128(x uint64) Uint128 { return Uint128{Lo: x} }

@@ -24,9 +24,10 @@ type Row struct {
 //go:embed queens-counts.tsv
 var table string
 
-// Load returns the table, keyed by n. The binary carries its own copy
-// (count --range checks against it at run time); the package's tests check
-// that the copy equals ../shared/reference/queens-counts.tsv.
+// Load returns the table, keyed by n. The binary carries its own copy:
+// package count checks every finished count against it (count.Known); the
+// package's tests check that the copy equals
+// ../shared/reference/queens-counts.tsv.
 func Load() (map[int]Row, error) { return parse(strings.NewReader(table), "queens-counts.tsv") }
 
 func parse(r io.Reader, path string) (map[int]Row, error) {
