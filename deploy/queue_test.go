@@ -26,12 +26,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/syncbuf"
 	"golang.org/x/crypto/bcrypt"
 	appsv1 "k8s.io/api/apps/v1"
 )
@@ -116,24 +116,10 @@ func writePEM(t *testing.T, file, kind string, der []byte) {
 
 // process is a program running in the background for one test.
 type process struct {
-	cmd    *exec.Cmd
-	mu     sync.Mutex
-	stderr strings.Builder
-	stdout strings.Builder
-	done   chan struct{}
-	err    error
-}
-
-// lockedWriter appends to a builder under the process's lock.
-type lockedWriter struct {
-	mu *sync.Mutex
-	b  *strings.Builder
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
+	cmd            *exec.Cmd
+	stdout, stderr syncbuf.Buffer
+	done           chan struct{}
+	err            error
 }
 
 func startProcess(t *testing.T, env []string, prog string, args ...string) *process {
@@ -141,8 +127,7 @@ func startProcess(t *testing.T, env []string, prog string, args ...string) *proc
 	p := &process{done: make(chan struct{})}
 	p.cmd = exec.Command(prog, args...)
 	p.cmd.Env = append(os.Environ(), env...)
-	p.cmd.Stdout = lockedWriter{&p.mu, &p.stdout}
-	p.cmd.Stderr = lockedWriter{&p.mu, &p.stderr}
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -161,17 +146,9 @@ func startProcess(t *testing.T, env []string, prog string, args ...string) *proc
 	return p
 }
 
-func (p *process) errors() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.stderr.String()
-}
+func (p *process) errors() string { return p.stderr.String() }
 
-func (p *process) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.stdout.String()
-}
+func (p *process) output() string { return p.stdout.String() }
 
 // wait returns the exit code once the process ends.
 func (p *process) wait(t *testing.T, timeout time.Duration, what string) int {
