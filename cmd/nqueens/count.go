@@ -136,7 +136,7 @@ func (o *countOptions) run(cmd *cobra.Command) error {
 	case o.algo != "":
 		return runAlgoCount(cmd, o.n, o.algo, o.stats, o.jsonOut, o.yes)
 	case o.shard.active():
-		return runShardCount(cmd, o.n, o.shard, o.workers, o.jsonOut)
+		return runShardCount(cmd, o.n, o.shard, o)
 	}
 	ck, cleanup, err := o.openCheckpoint()
 	if err != nil {

@@ -39,38 +39,45 @@ func (s *shardFlags) active() bool {
 	return s.shard != "" || s.ledger != "" || s.fromEnv || s.shards != 0
 }
 
-// runShardCount counts shard I/K of N into the ledger; the merge command
-// adds the ledgers up.
-func runShardCount(cmd *cobra.Command, n int, s *shardFlags, workers int, jsonOut bool) error {
+// resolve checks the shard flags and returns the shard they name.
+func (s *shardFlags) resolve() (cluster.Shard, error) {
 	var sh cluster.Shard
 	var err error
 	switch {
 	case s.ledger == "":
-		return usagef("a shard needs --ledger FILE to write its results to")
+		return sh, usagef("a shard needs --ledger FILE to write its results to")
 	case s.shard != "" && s.fromEnv:
-		return usagef("give either --shard I/K or --shard-from-env --shards K, not both")
+		return sh, usagef("give either --shard I/K or --shard-from-env --shards K, not both")
 	case s.shard != "":
 		if s.shards != 0 {
-			return usagef("--shards goes with --shard-from-env; --shard I/K already says K")
+			return sh, usagef("--shards goes with --shard-from-env; --shard I/K already says K")
 		}
 		if sh, err = cluster.ParseShard(s.shard); err != nil {
-			return usagef("--shard: %v", err)
+			return sh, usagef("--shard: %v", err)
 		}
 	case s.fromEnv:
 		if s.shards < 1 {
-			return usagef("--shard-from-env needs --shards K (the number of array tasks)")
+			return sh, usagef("--shard-from-env needs --shards K (the number of array tasks)")
 		}
 		if sh, err = cluster.ShardFromEnv(s.shards, os.Getenv); err != nil {
-			return usagef("--shard-from-env: %v", err)
+			return sh, usagef("--shard-from-env: %v", err)
 		}
 	default:
-		return usagef("--ledger needs --shard I/K or --shard-from-env --shards K")
+		return sh, usagef("--ledger needs --shard I/K or --shard-from-env --shards K")
 	}
 	if s.saveEvery <= 0 {
-		return usagef("--ledger-every must be positive, got %s", s.saveEvery)
+		return sh, usagef("--ledger-every must be positive, got %s", s.saveEvery)
 	}
-	stderr := cmd.ErrOrStderr()
+	return sh, nil
+}
 
+// runShardCount counts shard I/K of N into the ledger; the merge command
+// adds the ledgers up.
+func runShardCount(cmd *cobra.Command, n int, s *shardFlags, o *countOptions) error {
+	sh, err := s.resolve()
+	if err != nil {
+		return err
+	}
 	l, err := cluster.OpenLedger(s.ledger, n)
 	if err != nil {
 		return err
@@ -78,22 +85,25 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags, workers int, jsonOu
 	defer l.Close()
 	l.Worker, _ = os.Hostname()
 	l.Shard = sh.String()
-	if l.Repaired > 0 {
-		fmt.Fprintf(stderr, "nqueens: %s:%d: removed a last line cut short by an earlier kill\n", s.ledger, l.Repaired)
+	note := func(format string, args ...any) {
+		if !o.quiet {
+			fmt.Fprintf(o.stderr, "nqueens: "+format+"\n", args...)
+		}
 	}
-	last := time.Now()
+	if l.Repaired > 0 {
+		note("%s:%d: removed a last line cut short by an earlier kill", s.ledger, l.Repaired)
+	}
+	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), o.quiet)
 	p, err := cluster.RunShard(cmd.Context(), n, sh, l, cluster.ShardOptions{
-		Workers:   workers,
+		Workers:   o.workers,
 		SaveEvery: s.saveEvery,
 		Progress: func(p cluster.ShardProgress) {
-			if time.Since(last) >= statusEvery {
-				last = time.Now()
-				fmt.Fprintf(stderr, "nqueens: shard %s of N = %d: %d/%d units\n", sh, n, p.Done, p.Units)
-			}
+			view.update(progressState{Done: p.Done, Units: p.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed})
 		},
 	})
+	view.finish(err == nil)
 	if p.Resumed > 0 {
-		fmt.Fprintf(stderr, "nqueens: shard %s of N = %d: %d of its %d units were already in %s\n", sh, n, p.Resumed, p.Units, s.ledger)
+		note("shard %s of N = %d: %d of its %d units were already in %s", sh, n, p.Resumed, p.Units, s.ledger)
 	}
 	if err != nil {
 		if errors.Is(err, cmd.Context().Err()) && cmd.Context().Err() != nil {
@@ -101,8 +111,8 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags, workers int, jsonOu
 		}
 		return err
 	}
-	if jsonOut {
-		return writeJSONLine(cmd.OutOrStdout(), struct {
+	if o.jsonOut {
+		return writeJSONLine(o.stdout, struct {
 			N       int     `json:"n"`
 			Shard   string  `json:"shard"`
 			Units   int     `json:"units"`
@@ -111,7 +121,7 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags, workers int, jsonOu
 			Ledger  string  `json:"ledger"`
 		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), s.ledger})
 	}
-	fmt.Fprintf(stderr, "nqueens: shard %s of N = %d complete: %d units in %s (%s); add up all shards with: nqueens merge LEDGER…\n",
+	note("shard %s of N = %d complete: %d units in %s (%s); add up all shards with: nqueens merge LEDGER…",
 		sh, n, p.Units, s.ledger, formatDuration(p.Elapsed))
 	return nil
 }
