@@ -64,64 +64,73 @@ cannot reach the server (it retries with backoff, up to every 30 s);
 Ctrl-C or SIGTERM hands the blocks in progress back at once.
 --exit-when-idle makes it stop when there has been no work for that long.`
 
+// workerOptions are the flags of worker.
+type workerOptions struct {
+	nats    natsFlags
+	workers int
+	name    string
+	idle    time.Duration
+	verbose bool
+}
+
 func newWorkerCmd() *cobra.Command {
-	var nf natsFlags
-	var workers int
-	var name string
-	var idle time.Duration
-	var verbose bool
+	o := &workerOptions{}
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
 		Short: "Count blocks of work units from a NATS JetStream queue for a coordinator",
 		Long:  workerLong,
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkWorkers(workers); err != nil {
+			if err := o.validate(); err != nil {
 				return err
 			}
-			if idle < 0 {
-				return usagef("--exit-when-idle must not be negative, got %s", idle)
-			}
-			if err := nf.check(); err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			if name == "" {
-				host, _ := os.Hostname()
-				name = fmt.Sprintf("%s:%d", host, os.Getpid())
-			}
-			logger := newLineLogger(stderr, "worker")
-			opts := nf.options("nqueens worker " + name)
-			opts.Log = logger
-			nc, err := cluster.Connect(opts)
-			if err != nil {
-				return err
-			}
-			defer nc.Close()
-			start := time.Now()
-			rep, err := cluster.Work(cmd.Context(), nc, cluster.WorkerOptions{
-				Workers:  workers,
-				Name:     name,
-				IdleExit: idle,
-				Verbose:  verbose,
-				Log:      logger,
-			})
-			fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
-				name, rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
-			if len(rep.Banned) > 0 {
-				return fmt.Errorf("the coordinator banned this worker from run(s) %s: its results were wrong; check this machine", strings.Join(rep.Banned, ", "))
-			}
-			if err != nil && cmd.Context().Err() != nil {
-				return nil // stopped by a signal: units in hand were handed back
-			}
-			return err
+			return o.run(cmd)
 		},
 	}
-	addNATSFlags(cmd, &nf, "NATS server URL(s), comma-separated (default nats://127.0.0.1:4222)")
+	addNATSFlags(cmd, &o.nats, "NATS server URL(s), comma-separated (default nats://127.0.0.1:4222)")
 	fl := cmd.Flags()
-	fl.IntVarP(&workers, "workers", "w", 0, "blocks counted at once (default: all cores)")
-	fl.StringVar(&name, "name", "", "name of this worker in results (default host:pid)")
-	fl.DurationVar(&idle, "exit-when-idle", 0, "exit after this long without work (0: never)")
-	fl.BoolVarP(&verbose, "verbose", "v", false, "log every block")
+	fl.IntVarP(&o.workers, "workers", "w", 0, "blocks counted at once (default: all cores)")
+	fl.StringVar(&o.name, "name", "", "name of this worker in results (default host:pid)")
+	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit after this long without work (0: never)")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block")
 	return cmd
+}
+
+func (o *workerOptions) validate() error {
+	if err := checkWorkers(o.workers); err != nil {
+		return err
+	}
+	if o.idle < 0 {
+		return usagef("--exit-when-idle must not be negative, got %s", o.idle)
+	}
+	if o.name == "" {
+		host, _ := os.Hostname()
+		o.name = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	return o.nats.check()
+}
+
+func (o *workerOptions) run(cmd *cobra.Command) error {
+	stderr := cmd.ErrOrStderr()
+	logger := newLineLogger(stderr, "worker")
+	conn := o.nats.options("nqueens worker " + o.name)
+	conn.Log = logger
+	nc, err := cluster.Connect(conn)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	start := time.Now()
+	rep, err := cluster.Work(cmd.Context(), nc, cluster.WorkerOptions{
+		Workers: o.workers, Name: o.name, IdleExit: o.idle, Verbose: o.verbose, Log: logger,
+	})
+	fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
+		o.name, rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
+	if len(rep.Banned) > 0 {
+		return fmt.Errorf("the coordinator banned this worker from run(s) %s: its results were wrong; check this machine", strings.Join(rep.Banned, ", "))
+	}
+	if err != nil && cmd.Context().Err() != nil {
+		return nil // stopped by a signal: units in hand were handed back
+	}
+	return err
 }
