@@ -6,21 +6,20 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 )
 
 // lineHandler writes each slog record as one line for people on stderr:
 // "nqueens: <who>: message key=value …", without time or level (the lines
-// are read as they come, and a terminal adds neither).
+// are read as they come, and a terminal adds neither). Each line goes out
+// in one Write; the writer serialises them (see lockedWriter).
 type lineHandler struct {
 	w      io.Writer
 	prefix string
 	attrs  []slog.Attr
-	mu     *sync.Mutex
 }
 
 func newLineLogger(w io.Writer, who string) *slog.Logger {
-	return slog.New(&lineHandler{w: w, prefix: "nqueens: " + who + ": ", mu: &sync.Mutex{}})
+	return slog.New(&lineHandler{w: w, prefix: "nqueens: " + who + ": "})
 }
 
 func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
@@ -38,8 +37,6 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 	}
 	r.Attrs(write)
 	b.WriteByte('\n')
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	_, err := io.WriteString(h.w, b.String())
 	return err
 }

@@ -30,7 +30,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetErr(&lockedWriter{w: stderr})
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0

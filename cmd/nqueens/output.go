@@ -5,11 +5,37 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/term"
 )
+
+// lockedWriter serialises writes: stderr is shared by the command, its
+// progress view and log lines from other goroutines (nats.go's callbacks).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// isTerminal reports whether w is a terminal, looking through a lockedWriter.
+func isTerminal(w io.Writer) bool {
+	if l, ok := w.(*lockedWriter); ok {
+		w = l.w
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
 
 // writeJSONLine writes v as one line of JSON Lines.
 func writeJSONLine(w io.Writer, v any) error {

@@ -3,14 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
 )
 
 // progressState is what count, a shard and the coordinator report alike.
@@ -55,9 +53,7 @@ const (
 
 func newProgressView(w io.Writer, label string, quiet bool) *progressView {
 	v := &progressView{w: w, label: label, quiet: quiet}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		v.tty = true
-	}
+	v.tty = isTerminal(w)
 	return v
 }
 

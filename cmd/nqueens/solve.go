@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
 )
 
 // verifyConstructionUpTo bounds the check of constructed boards: the
@@ -134,7 +132,7 @@ const (
 func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error) {
 	opts := solve.RandomOptions{Seed: seed}
 	stderr := cmd.ErrOrStderr()
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && n >= progressBarN {
+	if isTerminal(stderr) && n >= progressBarN {
 		p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(30))
 		bar := p.AddBar(int64(n),
 			mpb.PrependDecorators(decor.Name(fmt.Sprintf("solve %d ", n)), decor.Percentage()),
