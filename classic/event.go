@@ -81,8 +81,14 @@ type CandidateTracer interface {
 }
 
 // String describes the event in one line, 1-based:
-// "reject row 3, col 1: attacked by queen at row 1, col 1 (same column)".
+// "reject row 3, col 1: attacked by queen at row 1, col 1 (same column)",
+// or for a brute-force candidate "candidate 7: reject row 2, col 1: …".
 func (e Event) String() string {
+	if e.Candidate > 0 && e.Kind != Solution {
+		c := e
+		c.Candidate = 0
+		return fmt.Sprintf("candidate %d: %s", e.Candidate, c)
+	}
 	switch e.Kind {
 	case Place, Remove:
 		return fmt.Sprintf("%s row %d, col %d", e.Kind, e.Row+1, e.Col+1)

@@ -33,6 +33,19 @@ type Strategy interface {
 	Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error)
 }
 
+// TraceOf returns how to watch s's search: step by step for a backtracking
+// strategy ([Tracer]), candidate by candidate for a brute-force one
+// ([CandidateTracer]); false for a strategy that only counts.
+func TraceOf(s Strategy) (func(ctx context.Context, n int) iter.Seq2[Event, error], bool) {
+	switch t := s.(type) {
+	case Tracer:
+		return t.Trace, true
+	case CandidateTracer:
+		return t.TraceCandidates, true
+	}
+	return nil, false
+}
+
 // Tracer is a Strategy whose search can be watched step by step.
 type Tracer interface {
 	Strategy

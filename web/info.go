@@ -60,7 +60,7 @@ func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error 
 	}
 	var out []algorithmJSON
 	for _, a := range classic.All() {
-		_, traceable := traceOf(a)
+		_, traceable := classic.TraceOf(a)
 		out = append(out, algorithmJSON{a.Name(), a.Description(), traceable, classic.Enumerates(a)})
 	}
 	return writeJSON(w, http.StatusOK, out)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"net/http"
 	"strings"
 
@@ -19,18 +18,6 @@ type traceEnd struct {
 	Complete  bool             `json:"complete"`  // the search ran to its end
 	Truncated bool             `json:"truncated"` // the search had more events than the limit
 	Counters  classic.Counters `json:"counters"`  // after the last event sent
-}
-
-// traceOf returns how to trace a strategy: step by step for a backtracking
-// one, candidate by candidate for a brute-force one.
-func traceOf(s classic.Strategy) (func(context.Context, int) iter.Seq2[classic.Event, error], bool) {
-	switch t := s.(type) {
-	case classic.Tracer:
-		return t.Trace, true
-	case classic.CandidateTracer:
-		return t.TraceCandidates, true
-	}
-	return nil, false
 }
 
 // handleTrace streams the classic search of ?algo= on the ?n= board as
@@ -59,11 +46,11 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	trace, ok := traceOf(algo)
+	trace, ok := classic.TraceOf(algo)
 	if !ok {
 		var names []string
 		for _, a := range classic.All() {
-			if _, ok := traceOf(a); ok {
+			if _, ok := classic.TraceOf(a); ok {
 				names = append(names, a.Name())
 			}
 		}

@@ -20,7 +20,7 @@ nqueens trace can show step by step.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
 			for _, s := range classic.All() {
-				_, traceable := s.(classic.Tracer)
+				_, traceable := classic.TraceOf(s)
 				if jsonOut {
 					line, err := json.Marshal(struct {
 						Name        string `json:"name"`

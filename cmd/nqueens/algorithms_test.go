@@ -30,7 +30,7 @@ func TestAlgorithmsJSON(t *testing.T) {
 			t.Fatalf("%s: %v", line, err)
 		}
 		s := classic.All()[i]
-		_, traceable := s.(classic.Tracer)
+		_, traceable := classic.TraceOf(s)
 		if a.Name != s.Name() || a.Traceable != traceable {
 			t.Errorf("line %d: %s", i+1, line)
 		}

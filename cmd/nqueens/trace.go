@@ -88,29 +88,29 @@ func (o *traceOptions) validate() error {
 	return nil
 }
 
-// tracer finds the traceable strategy named name.
-func tracer(name string) (classic.Tracer, error) {
+// tracer finds the traceable strategy named name and how to trace it.
+func tracer(name string) (classic.Strategy, func(context.Context, int) iter.Seq2[classic.Event, error], error) {
 	s, err := lookupAlgo(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if tr, ok := s.(classic.Tracer); ok {
-		return tr, nil
+	if trace, ok := classic.TraceOf(s); ok {
+		return s, trace, nil
 	}
 	var names []string
 	for _, t := range classic.All() {
-		if _, ok := t.(classic.Tracer); ok {
+		if _, ok := classic.TraceOf(t); ok {
 			names = append(names, t.Name())
 		}
 	}
-	return nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(names, ", "))
+	return nil, nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(names, ", "))
 }
 
 func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	tr, err := tracer(o.algo)
+	tr, trace, err := tracer(o.algo)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
 	// play stop it without making the command fail.
 	search, stop := context.WithCancel(ctx)
 	defer stop()
-	seq := tr.Trace(search, n)
+	seq := trace(search, n)
 	if o.play {
 		return playTrace(ctx, screen, cmd.ErrOrStderr(), tr.Name(), n, seq, o)
 	}

@@ -95,7 +95,7 @@ func TestTraceEveryAndLimit(t *testing.T) {
 
 func TestTraceUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"trace", "4", "--algo", "permutations"},
+		{"trace", "4", "--algo", "fast"},
 		{"trace", "4", "--algo", "nope"},
 		{"trace", "4", "--format", "svg"},
 		{"trace", "4", "--every", "0"},
@@ -113,6 +113,22 @@ func TestTraceUsageErrors(t *testing.T) {
 		if len(args) > 1 && !isUsage(err) {
 			t.Errorf("%v: %v is not a usage error", args, err)
 		}
+	}
+}
+
+// TestTraceBruteForce checks that the brute-force strategies, which the
+// page traces, are traced by the command too, candidate by candidate.
+func TestTraceBruteForce(t *testing.T) {
+	for _, algo := range []string{"brute-combinations", "brute-rows", "permutations"} {
+		out, _, err := classicExec(t, "trace", "4", "--algo", algo, "--limit", "2", "--format", "json")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if err != nil || len(lines) != 2 || !strings.Contains(lines[0], `"candidate":1`) {
+			t.Errorf("%s: %v, %q", algo, err, out)
+		}
+	}
+	out, _, err := classicExec(t, "trace", "4", "--algo", "permutations", "--limit", "1")
+	if err != nil || !strings.Contains(out, "step 1: candidate 1: reject row 2, col 2: attacked by queen at row 1, col 1 (same diagonal)") {
+		t.Errorf("text trace: %v, %q", err, out)
 	}
 }
 
