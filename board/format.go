@@ -86,9 +86,18 @@ func column(c Columns, r int) (int, error) {
 	return col, nil
 }
 
+// failedEvery is how many rows of a list or JSON board are written between
+// looks at an earlier write error; a row costs a few nanoseconds.
+const failedEvery = 1 << 12
+
 func writeList(w *bufio.Writer, c Columns) error {
 	var buf [24]byte
 	for r := range c.N() {
+		if r%failedEvery == 0 {
+			if err := failed(w); err != nil {
+				return err
+			}
+		}
 		col, err := column(c, r)
 		if err != nil {
 			return err
@@ -106,6 +115,11 @@ func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
 	var buf [24]byte
 	fmt.Fprintf(w, `{"n":%d,"queens":[`, c.N())
 	for r := range c.N() {
+		if r%failedEvery == 0 {
+			if err := failed(w); err != nil {
+				return err
+			}
+		}
 		col, err := column(c, r)
 		if err != nil {
 			return err
@@ -139,10 +153,21 @@ const (
 	uniBlocked = "✕"
 )
 
+// failed returns the error of an earlier write to w, if any: bufio keeps
+// it, and a writer whose reader went away must not go on formatting a huge
+// board into nothing.
+func failed(w *bufio.Writer) error {
+	_, err := w.Write(nil)
+	return err
+}
+
 func writeBoard(w *bufio.Writer, c Columns, blocked []Square, f Format) error {
 	n := c.N()
 	isBlocked := blockedSet(blocked)
 	for r := range n {
+		if err := failed(w); err != nil {
+			return err
+		}
 		col, err := column(c, r)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package board
 
 import (
 	"bytes"
+	"errors"
 	"image/png"
 	"runtime"
 	"slices"
@@ -307,5 +308,49 @@ func TestParseFormatNames(t *testing.T) {
 	}
 	if _, err := ParseFormat("bmp"); err == nil || !strings.Contains(err.Error(), "want one of list, grid") {
 		t.Errorf("bmp: %v", err)
+	}
+}
+
+// countingColumns counts the rows a writer asks for.
+type countingColumns struct {
+	Placement
+	asked int
+}
+
+func (c *countingColumns) Col(r int) int { c.asked++; return c.Placement.Col(r) }
+
+// failingWriter refuses every write, like a connection whose reader left.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("reader went away") }
+
+// TestWriteStopsAtFirstError checks that a board stops being formatted
+// once its writer has failed: a server drew a refused 130 MB SVG to the
+// end before.
+func TestWriteStopsAtFirstError(t *testing.T) {
+	for _, tc := range []struct {
+		f Format
+		n int
+	}{{List, 200000}, {JSON, 200000}, {Dots, 1000}} {
+		c := &countingColumns{Placement: New(tc.n)}
+		for r := range tc.n {
+			c.Placement[r] = int32(r)
+		}
+		err := Write(failingWriter{}, c, tc.f)
+		if err == nil || !strings.Contains(err.Error(), "reader went away") {
+			t.Errorf("%s: %v", tc.f, err)
+		}
+		if c.asked > tc.n/2 {
+			t.Errorf("%s: asked for %d of %d rows after the writer failed", tc.f, c.asked, tc.n)
+		}
+	}
+	// Blocked squares are drawn one by one, each a few allocations.
+	p := Partial{Queens: New(1000)}
+	for k := range 100000 {
+		p.Blocked = append(p.Blocked, Square{k / 1000, k % 1000})
+	}
+	allocs := testing.AllocsPerRun(1, func() { _ = WritePartial(failingWriter{}, p, SVG) })
+	if allocs > 10000 {
+		t.Errorf("%.0f allocations drawing 100000 blocked squares into a failed writer", allocs)
 	}
 }

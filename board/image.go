@@ -90,11 +90,17 @@ func writeSVG(w *bufio.Writer, c Columns, blocked []Square) error {
 	}
 	fmt.Fprintf(w, `<g transform="translate(%d %d)"><rect width="%d" height="%d" fill="url(#squares)"/>`+"\n", m, m, n*cs, n*cs)
 	for _, b := range blocked {
+		if err := failed(w); err != nil {
+			return err
+		}
 		x, y := b.Col*cs, b.Row*cs
 		fmt.Fprintf(w, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/><path d="M%d %dl%d %dM%d %dl%d %d" stroke="%s" stroke-width="%d"/>`+"\n",
 			x, y, cs, cs, hex(blockColor), x, y, cs, cs, x+cs, y, -cs, cs, hex(white), max(1, cs/12))
 	}
 	for r := range n {
+		if err := failed(w); err != nil {
+			return err
+		}
 		col, err := column(c, r)
 		if err != nil {
 			return err
