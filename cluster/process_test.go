@@ -212,7 +212,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 	const n = 14
 	const ackWait = 2 * time.Second
 	_, url := startServer(t, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	js, err := jetstream.New(connect(t, url))
 	if err != nil {
