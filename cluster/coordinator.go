@@ -28,7 +28,7 @@ type CoordinatorOptions struct {
 	// reported instead of delivered again (default 5).
 	MaxDeliver int
 	// BlockSize is the number of units per message; 0 means
-	// [defaultBlockSize]. Replicas is the number of different workers that
+	// about 0.1 s of work a block. Replicas is the number of different workers that
 	// must agree on each block (default 1). Both are fixed when the run is
 	// created: resuming a run with other explicit values is an error.
 	BlockSize int
@@ -68,7 +68,7 @@ type RunProgress struct {
 // Coordinate runs the count of N on the work queue reached through nc: it
 // creates (or finds) the run's stream, bucket and consumer, publishes the
 // blocks that lack results, decides each block from the workers' results
-// (see [book]: quorum, spot checks, bans), and returns the exact count once
+// (quorum, spot checks, bans: see the package doc), and returns the exact count once
 // every block is decided; the count is checked as [count.Tally.Result]
 // describes. It returns an error when the only blocks left are ones the
 // server gave up delivering (a later call retries those). If ctx ends first

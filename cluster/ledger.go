@@ -78,7 +78,10 @@ func readLedger(r io.Reader, name string) (*LedgerFile, error) {
 	return lf, nil
 }
 
-// ReadLedgerFile reads the ledger at path with [readLedger].
+// ReadLedgerFile reads the ledger at path. A malformed line is an error
+// naming the file and line, except a last line without a final newline that
+// is not valid JSON, which a kill mid-write leaves behind: it is ignored and
+// reported in Truncated. Cost O(size of the ledger).
 func ReadLedgerFile(path string) (*LedgerFile, error) {
 	f, err := os.Open(path)
 	if err != nil {

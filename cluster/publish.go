@@ -143,7 +143,7 @@ func blocksLen(bs []Block) int {
 	return n
 }
 
-// formatBlocks lists the units of blocks compactly, as [formatUnits] does.
+// formatBlocks lists the units of blocks compactly, as formatUnits does.
 func formatBlocks(bs []Block) string {
 	var units []int
 	for _, b := range bs {
