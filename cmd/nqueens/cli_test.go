@@ -56,7 +56,7 @@ func TestCLIErrors(t *testing.T) {
 		{"", []string{"solve", "3"}, 1, "no solution for n = 3"},
 		{"", []string{"solve", "2", "--random"}, 1, "no solution for n = 2"},
 		{"", []string{"solve", "8", "-f", "bmp"}, 2, `unknown format "bmp"`},
-		{"", []string{"solve", "1001", "-f", "unicode"}, 2, "too large for the unicode format (limit 1000)"},
+		{"", []string{"solve", "1001", "-f", "unicode"}, 2, "n = 1001 is out of range for the unicode format (1..1000); use list, json, svg or png"},
 		{"", []string{"solve", "8", "--seed", "3"}, 2, "--seed goes with --random"},
 		{"", []string{"solve"}, 2, "needs N"},
 		{"", []string{"solve", "8", "9"}, 2, "needs N"},

@@ -12,14 +12,7 @@ import (
 // listFormats are the formats in which list can stream many boards.
 var listFormats = []board.Format{board.List, board.Grid, board.Dots, board.Unicode, board.JSON}
 
-func newListCmd() *cobra.Command {
-	var unique, jsonOut bool
-	var limit int
-	var output string
-	cmd := &cobra.Command{
-		Use:   "list N",
-		Short: "Stream every solution, or one per symmetry class",
-		Long: `list prints the solutions of the N-Queens problem in lexicographic order
+const listLong = `list prints the solutions of the N-Queens problem in lexicographic order
 of their 1-based column lists, as they are found (N ≤ 64; beyond N ≈ 30 even
 the first ones take long).
 
@@ -27,77 +20,101 @@ the first ones take long).
 (the lexicographically smallest of its orbit, OEIS A002562), with the size of
 its orbit. Board formats (grid, dots, unicode) put a line "# solution K"
 before each board; list and json print one solution a line, and nothing
-else goes to stdout.`,
+else goes to stdout.`
+
+// listOptions are the flags and arguments of list.
+type listOptions struct {
+	n               int
+	format          *string
+	f               board.Format
+	unique, jsonOut bool
+	limit           int
+	output          string
+}
+
+func newListCmd() *cobra.Command {
+	o := &listOptions{}
+	cmd := &cobra.Command{
+		Use:   "list N",
+		Short: "Stream every solution, or one per symmetry class",
+		Long:  listLong,
 		Example: `  nqueens list 6
   nqueens list 8 --unique --format dots
   nqueens list 12 --limit 5 --json`,
 		Args: exactArgs(1, "N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(args); err != nil {
+				return err
+			}
+			return o.run(cmd)
+		},
 	}
-	format := formatFlag(cmd, board.List, listFormats)
+	o.format = formatFlag(cmd, board.List, listFormats)
 	fl := cmd.Flags()
-	fl.BoolVarP(&unique, "unique", "u", false, "one solution per symmetry class")
-	fl.IntVarP(&limit, "limit", "k", 0, "stop after this many solutions (0: all)")
-	fl.BoolVar(&jsonOut, "json", false, "print JSON Lines (the same as --format json)")
-	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		f, err := checkFormat(*format, listFormats)
-		if err != nil {
-			return err
-		}
-		if jsonOut {
-			f = board.JSON
-		}
-		if limit < 0 {
-			return usagef("--limit must be 0 or more, got %d", limit)
-		}
-		n, err := parseN(args[0], "list", solve.MaxEnumerateN)
-		if err != nil {
-			return err
-		}
-		if limit := board.MaxWriteN(f); n > limit {
-			return usagef("N = %d is too large for the %s format (limit %d)", n, f, limit)
-		}
-		// Every solution is a class of one for the loop below, whose
-		// orbit size 0 says "not asked for".
-		sols := solve.Unique(n)
-		if !unique {
-			sols = func(yield func(solve.Class, error) bool) {
-				for p, err := range solve.All(n) {
-					if !yield(solve.Class{Canonical: p}, err) {
-						return
-					}
-				}
-			}
-		}
-		ctx := cmd.Context()
-		return writeOutput(cmd, output, func(w *bufio.Writer) error {
-			k := 0
-			for c, err := range sols {
-				if err != nil {
-					return err
-				}
-				p, orbit := c.Canonical, c.Size
-				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("stopped after %d solutions: %w", k, err)
-				}
-				k++
-				if err := writeListed(w, p, f, k, orbit); err != nil {
-					return err
-				}
-				if k == limit {
-					break
-				}
-				// Let a reader of a pipe see solutions as they come.
-				if w.Buffered() > 0 && k%64 == 0 {
-					if err := w.Flush(); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-	}
+	fl.BoolVarP(&o.unique, "unique", "u", false, "one solution per symmetry class")
+	fl.IntVarP(&o.limit, "limit", "k", 0, "stop after this many solutions (0: all)")
+	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines (the same as --format json)")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
+}
+
+func (o *listOptions) validate(args []string) error {
+	f, err := checkFormat(*o.format, listFormats)
+	if err != nil {
+		return err
+	}
+	if o.jsonOut {
+		f = board.JSON
+	}
+	o.f = f
+	if o.limit < 0 {
+		return usagef("--limit must be 0 or more, got %d", o.limit)
+	}
+	if o.n, err = parseN(args[0], "list", min(solve.MaxEnumerateN, board.MaxWriteN(f))); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (o *listOptions) run(cmd *cobra.Command) error {
+	// Every solution is a class of one for the loop below, whose orbit
+	// size 0 says "not asked for".
+	sols := solve.Unique(o.n)
+	if !o.unique {
+		sols = func(yield func(solve.Class, error) bool) {
+			for p, err := range solve.All(o.n) {
+				if !yield(solve.Class{Canonical: p}, err) {
+					return
+				}
+			}
+		}
+	}
+	ctx := cmd.Context()
+	return writeOutput(cmd, o.output, func(w *bufio.Writer) error {
+		k := 0
+		for c, err := range sols {
+			if err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("stopped after %d solutions: %w", k, err)
+			}
+			k++
+			if err := writeListed(w, c.Canonical, o.f, k, c.Size); err != nil {
+				return err
+			}
+			if k == o.limit {
+				break
+			}
+			// Let a reader of a pipe see solutions as they come.
+			if w.Buffered() > 0 && k%64 == 0 {
+				if err := w.Flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // writeListed writes solution k of a stream; orbit > 0 is the size of its

@@ -8,13 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newShowCmd() *cobra.Command {
-	var output, inFormat, transform string
-	var orbit bool
-	cmd := &cobra.Command{
-		Use:   "show [FILE|-]",
-		Short: "Convert boards between formats, draw them (SVG, PNG), turn and mirror them",
-		Long: `show reads boards (from FILE, or stdin when FILE is - or missing), full or
+const showLong = `show reads boards (from FILE, or stdin when FILE is - or missing), full or
 partial, in any input format (detected, or named with --input-format), and
 writes them in the --format asked for: list, grid, dots, unicode, json, or a
 picture, svg or png (one board only; boards over 1000 rows are drawn
@@ -22,19 +16,43 @@ downsampled, as queen density per pixel).
 
 --transform applies one of the 8 symmetries of the square (identity, rot90,
 rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
---orbit prints every distinct board the symmetries make of each input board.`,
+--orbit prints every distinct board the symmetries make of each input board.`
+
+// showOptions are the flags and arguments of show.
+type showOptions struct {
+	format                      *string
+	f                           board.Format
+	inf                         board.Format
+	output, inFormat, transform string
+	sym                         board.Symmetry
+	orbit                       bool
+	path                        string
+}
+
+func newShowCmd() *cobra.Command {
+	o := &showOptions{}
+	cmd := &cobra.Command{
+		Use:   "show [FILE|-]",
+		Short: "Convert boards between formats, draw them (SVG, PNG), turn and mirror them",
+		Long:  showLong,
 		Example: `  echo "2 4 1 3" | nqueens show --format unicode
   nqueens solve 8 | nqueens show --format svg -o queens8.svg
   nqueens solve 12 | nqueens show --format png -o queens12.png
   echo "1 5 8 6 3 7 2 4" | nqueens show --orbit --format list`,
 		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd, args); err != nil {
+				return err
+			}
+			return o.run(cmd)
+		},
 	}
-	format := formatFlag(cmd, board.Unicode, board.Formats)
+	o.format = formatFlag(cmd, board.Unicode, board.Formats)
 	fl := cmd.Flags()
-	fl.StringVar(&inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
-	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
-	fl.StringVar(&transform, "transform", "", "apply this symmetry of the square first")
-	fl.BoolVar(&orbit, "orbit", false, "print every distinct image of each board under the 8 symmetries")
+	fl.StringVar(&o.inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVar(&o.transform, "transform", "", "apply this symmetry of the square first")
+	fl.BoolVar(&o.orbit, "orbit", false, "print every distinct image of each board under the 8 symmetries")
 	_ = cmd.RegisterFlagCompletionFunc("transform", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(board.Symmetries))
 		for i, s := range board.Symmetries {
@@ -42,68 +60,70 @@ rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		f, err := checkFormat(*format, board.Formats)
+	return cmd
+}
+
+func (o *showOptions) validate(cmd *cobra.Command, args []string) error {
+	var err error
+	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
+		return err
+	}
+	if o.inf, err = inputFormat(o.inFormat); err != nil {
+		return err
+	}
+	o.sym = board.Identity
+	if o.transform != "" {
+		if o.sym, err = board.ParseSymmetry(o.transform); err != nil {
+			return &usageError{err}
+		}
+	}
+	if o.orbit && o.transform != "" {
+		return usagef("--orbit already shows every transform; drop --transform")
+	}
+	o.path = argOr(args, 0, "-")
+	return refuseBinaryToTerminal(cmd, o.output, o.f)
+}
+
+func (o *showOptions) run(cmd *cobra.Command) error {
+	in, name, err := openBoards(cmd, o.path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	var boards []board.Partial
+	for rec, err := range readBoards(in, name, o.inf) {
 		if err != nil {
 			return err
 		}
-		inf, err := inputFormat(inFormat)
-		if err != nil {
-			return err
+		if rec.Err != nil {
+			return fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
 		}
-		sym := board.Identity
-		if transform != "" {
-			if sym, err = board.ParseSymmetry(transform); err != nil {
-				return &usageError{err}
+		imgs, err := images(rec.Board, o.sym, o.orbit)
+		if err != nil {
+			return fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
+		}
+		boards = append(boards, imgs...)
+		if o.f.IsPicture() && len(boards) > 1 {
+			return usagef("%s holds more than one board; a %s picture shows one", name, o.f)
+		}
+	}
+	if len(boards) == 0 {
+		return fmt.Errorf("%s: no board found", name)
+	}
+	if err := board.CheckSize(len(boards[0].Queens), "the "+string(o.f)+" format", board.MaxWriteN(o.f)); err != nil {
+		return &usageError{err}
+	}
+	return writeOutput(cmd, o.output, func(w *bufio.Writer) error {
+		for k, b := range boards {
+			if o.f.IsBoard() && len(boards) > 1 {
+				fmt.Fprintf(w, "# board %d\n", k+1)
 			}
-		}
-		if orbit && transform != "" {
-			return usagef("--orbit already shows every transform; drop --transform")
-		}
-		if err := refuseBinaryToTerminal(cmd, output, f); err != nil {
-			return err
-		}
-		in, name, err := openBoards(cmd, argOr(args, 0, "-"))
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		var boards []board.Partial
-		for rec, err := range readBoards(in, name, inf) {
-			if err != nil {
+			if err := board.WritePartial(w, b, o.f); err != nil {
 				return err
 			}
-			if rec.Err != nil {
-				return fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
-			}
-			imgs, err := images(rec.Board, sym, orbit)
-			if err != nil {
-				return fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
-			}
-			boards = append(boards, imgs...)
-			if f.IsPicture() && len(boards) > 1 {
-				return usagef("%s holds more than one board; a %s picture shows one", name, f)
-			}
 		}
-		if len(boards) == 0 {
-			return fmt.Errorf("%s: no board found", name)
-		}
-		if limit := board.MaxWriteN(f); len(boards[0].Queens) > limit {
-			return usagef("a board of %d rows is too large for the %s format (limit %d)", len(boards[0].Queens), f, limit)
-		}
-		return writeOutput(cmd, output, func(w *bufio.Writer) error {
-			for k, b := range boards {
-				if f.IsBoard() && len(boards) > 1 {
-					fmt.Fprintf(w, "# board %d\n", k+1)
-				}
-				if err := board.WritePartial(w, b, f); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	return cmd
+		return nil
+	})
 }
 
 // images returns p under sym, or with orbit every distinct image of p.

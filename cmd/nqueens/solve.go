@@ -18,14 +18,7 @@ import (
 // would break the constant memory that streaming promises.
 const verifyConstructionUpTo = 10_000_000
 
-func newSolveCmd() *cobra.Command {
-	var output string
-	var random, noVerify, jsonOut bool
-	var seed uint64
-	cmd := &cobra.Command{
-		Use:   "solve N",
-		Short: "Print one solution: the closed-form construction, or a random one",
-		Long: `solve prints one solution of the N-Queens problem.
+const solveLong = `solve prints one solution of the N-Queens problem.
 
 By default it uses the closed-form construction (cases on N mod 6), which
 computes each row's column on the fly: any N from 4 up to 10^9 (and N = 1)
@@ -39,71 +32,98 @@ the board in memory, 4 bytes a queen (10^8 queens take about 500 MB).
 Every board is verified before it is printed (random ones always unless
 --no-verify; constructed ones up to N = 10^7), so an invalid board is never
 printed. Board formats (grid, dots, unicode) are limited to N ≤ 1000;
-svg and png draw large boards downsampled, as queen density per pixel.`,
+svg and png draw large boards downsampled, as queen density per pixel.`
+
+// solveOptions are the flags and arguments of solve.
+type solveOptions struct {
+	n                         int
+	format                    *string
+	f                         board.Format
+	output                    string
+	random, noVerify, jsonOut bool
+	seed                      uint64
+}
+
+func newSolveCmd() *cobra.Command {
+	o := &solveOptions{}
+	cmd := &cobra.Command{
+		Use:   "solve N",
+		Short: "Print one solution: the closed-form construction, or a random one",
+		Long:  solveLong,
 		Example: `  nqueens solve 8 --format unicode
   nqueens solve 1000000000 --format list | tail -c 40
   nqueens solve 10000000 --random --seed 7 -o queens.txt
   nqueens solve 100000 --random --format png -o big.png`,
 		Args: exactArgs(1, "N"),
-	}
-	format := formatFlag(cmd, board.List, board.Formats)
-	fl := cmd.Flags()
-	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
-	fl.BoolVar(&random, "random", false, "find a random solution by local search")
-	fl.Uint64Var(&seed, "seed", 1, "seed of --random: the same seed gives the same solution")
-	fl.BoolVar(&noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
-	fl.BoolVar(&jsonOut, "json", false, "print JSON (the same as --format json)")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		f, err := checkFormat(*format, board.Formats)
-		if err != nil {
-			return err
-		}
-		if jsonOut {
-			f = board.JSON
-		}
-		if err := refuseBinaryToTerminal(cmd, output, f); err != nil {
-			return err
-		}
-		if cmd.Flags().Changed("seed") && !random {
-			return usagef("--seed goes with --random")
-		}
-		if noVerify && !random {
-			return usagef("--no-verify goes with --random")
-		}
-		n, err := parseN(args[0], "solve", board.MaxN)
-		if err != nil {
-			return err
-		}
-		if limit := board.MaxWriteN(f); n > limit {
-			return usagef("N = %d is too large for the %s format (limit %d); use list, json, svg or png", n, f, limit)
-		}
-		var sol board.Columns
-		if random {
-			p, err := solveRandom(cmd, n, seed)
-			if err != nil {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd, args); err != nil {
 				return err
 			}
-			if !noVerify {
-				if err := board.Verify(p); err != nil {
-					return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
-				}
-			}
-			sol = p
-		} else {
-			pat, err := solve.Construct(n)
-			if err != nil {
-				return noSolution(err)
-			}
-			if n <= verifyConstructionUpTo {
-				if err := board.Verify(pat); err != nil {
-					return fmt.Errorf("internal error, the construction is invalid: %w", err)
-				}
-			}
-			sol = pat
-		}
-		return writeOutput(cmd, output, func(w *bufio.Writer) error { return board.Write(w, sol, f) })
+			return o.run(cmd)
+		},
 	}
+	o.format = formatFlag(cmd, board.List, board.Formats)
+	fl := cmd.Flags()
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.BoolVar(&o.random, "random", false, "find a random solution by local search")
+	fl.Uint64Var(&o.seed, "seed", 1, "seed of --random: the same seed gives the same solution")
+	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
+	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
 	return cmd
+}
+
+func (o *solveOptions) validate(cmd *cobra.Command, args []string) error {
+	var err error
+	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
+		return err
+	}
+	if o.jsonOut {
+		o.f = board.JSON
+	}
+	if err := refuseBinaryToTerminal(cmd, o.output, o.f); err != nil {
+		return err
+	}
+	if cmd.Flags().Changed("seed") && !o.random {
+		return usagef("--seed goes with --random")
+	}
+	if o.noVerify && !o.random {
+		return usagef("--no-verify goes with --random")
+	}
+	if o.n, err = parseN(args[0], "solve", board.MaxN); err != nil {
+		return err
+	}
+	if limit := board.MaxWriteN(o.f); o.n > limit {
+		return usagef("%v; use list, json, svg or png", &board.SizeError{Op: "the " + string(o.f) + " format", N: o.n, Max: limit})
+	}
+	return nil
+}
+
+func (o *solveOptions) run(cmd *cobra.Command) error {
+	var sol board.Columns
+	if o.random {
+		p, err := solveRandom(cmd, o.n, o.seed)
+		if err != nil {
+			return err
+		}
+		if !o.noVerify {
+			if err := board.Verify(p); err != nil {
+				return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
+			}
+		}
+		sol = p
+	} else {
+		pat, err := solve.Construct(o.n)
+		if err != nil {
+			return noSolution(err)
+		}
+		if o.n <= verifyConstructionUpTo {
+			if err := board.Verify(pat); err != nil {
+				return fmt.Errorf("internal error, the construction is invalid: %w", err)
+			}
+		}
+		sol = pat
+	}
+	return writeOutput(cmd, o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
 }
 
 // noSolution turns "no solution for n = 2 or 3" into a plain failure.
