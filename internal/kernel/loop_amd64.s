@@ -22,6 +22,39 @@
 #define RANK 144
 #define STACK 656
 
+// FREE(d, t) sets d to the free squares of row CX of the board in R8-R10,
+// ^(occ | rotl(diag, row) | rotr(anti, row)); t is clobbered.
+#define FREE(d, t) \
+	MOVQ R9, d; \
+	ROLQ CX, d; \
+	MOVQ R10, t; \
+	RORQ CX, t; \
+	ORQ t, d; \
+	ORQ R8, d; \
+	NOTQ d
+
+// DIAGS(op) puts (ORQ) or takes off (XORQ) the diagonals of the queen BX
+// of row CX in R9 and R10; DX is clobbered.
+#define DIAGS(op) \
+	MOVQ BX, DX; \
+	RORQ CX, DX; \
+	op DX, R9; \
+	MOVQ BX, DX; \
+	ROLQ CX, DX; \
+	op DX, R10
+
+// UNATTACKED(dist) sets AX to the columns that the queen R10 does not
+// attack in a row dist rows away; BX is clobbered.
+#define UNATTACKED(dist) \
+	MOVQ dist(R14), CX; \
+	MOVQ R10, AX; \
+	SHLQ CX, AX; \
+	MOVQ R10, BX; \
+	SHRQ CX, BX; \
+	ORQ BX, AX; \
+	ORQ R10, AX; \
+	NOTQ AX
+
 // func hasPOPCNT() bool
 TEXT ·hasPOPCNT(SB), NOSPLIT, $0-1
 	MOVL $1, AX
@@ -65,12 +98,7 @@ loop:
 	MOVQ R13, SPROW(R14)
 	MOVQ BX, SPBIT(R14)
 	MOVQ R13, CX
-	MOVQ BX, DX
-	RORQ CX, DX
-	ORQ DX, R9
-	MOVQ BX, DX
-	ROLQ CX, DX
-	ORQ DX, R10
+	DIAGS(ORQ)
 	ORQ BX, R8
 	// Three rows left (rem never has fewer here): closed form.
 	MOVQ R11, SI
@@ -91,13 +119,7 @@ loop:
 	LEAQ RANK(R14), DI
 scan:
 	BSFQ SI, CX
-	MOVQ R9, DX
-	ROLQ CX, DX
-	MOVQ R10, R12
-	RORQ CX, R12
-	ORQ R12, DX
-	ORQ R8, DX
-	NOTQ DX
+	FREE(DX, R12)
 	ORQ DX, BX
 	POPCNTQ DX, DX
 	SHLQ $12, DX
@@ -143,13 +165,7 @@ scan:
 	ANDQ $63, R13
 	BTRQ R13, R11
 	MOVQ R13, CX
-	MOVQ R9, DX
-	ROLQ CX, DX
-	MOVQ R10, R12
-	RORQ CX, R12
-	ORQ DX, R12
-	ORQ R8, R12
-	NOTQ R12
+	FREE(R12, DX)
 	JMP loop
 
 back:
@@ -159,12 +175,7 @@ back:
 	MOVQ SPAVAIL(R14), R12
 	XORQ BX, R8
 	MOVQ R13, CX
-	MOVQ BX, DX
-	RORQ CX, DX
-	XORQ DX, R9
-	MOVQ BX, DX
-	ROLQ CX, DX
-	XORQ DX, R10
+	DIAGS(XORQ)
 	JMP loop
 
 pop:
@@ -212,21 +223,9 @@ last3:
 	BSFQ SI, BX
 	BSFQ DI, DX
 	MOVQ AX, CX
-	MOVQ R9, R12
-	ROLQ CX, R12
-	MOVQ R10, R13
-	RORQ CX, R13
-	ORQ R13, R12
-	ORQ R8, R12
-	NOTQ R12
+	FREE(R12, R13)
 	MOVQ BX, CX
-	MOVQ R9, SI
-	ROLQ CX, SI
-	MOVQ R10, R13
-	RORQ CX, R13
-	ORQ R13, SI
-	ORQ R8, SI
-	NOTQ SI
+	FREE(SI, R13)
 	MOVQ DX, CX
 	ROLQ CX, R9
 	RORQ CX, R10
@@ -247,24 +246,10 @@ l3:
 	NEGQ R10
 	ANDQ R12, R10         // u, a column of A
 	XORQ R10, R12
-	MOVQ D12(R14), CX
-	MOVQ R10, AX
-	SHLQ CX, AX
-	MOVQ R10, BX
-	SHRQ CX, BX
-	ORQ BX, AX
-	ORQ R10, AX
-	NOTQ AX
+	UNATTACKED(D12)
 	MOVQ SI, R13
 	ANDQ AX, R13          // bb
-	MOVQ D13(R14), CX
-	MOVQ R10, AX
-	SHLQ CX, AX
-	MOVQ R10, BX
-	SHRQ CX, BX
-	ORQ BX, AX
-	ORQ R10, AX
-	NOTQ AX
+	UNATTACKED(D13)
 	MOVQ R9, DI
 	ANDQ AX, DI           // cc
 	MOVQ R8, AX
