@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of nqueens on a fresh machine: formatting, go vet, and the
-# whole suite under the race detector. Installs what the tests need first.
+# Runs every test of nqueens on a fresh machine: formatting, go vet,
+# staticcheck, and the whole suite under the race detector. Installs what the
+# tests need first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,4 +18,11 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+# Pinned, so that a new release's checks cannot turn a green tree red.
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 go test -race -timeout 20m "$@" ./...
+
+# deploy/ on real engines: its own Go tests, a one-node Slurm and GNU
+# parallel (as root it installs them; unless CI is set it skips what this
+# machine cannot run).
+./scripts/cluster-test.sh
