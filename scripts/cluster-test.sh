@@ -69,7 +69,7 @@ if want go; then
 	t=$SECONDS
 	# -count=1: the tests run programs built from the nqueens module, which
 	# go test does not see change, so a cached pass could be stale.
-	(cd deploy && go vet ./... && go test -race -count=1 ./...)
+	(cd deploy && go vet ./... && go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -race -count=1 ./...)
 	say "deploy/ Go tests passed in $(elapsed "$t")"
 fi
 
