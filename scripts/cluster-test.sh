@@ -39,9 +39,11 @@ fail() {
 }
 # skip reports a part that cannot run on this machine; under CI every part
 # must run.
+skipped=
 skip() {
 	[ -z "${CI:-}" ] || fail "$* (CI is set, so nothing may be skipped)"
 	say "SKIPPED: $*"
+	skipped+=" ${1%%:*}"
 }
 elapsed() { echo "$((SECONDS - $1)) s"; }
 
@@ -90,8 +92,27 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
 	say "installed in $(elapsed "$t")"
 fi
 
+# Which engine parts can run here.
+run_slurm='' run_parallel=''
+if ! want slurm; then
+	:
+elif ! command -v sbatch >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
+	skip "Slurm: slurm-wlm and munge are not installed, and only root may install them here"
+elif [ "$(id -u)" != 0 ]; then
+	skip "Slurm: slurmd must run as root; run this script with sudo to try deploy/slurm"
+else
+	run_slurm=1
+fi
+if ! want parallel; then
+	:
+elif ! command -v parallel >/dev/null; then
+	skip "GNU parallel: not installed, and only root may install it here"
+else
+	run_parallel=1
+fi
+
 nqueens=$work/bin/nqueens
-if want slurm || want parallel; then
+if [ -n "$run_slurm$run_parallel" ]; then
 	step "building nqueens"
 	go build -o "$nqueens" ./cmd/nqueens
 fi
@@ -202,21 +223,11 @@ slurm_part() {
 	say "Slurm part passed in $(elapsed "$part")"
 }
 
-if ! want slurm; then
-	:
-elif ! command -v sbatch >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
-	skip "Slurm: slurm-wlm and munge are not installed, and only root may install them here"
-elif [ "$(id -u)" != 0 ]; then
-	skip "Slurm: slurmd must run as root; run this script with sudo to try deploy/slurm"
-else
+if [ -n "$run_slurm" ]; then
 	slurm_part
 fi
 
-if ! want parallel; then
-	:
-elif ! command -v parallel >/dev/null; then
-	skip "GNU parallel is not installed, and only root may install it here"
-else
+if [ -n "$run_parallel" ]; then
 	step "3. GNU parallel: deploy/parallel/count.sh 14 4"
 	t=$SECONDS
 	# A space in both paths: the script must pass them to parallel intact.
@@ -229,4 +240,8 @@ else
 	say "done in $(elapsed "$t")"
 fi
 
-step "passed:${parts% } in $(elapsed "$total_start")"
+ran=
+want go && ran+=" go"
+[ -n "$run_slurm" ] && ran+=" slurm"
+[ -n "$run_parallel" ] && ran+=" parallel"
+step "passed:${ran:- nothing} in $(elapsed "$total_start")${skipped:+ (skipped:$skipped)}"
