@@ -205,80 +205,110 @@ func queueWorkerArgs(t *testing.T, url string) []string {
 	return nil
 }
 
-func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a nats-server, a coordinator and two workers")
-	}
-	bin := nqueensBin(t)
+// securedServer is a running nats-server with deploy/nats/nats-server.conf
+// and the files its clients need.
+type securedServer struct {
+	proc         *process
+	addr         string // host:port
+	ca, other    *pki   // the server's CA, and one nobody trusts
+	password     string // the coordinator's
+	seedFile     string // a worker's NKey seed
+	strangerFile string // an NKey seed the server does not know
+}
+
+// startSecuredServer makes a test CA, certificates, a bcrypt password hash
+// and NKeys, and starts nats-server with the configuration in nats/.
+func startSecuredServer(t *testing.T) *securedServer {
+	t.Helper()
 	server := binary(t, "nats-server", "github.com/nats-io/nats-server/v2")
 	dir := t.TempDir()
-
-	ca := newPKI(t, dir, "ca")
-	ca.issue(t, "server", x509.ExtKeyUsageServerAuth)
-	ca.issue(t, "client", x509.ExtKeyUsageClientAuth)
-	other := newPKI(t, dir, "other-ca") // trusted by nobody
-	other.issue(t, "stranger", x509.ExtKeyUsageClientAuth)
+	s := &securedServer{
+		addr:         net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t))),
+		ca:           newPKI(t, dir, "ca"),
+		other:        newPKI(t, dir, "other-ca"),
+		seedFile:     filepath.Join(dir, "worker.nk"),
+		strangerFile: filepath.Join(dir, "stranger.nk"),
+	}
+	s.ca.issue(t, "server", x509.ExtKeyUsageServerAuth)
+	s.ca.issue(t, "client", x509.ExtKeyUsageClientAuth)
+	s.other.issue(t, "stranger", x509.ExtKeyUsageClientAuth)
 
 	pw := make([]byte, 16)
 	if _, err := rand.Read(pw); err != nil {
 		t.Fatal(err)
 	}
-	password := hex.EncodeToString(pw)
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
+	s.password = hex.EncodeToString(pw)
+	hash, err := bcrypt.GenerateFromPassword([]byte(s.password), bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
-	worker, err := nkeys.CreateUser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	workerPub, _ := worker.PublicKey()
-	workerSeed, _ := worker.Seed()
-	seedFile := filepath.Join(dir, "worker.nk")
-	if err := os.WriteFile(seedFile, workerSeed, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	stranger, _ := nkeys.CreateUser()
-	strangerSeed, _ := stranger.Seed()
-	strangerFile := filepath.Join(dir, "stranger.nk")
-	if err := os.WriteFile(strangerFile, strangerSeed, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	workerPub := writeNKey(t, s.seedFile)
+	writeNKey(t, s.strangerFile)
 
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
-	srv := startProcess(t, []string{
-		"NQ_LISTEN=" + addr,
+	s.proc = startProcess(t, []string{
+		"NQ_LISTEN=" + s.addr,
 		"NQ_STORE=" + filepath.Join(dir, "jetstream"),
-		"NQ_TLS_CERT=" + ca.file("server.pem"),
-		"NQ_TLS_KEY=" + ca.file("server-key.pem"),
-		"NQ_TLS_CA=" + ca.file("ca.pem"),
+		"NQ_TLS_CERT=" + s.ca.file("server.pem"),
+		"NQ_TLS_KEY=" + s.ca.file("server-key.pem"),
+		"NQ_TLS_CA=" + s.ca.file("ca.pem"),
 		"NQ_COORDINATOR_PASSWORD=" + string(hash),
 		"NQ_WORKER_NKEY=" + workerPub,
 	}, server, "-c", filepath.Join("nats", "nats-server.conf"))
 	waitFor(t, 20*time.Second, func() bool {
 		select {
-		case <-srv.done:
-			t.Fatalf("nats-server exited: %v\n%s", srv.err, srv.errors())
+		case <-s.proc.done:
+			t.Fatalf("nats-server exited: %v\n%s", s.proc.err, s.proc.errors())
 		default:
 		}
-		return strings.Contains(srv.errors(), "Server is ready")
+		return strings.Contains(s.proc.errors(), "Server is ready")
 	}, "nats-server to be ready")
 	for _, want := range []string{"TLS required for client connections", "Starting JetStream"} {
-		if !strings.Contains(srv.errors(), want) {
-			t.Errorf("nats-server log lacks %q:\n%s", want, srv.errors())
+		if !strings.Contains(s.proc.errors(), want) {
+			t.Errorf("nats-server log lacks %q:\n%s", want, s.proc.errors())
 		}
 	}
+	return s
+}
 
-	clientTLS := []string{"--tls-ca", ca.file("ca.pem"), "--tls-cert", ca.file("client.pem"), "--tls-key", ca.file("client-key.pem")}
-	url := "tls://" + addr
+// writeNKey makes a user NKey, writes its seed to file and returns its
+// public key.
+func writeNKey(t *testing.T, file string) string {
+	t.Helper()
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := kp.PublicKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := kp.Seed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, seed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return pub
+}
+
+func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a nats-server, a coordinator and two workers")
+	}
+	bin := nqueensBin(t)
+	s := startSecuredServer(t)
+
+	clientTLS := []string{"--tls-ca", s.ca.file("ca.pem"), "--tls-cert", s.ca.file("client.pem"), "--tls-key", s.ca.file("client-key.pem")}
+	url := "tls://" + s.addr
 	const n = 15
 	var workers []*process
 	for i := range 2 {
-		args := append(queueWorkerArgs(t, url), "--nats-nkey", seedFile, "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
+		args := append(queueWorkerArgs(t, url), "--nats-nkey", s.seedFile, "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
 		workers = append(workers, startProcess(t, nil, bin, append(args, clientTLS...)...))
 	}
 	coord := startProcess(t, nil, bin, append([]string{"coordinator", strconv.Itoa(n),
-		"--nats", "tls://coordinator:" + password + "@" + addr, "--progress-every", "1s"}, clientTLS...)...)
+		"--nats", "tls://coordinator:" + s.password + "@" + s.addr, "--progress-every", "1s"}, clientTLS...)...)
 	if code := coord.wait(t, 2*time.Minute, "coordinator"); code != 0 || coord.output() != published(t, n) {
 		t.Fatalf("coordinator: exit %d, stdout %q, want %q", code, coord.output(), published(t, n))
 	}
@@ -310,20 +340,20 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 		serverLog string // what the server says about it, when the client cannot tell
 	}{
 		{"no user", append([]string{"--nats", url}, clientTLS...), "Authorization Violation", ""},
-		{"wrong password", append([]string{"--nats", "tls://coordinator:x" + password + "@" + addr}, clientTLS...), "Authorization Violation", ""},
-		{"an NKey the server does not know", append([]string{"--nats", url, "--nats-nkey", strangerFile}, clientTLS...), "Authorization Violation", ""},
-		{"a server it does not trust", []string{"--nats", url, "--nats-nkey", seedFile, "--tls-cert", ca.file("client.pem"), "--tls-key", ca.file("client-key.pem"), "--tls-ca", other.file("other-ca.pem")},
+		{"wrong password", append([]string{"--nats", "tls://coordinator:x" + s.password + "@" + s.addr}, clientTLS...), "Authorization Violation", ""},
+		{"an NKey the server does not know", append([]string{"--nats", url, "--nats-nkey", s.strangerFile}, clientTLS...), "Authorization Violation", ""},
+		{"a server it does not trust", []string{"--nats", url, "--nats-nkey", s.seedFile, "--tls-cert", s.ca.file("client.pem"), "--tls-key", s.ca.file("client-key.pem"), "--tls-ca", s.other.file("other-ca.pem")},
 			"certificate signed by unknown authority", ""},
 		// With TLS 1.3 the client may learn only that the server hung up.
-		{"no client certificate", []string{"--nats", url, "--nats-nkey", seedFile, "--tls-ca", ca.file("ca.pem")},
+		{"no client certificate", []string{"--nats", url, "--nats-nkey", s.seedFile, "--tls-ca", s.ca.file("ca.pem")},
 			tlsRefused, "client didn't provide a certificate"},
 		// Go's TLS client holds back a certificate from a CA the server does
 		// not name as acceptable, so the server sees none.
-		{"a client certificate of another CA", []string{"--nats", url, "--nats-nkey", seedFile, "--tls-ca", ca.file("ca.pem"), "--tls-cert", other.file("stranger.pem"), "--tls-key", other.file("stranger-key.pem")},
+		{"a client certificate of another CA", []string{"--nats", url, "--nats-nkey", s.seedFile, "--tls-ca", s.ca.file("ca.pem"), "--tls-cert", s.other.file("stranger.pem"), "--tls-key", s.other.file("stranger-key.pem")},
 			tlsRefused, "client didn't provide a certificate"},
 	}
 	for _, c := range refused {
-		before := len(srv.errors())
+		before := len(s.proc.errors())
 		r := run(t, 30*time.Second, t.TempDir(), nil, bin, append([]string{"coordinator", "10"}, c.args...)...)
 		if r.code != 1 || !regexp.MustCompile(c.want).MatchString(r.stderr) {
 			t.Errorf("coordinator with %s: exit %d, stderr %q; want exit 1 and %q", c.what, r.code, r.stderr, c.want)
@@ -331,7 +361,7 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 		if c.serverLog == "" {
 			continue
 		}
-		waitFor(t, 5*time.Second, func() bool { return strings.Contains(srv.errors()[before:], c.serverLog) },
+		waitFor(t, 5*time.Second, func() bool { return strings.Contains(s.proc.errors()[before:], c.serverLog) },
 			"nats-server to log %q for a coordinator with %s", c.serverLog, c.what)
 	}
 }
