@@ -2,11 +2,8 @@ module github.com/nqueens/nqueens/deploy
 
 go 1.26.8
 
-replace github.com/nqueens/nqueens => ../
-
 require (
 	github.com/nats-io/nkeys v0.4.16
-	github.com/nqueens/nqueens v0.0.0-00010101000000-000000000000
 	golang.org/x/crypto v0.58.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -23,7 +20,6 @@ require (
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect

@@ -9,12 +9,14 @@ package deploy
 // without each credential in turn.
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"math/big"
@@ -26,12 +28,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nkeys"
-	"github.com/nqueens/nqueens/count"
-	"github.com/nqueens/nqueens/internal/syncbuf"
 	"golang.org/x/crypto/bcrypt"
 	appsv1 "k8s.io/api/apps/v1"
 )
@@ -117,9 +118,27 @@ func writePEM(t *testing.T, file, kind string, der []byte) {
 // process is a program running in the background for one test.
 type process struct {
 	cmd            *exec.Cmd
-	stdout, stderr syncbuf.Buffer
+	stdout, stderr lockedBuffer
 	done           chan struct{}
 	err            error
+}
+
+// lockedBuffer collects a process's output while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func startProcess(t *testing.T, env []string, prog string, args ...string) *process {
@@ -326,8 +345,13 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 		units += u
 		t.Logf("worker %s: %s unit(s)", m[1], m[2])
 	}
-	if units != count.Units(n) {
-		t.Errorf("the workers counted %d units in all, want the %d units of N = %d", units, count.Units(n), n)
+	var whole struct{ Units int }
+	r := run(t, time.Minute, t.TempDir(), nil, bin, "count", strconv.Itoa(n), "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &whole); err != nil || whole.Units == 0 {
+		t.Fatalf("nqueens count %d --json: %q: %v", n, r.stdout, err)
+	}
+	if units != whole.Units {
+		t.Errorf("the workers counted %d units in all, want the %d units of N = %d", units, whole.Units, n)
 	}
 
 	// The door is closed to whoever lacks one of the credentials. A
