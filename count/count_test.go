@@ -266,14 +266,7 @@ func TestCountCancel(t *testing.T) {
 
 func TestCombine(t *testing.T) {
 	const n = 9
-	var us []UnitResult
-	for i := range Units(n) {
-		u, err := CountUnit(context.Background(), n, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		us = append(us, u)
-	}
+	us := allUnits(t, n)
 	r, err := combine(n, us)
 	if err != nil || r.Total != U128(352) || r.Unique != U128(46) {
 		t.Fatalf("combine: %+v, %v", r, err)
