@@ -76,7 +76,11 @@ func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
 	var g errgroup.Group
 	for range workers {
 		g.Go(func() error {
-			for !stop.Load() {
+			// ctx.Err as well as the flag: on js/wasm no goroutine is
+			// preempted, so the flag's setter and the collector run only
+			// when this loop blocks, which a context may arrange in its Err
+			// (the web package's does in the browser).
+			for !stop.Load() && ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(todo) {
 					return nil

@@ -106,6 +106,23 @@ func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
 // testAcceptance opens the addresses of issue 12's acceptance at a desktop
 // and a phone size: each shows exactly its step, square labelled cells and
 // a marked pseudocode line, with no sideways scroll.
+// openStep opens the address of a search at a step, and checks that the
+// page shows square, labelled cells, the step the library traces and one
+// marked pseudocode line.
+func openStep(b *browser, where, algo string, n, step int) {
+	b.t.Helper()
+	b.visit(fmt.Sprintf("/?n=%d&algo=%s&step=%d", n, algo, step))
+	b.waitJS(where, fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, step), 30*time.Second)
+	checkSquare(b, "trace-board", n)
+	e := eventAt(b, algo, n, uint64(step))
+	if got := b.text("trace-step"); !strings.HasPrefix(got, fmt.Sprintf("Step %d of", step)) || !strings.Contains(got, e.Kind.String()) {
+		b.t.Fatalf("%s: the step reads %q, the library's step is %v", where, got, e)
+	}
+	if m := markedLine(b); len(m) != 1 {
+		b.t.Fatalf("%s: marked pseudocode lines %q, want one", where, m)
+	}
+}
+
 func testAcceptance(b *browser) {
 	for _, vp := range [][2]int64{{1280, 900}, {390, 844}} {
 		b.viewport(vp[0], vp[1])
@@ -119,16 +136,7 @@ func testAcceptance(b *browser) {
 			{"backtrack-flags", 12, 500, "", ""},
 		} {
 			where := fmt.Sprintf("%d×%d /?n=%d&algo=%s&step=%d", vp[0], vp[1], tc.n, tc.algo, tc.step)
-			b.visit(fmt.Sprintf("/?n=%d&algo=%s&step=%d", tc.n, tc.algo, tc.step))
-			b.waitJS(where, fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, tc.step), 20*time.Second)
-			checkSquare(b, "trace-board", tc.n)
-			e := eventAt(b, tc.algo, tc.n, uint64(tc.step))
-			if got := b.text("trace-step"); !strings.HasPrefix(got, fmt.Sprintf("Step %d of", tc.step)) || !strings.Contains(got, e.Kind.String()) {
-				b.t.Fatalf("%s: the step reads %q, the library's step is %v", where, got, e)
-			}
-			if m := markedLine(b); len(m) != 1 {
-				b.t.Fatalf("%s: marked pseudocode lines %q, want one", where, m)
-			}
+			openStep(b, where, tc.algo, tc.n, tc.step)
 			noSideways(b, where)
 			if vp[0] == 1280 && tc.algo == "bitmask" {
 				b.screenshot("acceptance-bitmask-40")

@@ -88,14 +88,15 @@ func serverCountJobs(b *browser, n int) []string {
 // testCountPanel counts 11 queens and checks the result against the
 // published counts; then double-clicks Count for a long count, which starts
 // one job, shows an estimate of the time left, and cancels it from the page.
-func testCountPanel(b *browser) {
-	b.open("count")
-	const n = 11
+// countPublished counts n in the Count panel and checks the numbers shown
+// against the published ones.
+func countPublished(b *browser, n int) {
+	b.t.Helper()
 	row, ok, err := reference.Get(n)
 	if err != nil || !ok {
 		b.t.Fatalf("no published count for %d: %v", n, err)
 	}
-	b.do("count 11", chromedp.SetValue(chromedp.ID("count-n"), strconv.Itoa(n)), chromedp.Click(chromedp.ID("count-start")))
+	b.do(fmt.Sprintf("count %d", n), chromedp.SetValue(chromedp.ID("count-n"), strconv.Itoa(n)), chromedp.Click(chromedp.ID("count-start")))
 	b.waitJS("the count", `document.getElementById('count').dataset.state === 'done'`, 60*time.Second)
 	if total, unique := b.number("count-total"), b.number("count-unique"); total != row.Total.Uint64() || unique != row.Unique.Uint64() {
 		b.t.Fatalf("count %d shows %d solutions, %d classes; published: %s, %s", n, total, unique, row.Total, row.Unique)
@@ -103,6 +104,11 @@ func testCountPanel(b *browser) {
 	if ref := b.text("count-reference"); !strings.HasPrefix(ref, "matches") {
 		b.t.Fatalf("reference check %q", ref)
 	}
+}
+
+func testCountPanel(b *browser) {
+	b.open("count")
+	countPublished(b, 11)
 
 	b.do("double-click Count for 18", chromedp.SetValue(chromedp.ID("count-n"), "18"), chromedp.DoubleClick(chromedp.ID("count-start")))
 	b.waitJS("an estimate of the time left", `document.getElementById('count').dataset.state === 'running' && /about .* left/.test(document.getElementById('count-eta').textContent)`, 30*time.Second)
@@ -123,16 +129,7 @@ func testCountPanel(b *browser) {
 // testHugePanel solves a random board of 10^6 queens, shows its density
 // picture, and checks that the download link gives that same, valid board.
 func testHugePanel(b *browser) {
-	b.open("huge")
-	b.do("solve 10^6 at random", chromedp.SetValue(chromedp.ID("huge-n"), "1000000"),
-		chromedp.SetValue(chromedp.ID("huge-method"), "random"),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById('huge-method').dispatchEvent(new Event('change'))`),
-		chromedp.SetValue(chromedp.ID("huge-seed"), "7"),
-		chromedp.Click(chromedp.ID("huge-go")))
-	b.waitJS("the picture", `document.getElementById('huge').dataset.state === 'done'`, 60*time.Second)
-	if w := eval[int](b, `document.getElementById('huge-img').naturalWidth`); w < 500 || w > 1024 {
-		b.t.Fatalf("picture is %d px wide", w)
-	}
+	solveHuge(b, 1_000_000, 7)
 	res, err := http.Get(eval[string](b, `document.getElementById('huge-dl-list').href`))
 	if err != nil {
 		b.t.Fatal(err)
@@ -142,15 +139,38 @@ func testHugePanel(b *browser) {
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	p, err := board.Parse(string(body), board.List)
-	if err != nil || len(p) != 1_000_000 || board.Verify(p) != nil {
+	checkRandomBoard(b, body, 1_000_000, 7)
+	b.screenshot("huge")
+}
+
+// solveHuge solves a random board of n queens in the Huge N panel and
+// checks the picture drawn.
+func solveHuge(b *browser, n, seed int) {
+	b.t.Helper()
+	b.open("huge")
+	b.do(fmt.Sprintf("solve %d at random", n), chromedp.SetValue(chromedp.ID("huge-n"), strconv.Itoa(n)),
+		chromedp.SetValue(chromedp.ID("huge-method"), "random"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('huge-method').dispatchEvent(new Event('change'))`),
+		chromedp.SetValue(chromedp.ID("huge-seed"), strconv.Itoa(seed)),
+		chromedp.Click(chromedp.ID("huge-go")))
+	b.waitJS("the picture", `document.getElementById('huge').dataset.state === 'done'`, 60*time.Second)
+	if w := eval[int](b, `document.getElementById('huge-img').naturalWidth`); w < 500 || w > 1024 {
+		b.t.Fatalf("picture is %d px wide", w)
+	}
+}
+
+// checkRandomBoard checks that the list downloaded is the valid board of n
+// queens that the seed gives.
+func checkRandomBoard(b *browser, list []byte, n int, seed uint64) {
+	b.t.Helper()
+	p, err := board.Parse(string(list), board.List)
+	if err != nil || len(p) != n || board.Verify(p) != nil {
 		b.t.Fatalf("downloaded board: %v, %d rows", err, len(p))
 	}
-	want, _ := solve.Random(context.Background(), 1_000_000, solve.RandomOptions{Seed: 7})
+	want, _ := solve.Random(context.Background(), n, solve.RandomOptions{Seed: seed})
 	if !p.Equal(want) {
 		b.t.Fatal("the download is not the seed's board")
 	}
-	b.screenshot("huge")
 }
 
 // square is the selector of a square of the completion board, 1-based.

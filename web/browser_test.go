@@ -110,12 +110,29 @@ func newBrowser(t *testing.T, cfg Config) *browser {
 	log := &requestLog{next: s}
 	ts := httptest.NewServer(log)
 	t.Cleanup(ts.Close)
+	b := newTab(t, path, ts.URL)
+	b.srv, b.log = s, log
+	return b
+}
 
-	// One bound for the whole browser session, so that a hung page fails
-	// the test instead of hanging it.
-	root, cancelRoot := context.WithTimeout(context.Background(), 4*time.Minute)
-	t.Cleanup(cancelRoot)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(root,
+// chromium is the headless browser of this test binary, started by the
+// first browser test and shared by all: each test gets tabs of its own.
+// TestMain stops it.
+var chromium struct {
+	once    sync.Once
+	ctx     context.Context // the browser's first tab: chromedp.NewContext(ctx) opens others
+	err     error
+	dataDir string
+	stop    func()
+}
+
+func startChromium(path string) {
+	dir, err := os.MkdirTemp("", "nqueens-chromium-")
+	if err != nil {
+		chromium.err = err
+		return
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.Headless,
@@ -129,13 +146,44 @@ func newBrowser(t *testing.T, cfg Config) *browser {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("font-render-hinting", "none"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900),
 	)
-	t.Cleanup(cancelAlloc)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	t.Cleanup(cancelCtx)
-	b := &browser{t: t, ctx: ctx, base: ts.URL, srv: s, log: log, out: testOut(t)}
+	chromium.ctx, chromium.dataDir = ctx, dir
+	chromium.stop = func() {
+		cancelCtx()
+		cancelAlloc()
+		os.RemoveAll(dir)
+	}
+	chromium.err = chromedp.Do(ctx)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+	if builtSite.dir != "" {
+		os.RemoveAll(builtSite.dir)
+	}
+	os.Exit(code)
+}
+
+// newTab opens a tab of the shared browser on base, which it records the
+// page's errors of.
+func newTab(t *testing.T, path, base string) *browser {
+	chromium.once.Do(func() { startChromium(path) })
+	if chromium.err != nil {
+		t.Fatalf("starting %s: %v", path, chromium.err)
+	}
+	tab, closeTab := chromedp.NewContext(chromium.ctx)
+	t.Cleanup(closeTab)
+	// One bound for the whole test, so that a hung page fails the test
+	// instead of hanging it.
+	ctx, cancel := context.WithTimeout(tab, 4*time.Minute)
+	t.Cleanup(cancel)
+	b := &browser{t: t, ctx: ctx, base: base, out: testOut(t)}
 	if err := chromedp.Listen(ctx, func(ev any) {
 		var msg string
 		switch ev := ev.(type) {
@@ -157,6 +205,7 @@ func newBrowser(t *testing.T, cfg Config) *browser {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	b.viewport(1280, 900)
 	return b
 }
 
@@ -267,10 +316,7 @@ func TestBrowser(t *testing.T) {
 	// slots than the default keep a count from being refused for that.
 	// Traces of at most 20,000 steps keep the streams short.
 	b := newBrowser(t, Config{MaxCountN: 18, CountWorkers: 1, MaxJobs: 8, MaxTraceEvents: 20000})
-	for _, step := range []struct {
-		name string
-		run  func(*browser)
-	}{
+	runSteps(t, b, []browserStep{
 		{"acceptance", testAcceptance},
 		{"board", testBoardPanel},
 		{"timeline", testTimeline},
@@ -284,7 +330,19 @@ func TestBrowser(t *testing.T) {
 		{"contrast", testContrast},
 		{"axe", testAxe},
 		{"phone", testPhone},
-	} {
+	})
+}
+
+// browserStep is one subtest of a browser session.
+type browserStep struct {
+	name string
+	run  func(*browser)
+}
+
+// runSteps runs the steps in b one after the other, each as a subtest at
+// the desktop size, failing one whose page threw.
+func runSteps(t *testing.T, b *browser, steps []browserStep) {
+	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
 			b.t = t
 			b.viewport(1280, 900)
@@ -294,4 +352,5 @@ func TestBrowser(t *testing.T) {
 			}
 		})
 	}
+	b.t = t
 }

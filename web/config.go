@@ -87,6 +87,21 @@ func DefaultConfig() Config {
 	}
 }
 
+// BrowserConfig is the configuration of the page's static build (nqueens
+// site), where the server runs in the browser on one thread, about 14 times
+// slower than a count on a server core: limits that keep each answer within
+// seconds there (counting N = 15 takes about 3 s, N = 16 about 11 s; the
+// gallery of N = 12 about 2 s; a random solution of 10^6 queens, drawn,
+// about 9 s).
+func BrowserConfig() Config {
+	c := DefaultConfig()
+	c.MaxCountN = 15
+	c.MaxSolveN = 1_000_000
+	c.MaxRenderN = 1_000_000
+	c.CountWorkers = 1
+	return c
+}
+
 // withDefaults fills zero fields from DefaultConfig and checks the rest.
 func (c Config) withDefaults() (Config, error) {
 	d := DefaultConfig()

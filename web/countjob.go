@@ -250,7 +250,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 
 // runCount runs the count and records its progress and its end in j.
 func (s *Server) runCount(ctx context.Context, j *countJob) {
-	res, err := count.Count(ctx, j.n, count.Options{
+	res, err := count.Count(yielding(ctx), j.n, count.Options{
 		Workers:       s.cfg.CountWorkers,
 		ProgressEvery: 200 * time.Millisecond,
 		Progress: func(p count.Progress) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,13 @@ func startCountFrom(t *testing.T, s *Server, remote string, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the count to finish", func() bool { return j.status().State == stateDone })
+	// Finished: done and filed among the finished jobs, which comes after,
+	// so that jobs are filed in the order they were started.
+	waitFor(t, 10*time.Second, "the count to finish", func() bool {
+		s.counts.mu.Lock()
+		defer s.counts.mu.Unlock()
+		return slices.Contains(s.counts.finished, j)
+	})
 	return st.ID
 }
 

@@ -25,6 +25,16 @@
 // Every handler calls the library that does the work (board, classic,
 // count, solve, complete); none of them computes anything itself.
 //
+// # The page without a server
+//
+// [WriteSite] writes the page as a static site (nqueens site) with the
+// same [Server] compiled to WebAssembly by [BuildWasm] (package web/wasm):
+// the page runs it in a Web Worker and sends it its requests instead of
+// sending them over HTTP, under [BrowserConfig]'s limits. In the browser Go
+// shares one thread with the worker's event loop and is never preempted:
+// the searches' contexts give the browser a turn every 50 ms, so that a
+// cancelled request is seen while its search runs (yield_js.go).
+//
 // # Safety
 //
 // [Config] bounds everything: N per endpoint, the request body, the size of

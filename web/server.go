@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,9 +17,6 @@ import (
 	"sync"
 	"time"
 )
-
-//go:embed static
-var staticFiles embed.FS
 
 // Server is the web page and the JSON API. It is an [http.Handler]; [Server.Serve]
 // runs it on a listener with the connection timeouts it needs.
@@ -222,7 +218,9 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), limit)
 		defer cancel()
-		r = r.WithContext(ctx)
+		// The handlers' searches see a context that, in the browser, lets
+		// the page's requests in (yield_js.go).
+		r = r.WithContext(yielding(ctx))
 		if kind == heavy {
 			release, err := s.acquire()
 			if err != nil {

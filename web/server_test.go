@@ -172,7 +172,7 @@ func TestPageAndStatic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	types := map[string]string{".html": "text/html", ".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+	types := map[string]string{".html": "text/html", ".js": "javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".json": "application/json"}
 	files := 0
 	err = fs.WalkDir(static, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -69,7 +69,7 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	es := startEventStream(w)
 	end := traceEnd{Algorithm: algo.Name(), N: n}
-	for e, err := range trace(ctx, n) {
+	for e, err := range trace(yielding(ctx), n) {
 		if err != nil {
 			if ctx.Err() == nil {
 				return err // n was checked against MaxTraceN: cannot happen

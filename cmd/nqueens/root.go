@@ -20,7 +20,7 @@ var commands = []func() *cobra.Command{
 	// Counting, on one machine or many.
 	newCountCmd, newEstimateCmd, newMergeCmd, newCoordinatorCmd, newWorkerCmd,
 	// The classic algorithms, and the web page.
-	newAlgorithmsCmd, newCompareCmd, newTraceCmd, newServeCmd,
+	newAlgorithmsCmd, newCompareCmd, newTraceCmd, newServeCmd, newSiteCmd,
 	newVersionCmd,
 }
 

@@ -1,19 +1,27 @@
 // The transport: the only module that talks to the server. Every panel goes
-// through these functions, so that another implementation of the same
-// interface (issue 13: the solver compiled to WebAssembly in a Web Worker)
-// can be chosen once at start without touching a panel.
+// through these functions. It is chosen once, at start, by site.json beside
+// index.html: `nqueens serve` ships {"transport": "http"}, and the page
+// speaks HTTP to it; `nqueens site` writes {"transport": "wasm", …}, and the
+// same requests go to the server compiled to WebAssembly in a Web Worker
+// (wasm.js), with no request to /api/. Only send differs.
 //
+//   kind                                     'http' or 'wasm'
+//   site                                     site.json (sizes of the module)
 //   getJSON(path, params, {signal})          → the decoded answer
 //   postJSON(path, body, {signal})           → the decoded answer
 //   deleteJSON(path, {signal})               → the decoded answer
 //   stream(path, params, onEvent, {signal})  → resolves when the stream ends;
 //                                              onEvent(name, data) per event
-//   href(path, params)                       → a URL for <img src> and downloads
+//   href(path, params)                       → path with its query
+//   fileURL(path, params, {signal})          → a URL for <img src>
+//   downloadLink(a, path, params, onError)   → makes link a download the answer
 //   onReachability(fn)                       → fn(true|false) when the server
 //                                              stops or starts answering
 //
 // Errors: an ApiError carries the server's one-line message and status; a
 // server that cannot be reached gives an ApiError with status 0.
+
+import { wasmTransport } from './wasm.js';
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -21,6 +29,14 @@ export class ApiError extends Error {
     this.status = status;
   }
 }
+
+const siteURL = new URL('../site.json', import.meta.url);
+export const site = await fetch(siteURL).then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
+export const kind = site.transport === 'wasm' ? 'wasm' : 'http';
+const transport = kind === 'wasm' ? wasmTransport(site, siteURL) : {
+  fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
+  down: 'The server does not answer: is nqueens serve still running?',
+};
 
 const listeners = new Set();
 let reachable = true;
@@ -56,11 +72,11 @@ async function send(url, init) {
   for (let tries = 1; ; tries++) {
     let res;
     try {
-      res = await fetch(url, { ...init, credentials: 'same-origin' });
+      res = await transport.fetch(url, init);
     } catch (err) {
       if (init.signal && init.signal.aborted) throw err;
       setReachable(false);
-      throw new ApiError('The server does not answer: is nqueens serve still running?', 0);
+      throw new ApiError(transport.down, 0);
     }
     setReachable(true);
     if (res.status !== 429 || (init.method && init.method !== 'GET') || tries === busyTries) return res;
@@ -78,6 +94,43 @@ async function decode(res) {
     throw new ApiError((body && body.error) || `${res.status} ${res.statusText}`, res.status);
   }
   return body;
+}
+
+// fileURL is a URL of the answer of path for an <img>: the API's own
+// address over HTTP, an object URL of the answer in the static build (free
+// it with URL.revokeObjectURL when the picture goes).
+export async function fileURL(path, params = {}, { signal } = {}) {
+  if (kind === 'http') return href(path, params);
+  const res = await send(href(path, params), { signal });
+  if (!res.ok) await decode(res);
+  return URL.createObjectURL(await res.blob());
+}
+
+// downloadLink makes the link a download the answer of path. Over HTTP it
+// is the API's address (the server names the file); in the static build the
+// answer is made when the link is followed, and the file is named as the
+// server names it. onError(err) hears of a failure.
+export function downloadLink(a, path, params, onError) {
+  if (kind === 'http') {
+    a.href = href(path, params);
+    return;
+  }
+  a.href = '#';
+  a.onclick = async (e) => {
+    e.preventDefault();
+    try {
+      const res = await send(href(path, params), {});
+      if (!res.ok) await decode(res);
+      const url = URL.createObjectURL(await res.blob());
+      const save = document.createElement('a');
+      save.href = url;
+      save.download = (/filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '') || [])[1] || '';
+      save.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+    } catch (err) {
+      onError(err);
+    }
+  };
 }
 
 export async function getJSON(path, params = {}, { signal } = {}) {

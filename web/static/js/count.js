@@ -1,8 +1,13 @@
 // Count: the counting engine as a job on the server, with live progress, an
-// estimate of the time left, and a Cancel that stops what was started.
+// estimate of the time left, and a Cancel that stops what was started. An N
+// past the page's limit that the command line counts gets that command.
+
+// engineMaxN is the largest N the counting engine takes (count.MaxN;
+// TestPageKnowsEngineLimit keeps them equal).
+const engineMaxN = 64;
 
 import * as api from './api.js';
-import { readInt, setRange } from './field.js';
+import { readInt, setRange, showError } from './field.js';
 import { $, duration, fmt, fmtBig, setStatus } from './text.js';
 
 export class CountPanel {
@@ -26,6 +31,7 @@ export class CountPanel {
 
   async start() {
     if (this.busy || this.job) return;
+    if (this.tooBig()) return;
     const n = readInt('count-n', ...this.range);
     if (n === null) return;
     this.busy = true;
@@ -54,6 +60,20 @@ export class CountPanel {
     this.job.id = job.id;
     $('count').dataset.state = 'running';
     this.finish(abort, await this.follow(job, abort));
+  }
+
+  // tooBig says, for an N past this page's limit that the engine counts,
+  // where to count it: the command line.
+  tooBig() {
+    const raw = $('count-n').value.trim();
+    const n = Number(raw);
+    const max = this.range[1];
+    if (!/^\d+$/.test(raw) || n <= max || n > engineMaxN) return false;
+    const where = api.kind === 'wasm'
+      ? `N = ${n} is too big to count in a browser (this page counts up to ${max}).`
+      : `N = ${n} is more than this server counts (up to ${max}).`;
+    showError($('count-n'), `${where} Count it on your own machine, on every core, with the command line:`, `nqueens count ${n}`);
+    return true;
   }
 
   // follow reads the job's events until its end; a stream cut off by the
@@ -127,7 +147,7 @@ export class CountPanel {
     if (job.id) {
       try {
         const st = await api.deleteJSON(`/api/count/${job.id}`);
-        setStatus($('count-status'), `Cancelled: the server stopped the count (${st.state}).`);
+        setStatus($('count-status'), `Cancelled: the ${api.kind === 'wasm' ? 'solver' : 'server'} stopped the count (${st.state}).`);
       } catch (err) {
         setStatus($('count-status'), err.message, 'error');
       }

@@ -19,7 +19,9 @@ export function readInt(id, lo, hi, what = 'N') {
   return msg ? null : Number(raw);
 }
 
-export function showError(input, msg) {
+// showError shows msg beside the field (none if msg is empty), followed by
+// command, if given, in a code element.
+export function showError(input, msg, command = '') {
   const id = input.id + '-error';
   let el = document.getElementById(id);
   if (!el) {
@@ -30,6 +32,11 @@ export function showError(input, msg) {
     input.closest('form, .controls').after(el);
   }
   el.textContent = msg;
+  if (msg && command) {
+    const code = document.createElement('code');
+    code.textContent = command;
+    el.append(' ', code);
+  }
   el.hidden = !msg;
   if (msg) {
     input.setAttribute('aria-invalid', 'true');

@@ -1,5 +1,7 @@
 // Huge N: one solution of a huge board, drawn by the server as a picture
-// (queen density per pixel past 1000 rows), with download links.
+// (queen density per pixel past 1000 rows), with download links. The
+// picture and the files come through the transport (api.fileURL,
+// api.downloadLink), which in the static build makes them in the browser.
 
 import * as api from './api.js';
 import { readInt, setRange } from './field.js';
@@ -29,7 +31,7 @@ export class HugePanel {
     return q;
   }
 
-  solve() {
+  async solve() {
     const n = readInt('huge-n', ...this.range);
     const method = $('huge-method').value;
     const seed = method === 'random' ? readInt('huge-seed', ...this.seedRange, 'The seed') : undefined;
@@ -54,6 +56,11 @@ export class HugePanel {
       $('huge-downloads').hidden = false;
       $('huge').dataset.state = 'done';
     };
+    const failed = (msg) => {
+      go.disabled = false;
+      setStatus($('huge-status'), msg, 'error');
+      $('huge').dataset.state = 'error';
+    };
     img.onerror = async () => {
       // An <img> does not show the error body; ask again for the message.
       let msg = 'The server could not draw this board.';
@@ -62,13 +69,18 @@ export class HugePanel {
       } catch (err) {
         msg = err.message;
       }
-      go.disabled = false;
-      setStatus($('huge-status'), msg, 'error');
-      $('huge').dataset.state = 'error';
+      failed(msg);
     };
     $('huge').dataset.state = 'loading';
     img.alt = `One solution of the ${fmt(n)}×${fmt(n)} board`;
-    img.src = api.href('/api/solve', { ...q, format: 'png' });
-    for (const f of ['list', 'json', 'png']) $('huge-dl-' + f).href = api.href('/api/solve', { ...q, format: f, download: 1 });
+    URL.revokeObjectURL(img.src); // the last picture's, if the browser made it
+    try {
+      img.src = await api.fileURL('/api/solve', { ...q, format: 'png' });
+    } catch (err) {
+      failed(err.message);
+      return;
+    }
+    const downloadFailed = (err) => setStatus($('huge-status'), err.message, 'error');
+    for (const f of ['list', 'json', 'png']) api.downloadLink($('huge-dl-' + f), '/api/solve', { ...q, format: f, download: 1 }, downloadFailed);
   }
 }

@@ -3,7 +3,9 @@
 // so that a link shares exactly what is on screen:
 //   /?n=8&algo=stack&step=133          the search panel at step 133
 //   /?panel=gallery&n=8                 any other panel and its inputs
-// The old addresses /#gallery etc. still open their panel.
+// The old addresses /#gallery etc. still open their panel. In the static
+// build (api.kind 'wasm') the page says where its solver runs, and that the
+// first start downloads it.
 
 import * as api from './api.js';
 import { CompletePanel } from './complete.js';
@@ -11,7 +13,7 @@ import { CountPanel } from './count.js';
 import { GalleryPanel } from './gallery.js';
 import { HugePanel } from './huge.js';
 import { SearchPanel } from './search.js';
-import { $ } from './text.js';
+import { $, setStatus } from './text.js';
 
 const kinds = { board: SearchPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
 const panels = {};
@@ -80,8 +82,21 @@ function route() {
   writeURL();
 }
 
+// staticBuild tells, in the page built by nqueens site, that the solver runs
+// in this browser, and shows that it is loading until it answers.
+function staticBuild() {
+  const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const { module_bytes: raw, module_download_bytes: download } = api.site;
+  $('banner').textContent = 'The solver of this page (WebAssembly, in a worker) does not answer; the page starts it again every 2 seconds.';
+  $('site-note').textContent = `This page needs no server: the nqueens solver runs in your browser, compiled to WebAssembly (${mb(raw)}, downloaded once as ${mb(download)}). `
+    + 'Bigger counts and boards: the nqueens command line, or nqueens serve.';
+  setStatus($('loading'), `Starting the solver in your browser (${mb(download)} to download the first time)…`);
+  $('loading').hidden = false;
+}
+
 async function main() {
   api.onReachability((up) => serverDown(!up));
+  if (api.kind === 'wasm') staticBuild();
   let limits = null;
   while (!limits) {
     try {
@@ -90,6 +105,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
+  $('loading').hidden = true;
   for (const [name, Kind] of Object.entries(kinds)) panels[name] = new Kind(limits, updateURL);
   await panels.board.init();
   for (const a of document.querySelectorAll('nav a')) {

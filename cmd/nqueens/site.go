@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/nqueens/nqueens/web"
+	"github.com/spf13/cobra"
+)
+
+// modulePath is the module whose source site compiles.
+const modulePath = "github.com/nqueens/nqueens"
+
+func newSiteCmd() *cobra.Command {
+	var (
+		source  string
+		jsonOut bool
+	)
+	cmd := &cobra.Command{
+		Use:   "site DIR",
+		Short: "Write the web page as a static site that runs in the browser",
+		Long: `site writes into DIR the web page of serve as a static site: the same page,
+with the nqueens server compiled to WebAssembly, which the page runs in a Web
+Worker instead of asking a server. Any static file server serves DIR
+(python3 -m http.server, GitHub Pages, a course's web space), and the page
+sends nothing anywhere. Its limits are a browser's (counts up to N = 15).
+
+The module is compiled from the nqueens source with the go command (which
+must be on PATH): the source of the working directory's module, or --source,
+or the source this binary was built from. The first build takes about a
+minute and a half on two cores, later ones a few seconds. DIR must be new,
+empty, or a site written before, whose files are replaced.
+
+Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
+		Example: `  nqueens site public
+  cd public && python3 -m http.server 8000    # then open http://localhost:8000/`,
+		Args: exactArgs(1, "the folder to write (DIR)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			src, err := siteSource(source)
+			if err != nil {
+				return err
+			}
+			// Before the build, which takes a while.
+			if err := web.CheckSiteDir(dir); err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
+			fmt.Fprintln(stderr, "nqueens: compiling the WebAssembly module with go build (about a minute the first time)…")
+			m, err := web.BuildWasm(cmd.Context(), src)
+			if err != nil {
+				return err
+			}
+			info, err := web.WriteSite(dir, m)
+			if err != nil {
+				return err
+			}
+			mb := func(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
+			fmt.Fprintf(stderr, "nqueens: wrote %d files into %s: the page, %s (%s; %s as stored, compressed) and Go's %s (%s)\n",
+				len(info.Files), dir, info.Module, mb(info.ModuleBytes), mb(info.ModuleDownloadBytes), info.Loader, info.Go)
+			fmt.Fprintf(stderr, "nqueens: serve it with any static file server, such as: cd %s && python3 -m http.server 8000\n", dir)
+			if jsonOut {
+				return writeJSONLine(cmd.OutOrStdout(), info)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&source, "source", "", "folder of the nqueens source to compile (default: the module around the working directory, or this binary's)")
+	f.BoolVar(&jsonOut, "json", false, "print the summary (site.json) on stdout")
+	return cmd
+}
+
+// siteSource finds the folder of the nqueens source to compile: the one
+// given, the module around the working directory, or the folder this binary
+// was compiled from (go run, go build without -trimpath).
+func siteSource(given string) (string, error) {
+	if given != "" {
+		if !isSource(given) {
+			return "", usagef("--source %s: no go.mod of %s there", given, modulePath)
+		}
+		return given, nil
+	}
+	if wd, err := os.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if isSource(dir) {
+				return dir, nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	// This file is cmd/nqueens/site.go of the source.
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		if dir := filepath.Dir(filepath.Dir(filepath.Dir(file))); isSource(dir) {
+			return dir, nil
+		}
+	}
+	return "", errors.New("site compiles the WebAssembly module from the nqueens source, and none was found: run it inside a clone of the repository, or give --source")
+}
+
+// isSource reports whether dir holds the go.mod of the nqueens module.
+func isSource(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if fields := strings.Fields(sc.Text()); len(fields) == 2 && fields[0] == "module" {
+			return strings.Trim(fields[1], `"`) == modulePath
+		}
+	}
+	return false
+}

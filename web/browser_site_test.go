@@ -1,0 +1,193 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// The static build (nqueens site) in Chromium: the site, built once per
+// test binary, is served by a plain file server under /nqueens/ (as GitHub
+// Pages serves a project's site) and used as a person would; not one
+// request may go to /api/, neither at the file server nor in the browser's
+// network events.
+
+// fileLog is a static file server that records the path of every request.
+type fileLog struct {
+	mu    sync.Mutex
+	paths []string
+	next  http.Handler
+}
+
+func (l *fileLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	l.mu.Lock()
+	l.paths = append(l.paths, r.URL.Path)
+	l.mu.Unlock()
+	l.next.ServeHTTP(w, r)
+}
+
+func (l *fileLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.paths)
+}
+
+// apiRequests returns the URLs of urls whose path goes to /api/.
+func apiRequests(urls []string) []string {
+	var out []string
+	for _, u := range urls {
+		if strings.Contains(u, "/api/") {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func TestSite(t *testing.T) {
+	path := chromiumPath(t)
+	dir := writtenSite(t).dir
+	files := &fileLog{next: http.StripPrefix("/nqueens", http.FileServer(http.Dir(dir)))}
+	ts := httptest.NewServer(files)
+	t.Cleanup(ts.Close)
+	b := newTab(t, path, ts.URL+"/nqueens")
+
+	var (
+		mu   sync.Mutex
+		seen []string // every URL the page's network events name
+	)
+	if err := chromedp.Listen(b.ctx, func(ev any) {
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+			mu.Lock()
+			seen = append(seen, e.Request.URL)
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runSteps(t, b, []browserStep{
+		{"acceptance", testSiteAcceptance},
+		{"trace", testSiteTrace},
+		{"gallery", testGalleryPanel},
+		{"complete", testCompletePanel},
+		{"count", testSiteCount},
+		{"huge", testSiteHuge},
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if api := apiRequests(files.all()); len(api) > 0 {
+		t.Errorf("the file server was asked for %q", api)
+	}
+	if api := apiRequests(seen); len(api) > 0 {
+		t.Errorf("the browser requested %q", api)
+	}
+	// The watch saw the page's own requests, so it would have seen others.
+	if !slices.ContainsFunc(seen, func(u string) bool { return strings.HasSuffix(u, "/nqueens/site.json") }) {
+		t.Errorf("the browser's network events do not show site.json: %q", seen)
+	}
+	if !slices.Contains(files.all(), "/nqueens/wasm/nqueens.wasm.gz") {
+		t.Errorf("the module was never loaded: %q", files.all())
+	}
+}
+
+// testSiteAcceptance opens the addresses of issue 13's acceptance: square,
+// labelled cells, the step the library traces and a marked pseudocode line.
+func testSiteAcceptance(b *browser) {
+	for _, tc := range []struct {
+		algo    string
+		n, step int
+	}{
+		{"stack", 8, 133},
+		{"bitmask", 10, 300},
+	} {
+		openStep(b, fmt.Sprintf("/?n=%d&algo=%s&step=%d", tc.n, tc.algo, tc.step), tc.algo, tc.n, tc.step)
+		if !strings.Contains(b.text("site-note"), "runs in your browser") {
+			b.t.Fatalf("the footer says %q", b.text("site-note"))
+		}
+	}
+	b.screenshot("site-acceptance")
+}
+
+// testSiteTrace plays a search, and loads a small one while a long one is
+// still arriving: the long one is cancelled and the small one shown whole.
+func testSiteTrace(b *browser) {
+	b.visit("/?n=6&algo=stack")
+	b.waitTrace()
+	b.do("play", chromedp.Click(chromedp.ID("btn-play")))
+	b.waitJS("the search to play", `Number(document.getElementById('timeline').value) > 5`, 20*time.Second)
+	b.do("pause", chromedp.Click(chromedp.ID("btn-play")))
+
+	b.do("a long search", chromedp.SetValue(chromedp.ID("trace-n"), "20"), chromedp.Click(chromedp.CSS(`#trace-form button[type=submit]`)))
+	b.waitJS("its first steps", `Number(document.getElementById('timeline').max) > 10`, 30*time.Second)
+	b.do("a small one", chromedp.SetValue(chromedp.ID("trace-n"), "5"), chromedp.Click(chromedp.CSS(`#trace-form button[type=submit]`)))
+	b.waitTrace()
+	if s := b.text("trace-status"); !strings.Contains(s, "on 5×5: the whole search") {
+		b.t.Fatalf("after switching to N = 5 the page says %q", s)
+	}
+	checkSquare(b, "trace-board", 5)
+}
+
+// testSiteCount counts in the browser the published numbers, follows a
+// count that the page then cancels (the worker's answer to the cancel says
+// it stopped, which it can only say if it saw the cancel while counting),
+// and offers the command line for an N past the browser's limit.
+func testSiteCount(b *browser) {
+	b.open("count")
+	countPublished(b, 12)
+
+	b.do("count 15", chromedp.SetValue(chromedp.ID("count-n"), "15"), chromedp.Click(chromedp.ID("count-start")))
+	b.waitJS("progress with the time left", `document.getElementById('count').dataset.state === 'running' && /about .* left/.test(document.getElementById('count-eta').textContent) && document.getElementById('count-progress').value > 0`, 30*time.Second)
+	b.do("cancel", chromedp.Click(chromedp.ID("count-cancel")))
+	b.waitJS("the cancellation", `document.getElementById('count').dataset.state === 'cancelled' && document.getElementById('count-status').textContent.startsWith('Cancelled')`, 20*time.Second)
+	if s := b.text("count-status"); !strings.Contains(s, "(cancelled)") {
+		b.t.Fatalf("after Cancel the page says %q: the count was not stopped while it ran", s)
+	}
+
+	b.do("count 16", chromedp.SetValue(chromedp.ID("count-n"), "16"), chromedp.Click(chromedp.ID("count-start")))
+	msg := eval[string](b, `(document.getElementById('count-n-error') || {}).textContent || ''`)
+	if !strings.Contains(msg, "too big to count in a browser") || !strings.Contains(msg, "nqueens count 16") {
+		b.t.Fatalf("N = 16 in the browser: %q", msg)
+	}
+	if eval[string](b, `document.getElementById('count').dataset.state`) != "cancelled" {
+		b.t.Fatal("N = 16 started a count")
+	}
+	b.screenshot("site-count")
+}
+
+// testSiteHuge draws a random board of 10^5 queens and downloads it, both
+// made in the browser.
+func testSiteHuge(b *browser) {
+	solveHuge(b, 100_000, 7)
+	if src := eval[string](b, `document.getElementById('huge-img').src`); !strings.HasPrefix(src, "blob:") {
+		b.t.Fatalf("the picture comes from %s, not from the browser", src)
+	}
+	downloads := b.t.TempDir()
+	if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}); err != nil {
+		b.t.Fatal(err)
+	}
+	b.do("download the list", chromedp.Click(chromedp.ID("huge-dl-list")))
+	const name = "queens-100000-random-seed7.txt"
+	var body []byte
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var err error
+		if body, err = os.ReadFile(filepath.Join(downloads, name)); err == nil && len(body) > 0 && body[len(body)-1] == '\n' {
+			break
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(downloads)
+			b.t.Fatalf("no download %s: %v (the folder holds %v)", name, err, entries)
+		}
+	}
+	checkRandomBoard(b, body, 100_000, 7)
+}

@@ -1,0 +1,116 @@
+// The WebAssembly transport of the page's static build (nqueens site): a
+// fetch() whose server is nqueens itself, compiled to WebAssembly and run in
+// a Web Worker (worker.js, web/wasm). Every endpoint is the same Go code as
+// under `nqueens serve`, and the page's thread never computes. A request
+// goes to the worker as a message; the answer comes back as a Response
+// whose body streams in chunks as the server flushes them. Aborting a
+// request's signal cancels it in the worker, as a closed connection would.
+//
+// Messages, page → worker: {type: 'init', module, loader} once, then
+//   {type: 'request', id, method, url, headers: [[name, value]…], body}
+//   and {type: 'abort', id}.
+// Worker → page: {type: 'ready'} or {type: 'failed', error}, then per
+//   request {type: 'head', id, status, headers}, {type: 'chunk', id, data}
+//   (a Uint8Array) and {type: 'end', id}, or {type: 'fail', id, error}.
+
+// Statuses whose Response must have no body.
+const bodiless = new Set([101, 204, 205, 304]);
+
+// wasmTransport returns {fetch} for the module and loader that site (the
+// site.json at siteURL) names. The worker starts at the first request, and
+// again after a failure.
+export function wasmTransport(site, siteURL) {
+  const calls = new Map(); // id → {resolve, reject, controller}
+  let worker = null;
+  let nextId = 1;
+
+  function start() {
+    worker = new Worker(new URL('./worker.js', import.meta.url));
+    worker.onmessage = (e) => receive(e.data);
+    worker.onerror = (e) => {
+      e.preventDefault();
+      stop(`the solver failed: ${e.message || 'its worker stopped'}`);
+    };
+    worker.postMessage({
+      type: 'init',
+      module: new URL(site.module, siteURL).href,
+      loader: new URL(site.loader, siteURL).href,
+    });
+  }
+
+  // stop ends the worker and every request in it, as a server that went
+  // away would: their fetches fail.
+  function stop(why) {
+    if (worker) worker.terminate();
+    worker = null;
+    for (const c of calls.values()) fail(c, new TypeError(why));
+    calls.clear();
+  }
+
+  function fail(c, err) {
+    c.reject(err);
+    try {
+      c.controller.error(err);
+    } catch {
+      // the body was read to its end already
+    }
+  }
+
+  function receive(m) {
+    if (m.type === 'failed') return stop(m.error);
+    const c = calls.get(m.id);
+    if (!c) return; // an answer to a request the page has given up
+    switch (m.type) {
+      case 'head':
+        c.resolve(new Response(bodiless.has(m.status) ? null : c.body, { status: m.status, headers: m.headers }));
+        break;
+      case 'chunk':
+        c.controller.enqueue(m.data);
+        break;
+      case 'end':
+        calls.delete(m.id);
+        c.controller.close();
+        break;
+      case 'fail':
+        calls.delete(m.id);
+        fail(c, new TypeError(m.error));
+        break;
+    }
+  }
+
+  function cancel(id, reason) {
+    const c = calls.get(id);
+    if (!c) return;
+    calls.delete(id);
+    if (worker) worker.postMessage({ type: 'abort', id });
+    fail(c, reason);
+  }
+
+  // request is fetch(url, init) for the paths of the API.
+  function request(url, init = {}) {
+    const { signal } = init;
+    if (signal && signal.aborted) return Promise.reject(signal.reason);
+    if (!worker) start();
+    const id = nextId++;
+    const c = {};
+    c.body = new ReadableStream({
+      start(controller) { c.controller = controller; },
+      cancel(reason) { cancel(id, reason); },
+    });
+    const answer = new Promise((resolve, reject) => Object.assign(c, { resolve, reject }));
+    calls.set(id, c);
+    if (signal) signal.addEventListener('abort', () => cancel(id, signal.reason), { once: true });
+    worker.postMessage({
+      type: 'request', id, url,
+      method: init.method || 'GET',
+      headers: [...new Headers(init.headers)],
+      body: init.body === undefined ? null : init.body,
+    });
+    return answer;
+  }
+
+  return {
+    fetch: request,
+    down: 'The solver of this page (WebAssembly, in a worker) stopped; the page starts it again.',
+  };
+}
