@@ -97,7 +97,7 @@ func countPublished(b *browser, n int) {
 		b.t.Fatalf("no published count for %d: %v", n, err)
 	}
 	b.do(fmt.Sprintf("count %d", n), chromedp.SetValue(chromedp.ID("count-n"), strconv.Itoa(n)), chromedp.Click(chromedp.ID("count-start")))
-	b.waitJS("the count", `document.getElementById('count').dataset.state === 'done'`, 60*time.Second)
+	b.waitJS("the count", fmt.Sprintf(`document.getElementById('count').dataset.state === 'done' && document.getElementById('count-status').textContent.startsWith('Counted N = %d ')`, n), 60*time.Second)
 	if total, unique := b.number("count-total"), b.number("count-unique"); total != row.Total.Uint64() || unique != row.Unique.Uint64() {
 		b.t.Fatalf("count %d shows %d solutions, %d classes; published: %s, %s", n, total, unique, row.Total, row.Unique)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,7 @@ func TestSite(t *testing.T) {
 		{"gallery", testGalleryPanel},
 		{"complete", testCompletePanel},
 		{"count", testSiteCount},
+		{"cancel", testSiteCancel},
 		{"huge", testSiteHuge},
 	})
 	mu.Lock()
@@ -137,16 +139,31 @@ func testSiteTrace(b *browser) {
 	checkSquare(b, "trace-board", 5)
 }
 
-// testSiteCount counts in the browser the published numbers, follows a
-// count that the page then cancels (the worker's answer to the cancel says
-// it stopped, which it can only say if it saw the cancel while counting),
-// and offers the command line for an N past the browser's limit.
+// testSiteCount counts in the browser the published numbers, showing the
+// count's progress as it runs (the worker serves the page's events request
+// while it counts); cancels a running count (the worker's answer to the
+// cancel says it stopped, which it can only say if it saw the cancel
+// while counting); and offers the command line for an N past the browser's
+// limit.
 func testSiteCount(b *browser) {
 	b.open("count")
 	countPublished(b, 12)
 
-	b.do("count 15", chromedp.SetValue(chromedp.ID("count-n"), "15"), chromedp.Click(chromedp.ID("count-start")))
-	b.waitJS("progress with the time left", `document.getElementById('count').dataset.state === 'running' && /about .* left/.test(document.getElementById('count-eta').textContent) && document.getElementById('count-progress').value > 0`, 30*time.Second)
+	b.do("watch the status line", chromedp.Evaluate[chromedp.Void](`window.statusLines = [];
+		new MutationObserver(() => statusLines.push(document.getElementById('count-status').textContent))
+			.observe(document.getElementById('count-status'), {childList: true, characterData: true, subtree: true})`))
+	countPublished(b, 15)
+	lines := eval[[]string](b, `statusLines`)
+	partial := regexp.MustCompile(`^Counting N = 15: ([\d,]+) of ([\d,]+) work units`)
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		m := partial.FindStringSubmatch(l)
+		return m != nil && m[1] != m[2]
+	}) {
+		b.t.Fatalf("no progress shown while counting N = 15: %q", lines)
+	}
+
+	b.do("count 15", chromedp.Click(chromedp.ID("count-start")))
+	b.waitJS("the count to run", `document.getElementById('count').dataset.state === 'running'`, 10*time.Second)
 	b.do("cancel", chromedp.Click(chromedp.ID("count-cancel")))
 	b.waitJS("the cancellation", `document.getElementById('count').dataset.state === 'cancelled' && document.getElementById('count-status').textContent.startsWith('Cancelled')`, 20*time.Second)
 	if s := b.text("count-status"); !strings.Contains(s, "(cancelled)") {
@@ -162,6 +179,30 @@ func testSiteCount(b *browser) {
 		b.t.Fatal("N = 16 started a count")
 	}
 	b.screenshot("site-count")
+}
+
+// testSiteCancel shows that the worker stops a search the page cancels
+// while it runs. The browser's server has BrowserConfig().MaxJobs job slots
+// and answers 429 at once when they are taken; a search that went on after
+// its cancel would keep its slot. The page starts and cancels that many
+// counts of the completions of an empty 20×20 board (hours of work each),
+// then counts those of a 6×6 board: it gets a slot, and the answer.
+func testSiteCancel(b *browser) {
+	b.open("complete")
+	for i := range BrowserConfig().MaxJobs {
+		b.do("an empty 20×20 board", chromedp.SetValue(chromedp.ID("complete-n"), "20"), chromedp.Click(chromedp.ID("complete-clear")))
+		b.do("count its completions", chromedp.Click(chromedp.ID("complete-count")))
+		b.waitJS("the count to run", `document.getElementById('complete').dataset.state === 'searching'`, 10*time.Second)
+		time.Sleep(200 * time.Millisecond) // well into the search
+		b.do("cancel", chromedp.Click(chromedp.ID("complete-cancel")))
+		b.waitJS(fmt.Sprintf("cancel %d", i+1), `document.getElementById('complete-status').textContent === 'Cancelled.'`, 10*time.Second)
+	}
+	b.do("an empty 6×6 board", chromedp.SetValue(chromedp.ID("complete-n"), "6"), chromedp.Click(chromedp.ID("complete-clear")))
+	b.do("count its completions", chromedp.Click(chromedp.ID("complete-count")))
+	b.waitJS("the answer", `['counted', 'error'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
+	if s := b.text("complete-status"); s != "4 ways to complete this board." {
+		b.t.Fatalf("after %d cancelled counts, counting the 6×6 board says %q", BrowserConfig().MaxJobs, s)
+	}
 }
 
 // testSiteHuge draws a random board of 10^5 queens and downloads it, both

@@ -60,8 +60,8 @@ type SiteInfo struct {
 // BuildWasm compiles package web/wasm of the nqueens source at src (the
 // folder of its go.mod) to WebAssembly with the go command on PATH, as small
 // as Go makes it (wasmBuildFlags), and reads wasm_exec.js from the same Go
-// installation. Cost: a go build, about a minute and a half on
-// two cores with an empty build cache, a few seconds with a warm one.
+// installation. Cost: a go build, under a minute on two cores with an
+// empty build cache, a few seconds with a warm one.
 func BuildWasm(ctx context.Context, src string) (SiteModule, error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {

@@ -32,9 +32,9 @@ sends nothing anywhere. Its limits are a browser's (counts up to N = 15).
 
 The module is compiled from the nqueens source with the go command (which
 must be on PATH): the source of the working directory's module, or --source,
-or the source this binary was built from. The first build takes about a
-minute and a half on two cores, later ones a few seconds. DIR must be new,
-empty, or a site written before, whose files are replaced.
+or the source this binary was built from. The first build takes under a
+minute on two cores, later ones a few seconds. DIR must be new, empty, or a
+site written before, whose files are replaced.
 
 Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
 		Example: `  nqueens site public
