@@ -83,6 +83,7 @@ func TestSite(t *testing.T) {
 		{"complete", testCompletePanel},
 		{"count", testSiteCount},
 		{"cancel", testSiteCancel},
+		{"api", testSiteAPI},
 		{"huge", testSiteHuge},
 	})
 	mu.Lock()
@@ -202,6 +203,39 @@ func testSiteCancel(b *browser) {
 	b.waitJS("the answer", `['counted', 'error'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
 	if s := b.text("complete-status"); s != "4 ways to complete this board." {
 		b.t.Fatalf("after %d cancelled counts, counting the 6×6 board says %q", BrowserConfig().MaxJobs, s)
+	}
+}
+
+// testSiteAPI calls, through the page's own transport, the endpoints that
+// no panel of the page uses: verify and render answer as the server does,
+// and an error comes back as the server's status and message.
+func testSiteAPI(b *browser) {
+	type answers struct {
+		Kind, Bad, SVG, Err string
+		OK                  bool
+	}
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[answers](`(async () => {
+		const api = await import(new URL('js/api.js', document.baseURI).href);
+		const good = await api.postJSON('/api/verify', {queens: [2, 4, 1, 3]});
+		const bad = await api.postJSON('/api/verify', {queens: [2, 4, 1, 4]});
+		const url = await api.fileURL('/api/render', {queens: '2,4,1,3', format: 'svg'});
+		const svg = await (await fetch(url)).text();
+		URL.revokeObjectURL(url);
+		let err = '';
+		try { await api.getJSON('/api/solve', {n: 2000000}); } catch (e) { err = e.status + ' ' + e.message; }
+		return {Kind: api.kind, OK: good.ok, Bad: bad.error, SVG: svg, Err: err};
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if got.Kind != "wasm" || !got.OK || !strings.Contains(got.Bad, "same column") {
+		b.t.Fatalf("verify in the browser: %+v", got)
+	}
+	if !strings.Contains(got.SVG, "<svg") || !strings.Contains(got.SVG, "</svg>") {
+		b.t.Fatalf("render in the browser: %.200q", got.SVG)
+	}
+	if !strings.HasPrefix(got.Err, "400 ") || !strings.Contains(got.Err, "1000000") {
+		b.t.Fatalf("solve past the browser's limit: %q", got.Err)
 	}
 }
 
