@@ -266,3 +266,34 @@ func testSiteHuge(b *browser) {
 	}
 	checkRandomBoard(b, body, 100_000, 7)
 }
+
+// TestSiteWithoutModule serves the site without its module, as a host that
+// lost the file would: the page says that its solver does not answer, and
+// why, and still sends nothing to /api/.
+func TestSiteWithoutModule(t *testing.T) {
+	path := chromiumPath(t)
+	site := writtenSite(t)
+	files := &fileLog{next: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm.gz") {
+			http.NotFound(w, r)
+			return
+		}
+		http.FileServer(http.Dir(site.dir)).ServeHTTP(w, r)
+	})}
+	ts := httptest.NewServer(files)
+	t.Cleanup(ts.Close)
+	b := newTab(t, path, ts.URL)
+	b.do("open the page", chromedp.Navigate(ts.URL+"/?n=6&algo=stack"))
+	b.waitJS("the banner", `!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('404')`, 20*time.Second)
+	if s := b.text("banner"); !strings.Contains(s, "solver of this page") || !strings.Contains(s, "does not answer") || !strings.Contains(s, "nqueens.wasm.gz answered 404") {
+		t.Fatalf("banner %q", s)
+	}
+	if !eval[bool](b, `document.getElementById('loading').checkVisibility()`) {
+		t.Fatal("the page no longer says that it is starting its solver")
+	}
+
+	b.screenshot("site-without-module")
+	if api := apiRequests(files.all()); len(api) > 0 {
+		t.Errorf("the file server was asked for %q", api)
+	}
+}

@@ -101,7 +101,9 @@ async function main() {
   while (!limits) {
     try {
       limits = await api.getJSON('/api/limits');
-    } catch {
+    } catch (err) {
+      // In the static build the banner says why the solver does not start.
+      if (api.kind === 'wasm') $('banner').textContent = `${err.message} The page tries again every 2 seconds.`;
       await new Promise((r) => setTimeout(r, 2000));
     }
   }

@@ -23,6 +23,7 @@ export function wasmTransport(site, siteURL) {
   const calls = new Map(); // id → {resolve, reject, controller}
   let worker = null;
   let nextId = 1;
+  let why = ''; // of the last failure
 
   function start() {
     worker = new Worker(new URL('./worker.js', import.meta.url));
@@ -40,10 +41,11 @@ export function wasmTransport(site, siteURL) {
 
   // stop ends the worker and every request in it, as a server that went
   // away would: their fetches fail.
-  function stop(why) {
+  function stop(reason) {
+    why = reason;
     if (worker) worker.terminate();
     worker = null;
-    for (const c of calls.values()) fail(c, new TypeError(why));
+    for (const c of calls.values()) fail(c, new TypeError(reason));
     calls.clear();
   }
 
@@ -111,6 +113,6 @@ export function wasmTransport(site, siteURL) {
 
   return {
     fetch: request,
-    down: 'The solver of this page (WebAssembly, in a worker) stopped; the page starts it again.',
+    get down() { return `The solver of this page (WebAssembly, in a worker) does not answer: ${why}.`; },
   };
 }
