@@ -3,7 +3,8 @@
 // index.html: `nqueens serve` ships {"transport": "http"}, and the page
 // speaks HTTP to it; `nqueens site` writes {"transport": "wasm", …}, and the
 // same requests go to the server compiled to WebAssembly in a Web Worker
-// (wasm.js), with no request to /api/. Only send differs.
+// (wasm.js), with no request to /api/. Only the fetch behind send differs,
+// and how an answer becomes a URL for a picture or a download.
 //
 //   kind                                     'http' or 'wasm'
 //   site                                     site.json (sizes of the module)
