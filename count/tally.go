@@ -246,20 +246,5 @@ func checkPublished(r Result) error {
 	return &MismatchError{N: r.N, Total: r.Total, Unique: r.Unique, WantTotal: total, WantUnique: unique}
 }
 
-// combine adds the results of every unit of N into the count; the cluster
-// runner calls it on a ledger. Cost O(units).
-func combine(n int, results []UnitResult) (Result, error) {
-	t, err := NewTally(n)
-	if err != nil {
-		return Result{}, err
-	}
-	for _, u := range results {
-		if err := t.Add(u); err != nil {
-			return Result{}, err
-		}
-	}
-	return t.Result()
-}
-
 // errSize reports a board size outside 1..MaxN.
 func errSize(n int) error { return &board.SizeError{Op: "count", N: n, Max: MaxN} }

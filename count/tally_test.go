@@ -108,3 +108,17 @@ func TestMismatchError(t *testing.T) {
 		t.Errorf("got %q\nwant %q", e.Error(), want)
 	}
 }
+
+// combine adds the results of every unit of N into the count.
+func combine(n int, results []UnitResult) (Result, error) {
+	t, err := NewTally(n)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, u := range results {
+		if err := t.Add(u); err != nil {
+			return Result{}, err
+		}
+	}
+	return t.Result()
+}
