@@ -237,10 +237,22 @@ func eval[T any](b *browser, expr string) T {
 	return v
 }
 
-// waitJS waits until a JavaScript condition holds.
+// waitJS waits until a JavaScript condition holds. A poll that starts
+// while a navigation replaces the page can lose its JavaScript context
+// ("Cannot find context with specified id"); it is started again on the
+// new page, within the same time.
 func (b *browser) waitJS(what, cond string, d time.Duration) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(d), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	deadline := time.Now().Add(d)
+	var err error
+	for {
+		_, err = chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		if err == nil || !strings.Contains(err.Error(), "Cannot find context with specified id") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
 		status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.status')].filter((e) => e.checkVisibility() && e.textContent).map((e) => e.id + ': ' + e.textContent)`))
 		b.t.Fatalf("waiting for %s (%s): %v (page errors: %q; the page says %q)", what, cond, err, b.pageErrors(), status)
 	}
