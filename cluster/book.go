@@ -89,10 +89,6 @@ func (b *book) recounted(k int, units []count.UnitResult) {
 	b.decide(k)
 }
 
-// banWorker bans a worker for a reason found outside the votes (two
-// different results of its own for one block).
-func (b *book) banWorker(worker, reason string) { b.ban(worker, reason) }
-
 func (b *book) undecide(k int) {
 	if bl := &b.ballots[k]; bl.verdict != nil {
 		bl.verdict = nil

@@ -101,7 +101,7 @@ func TestBookBanReopens(t *testing.T) {
 	if bk.decided != 12 {
 		t.Fatalf("decided %d units, want 12", bk.decided)
 	}
-	bk.banWorker("r", "test")
+	bk.ban("r", "test")
 	_, bans, notes := bk.drain()
 	if bk.decided != 0 || len(bans) != 1 || !strings.Contains(strings.Join(notes, "\n"), "worker r is banned") {
 		t.Fatalf("after the ban: decided %d, bans %v, notes %v", bk.decided, bans, notes)

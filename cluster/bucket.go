@@ -35,11 +35,11 @@ func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
 			c.log(fmt.Sprintf("bucket key %s holds a malformed alarm", key))
 			return
 		}
-		c.book.banWorker(a.First.Worker, fmt.Sprintf("it gave two different results for %s", a.First.block()))
+		c.book.ban(a.First.Worker, fmt.Sprintf("it gave two different results for %s", a.First.block()))
 	case strings.HasPrefix(key, "banned."):
 		var b ban
 		if json.Unmarshal(e.Value(), &b) == nil && b.Worker != "" {
-			c.book.banWorker(b.Worker, b.Reason)
+			c.book.ban(b.Worker, b.Reason)
 		}
 	}
 }
@@ -55,7 +55,7 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 		if err == nil {
 			err = errors.New("its key does not name its worker")
 		}
-		c.book.banWorker(v.Worker, fmt.Sprintf("it stored an impossible result for %s: %v", b, err))
+		c.book.ban(v.Worker, fmt.Sprintf("it stored an impossible result for %s: %v", b, err))
 		return
 	}
 	if live {

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -178,11 +177,7 @@ func Count(ctx context.Context, n int, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	todo := todoUnits(t)
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(todo)))
+	workers := workersFor(opts.Workers, len(todo))
 	now := time.Now()
 	c := &counter{opts: opts, t: t, start: now, reported: now, resumed: t.Done(), every: opts.ProgressEvery}
 	if c.every <= 0 {

@@ -53,11 +53,7 @@ func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(todo)))
+	workers := workersFor(o.Workers, len(todo))
 	every := o.Every
 	if every <= 0 {
 		every = defaultHandEvery
@@ -147,6 +143,15 @@ func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
 		return errors.New("stopped early")
 	}
 	return nil
+}
+
+// workersFor returns the goroutines a run of units uses when requested
+// are asked for (0: GOMAXPROCS): never more than there are units, at least 1.
+func workersFor(requested, units int) int {
+	if requested <= 0 {
+		requested = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(requested, units))
 }
 
 // todoUnits returns the units of N that t lacks, in order.
