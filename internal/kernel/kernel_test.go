@@ -70,16 +70,21 @@ func TestEmptyBoards(t *testing.T) {
 	}
 }
 
+type kern struct {
+	name string
+	f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
+	maxN int
+}
+
+// extraKernels are the loops of this architecture (loop_amd64_test.go).
+var extraKernels []kern
+
 // checkKernels checks that every kernel able to take b finds want
 // completions, and that they all visit the same number of nodes.
 func checkKernels(t *testing.T, b *Board, want uint64) {
 	t.Helper()
-	type kern struct {
-		name string
-		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
-		maxN int
-	}
-	kernels := []kern{{"count32", count32, 32}, {"count32Loop", count32Loop, 32}, {"countWide", countWide, MaxN}}
+	kernels := append([]kern{{"count32", count32, 32}, {"count32Loop", count32Loop, 32}, {"countBatchGo", countBatchGo, 32}}, extraKernels...)
+	kernels = append(kernels, kern{"countWide", countWide, MaxN})
 	var nodes0 uint64
 	for i, k := range kernels {
 		if b.N > k.maxN {
@@ -137,10 +142,7 @@ var sinkSols uint64
 // visit the same nodes (count32Loop is the assembly loop on amd64).
 func BenchmarkKernels(b *testing.B) {
 	board := Board{N: 13, Rows: 1<<13 - 1}
-	for _, k := range []struct {
-		name string
-		f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
-	}{{"count32", count32}, {"count32Loop", count32Loop}, {"countWide", countWide}} {
+	for _, k := range append([]kern{{"count32", count32, 32}, {"count32Loop", count32Loop, 32}, {"countBatchGo", countBatchGo, 32}, {"countWide", countWide, MaxN}}, extraKernels...) {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				sinkSols, _, _ = k.f(&board, nil)

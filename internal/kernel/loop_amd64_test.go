@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/cpu"
 )
 
 // TestSearch32Layout checks the offsets loop_amd64.s reads search32 at.
@@ -29,14 +31,50 @@ func TestSearch32Layout(t *testing.T) {
 	}
 }
 
-// TestAssemblyLoopChosen checks Count runs the assembly loop wherever the
-// CPU allows it, so the kernel tests exercise it.
+// TestAssemblyLoopChosen checks Count runs the fastest loop the CPU allows
+// (the batch search with vector instructions, else the assembly loop), so
+// the kernel tests exercise it.
 func TestAssemblyLoopChosen(t *testing.T) {
-	if !hasPOPCNT() {
-		t.Skip("no POPCNT: Count runs the Go loop")
+	want, name := any(count32), "the Go loop"
+	switch {
+	case cpu.X86.HasAVX2:
+		want, name = countBatch, "the batch search"
+		if reflect.ValueOf(chooseLevel).Pointer() != reflect.ValueOf(chooseVector).Pointer() {
+			t.Error("the batch search does not scan with vector instructions")
+		}
+	case hasPOPCNT():
+		want, name = count32Asm, "the assembly loop"
 	}
-	if reflect.ValueOf(count32Loop).Pointer() != reflect.ValueOf(count32Asm).Pointer() {
-		t.Error("Count does not use the assembly loop")
+	if reflect.ValueOf(count32Loop).Pointer() != reflect.ValueOf(want).Pointer() {
+		t.Errorf("Count does not use %s", name)
+	}
+}
+
+// TestLevelLayout checks the offsets batch_amd64.s reads a level at.
+func TestLevelLayout(t *testing.T) {
+	var l level
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"d", unsafe.Offsetof(l.d), 2048},
+		{"a", unsafe.Offsetof(l.a), 4096},
+		{"rem", unsafe.Offsetof(l.rem), 6144},
+		{"avail", unsafe.Offsetof(l.avail), 8192},
+		{"row", unsafe.Offsetof(l.row), 10240},
+	} {
+		if f.got != f.want {
+			t.Errorf("level %s at %d, batch_amd64.s has %d", f.name, f.got, f.want)
+		}
+	}
+}
+
+func init() {
+	if hasPOPCNT() {
+		extraKernels = append(extraKernels, kern{"count32Asm", count32Asm, 32})
+	}
+	if cpu.X86.HasAVX2 {
+		extraKernels = append(extraKernels, kern{"countBatch (AVX2)", countBatch, 32})
 	}
 }
 
