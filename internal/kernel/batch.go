@@ -30,12 +30,15 @@ type batchSearch struct {
 	stop        *atomic.Bool
 	stopped     bool
 	choose      chooser
+	last3       func(L *level, m int, nm1 uint64) uint64
 }
 
-// chooser is chooseBatch or a faster equivalent: for the m nodes of L,
-// with k rows left each, it sets avail and row and returns the sum of the
-// avail bits.
-type chooser func(L *level, m int, nm1 uint64, k int, rank *[64]uint64) uint64
+// chooser is chooseBatch followed by firstChildren, or a faster
+// equivalent: for the m nodes of L, with k rows left each, it finds the row
+// to branch on and its squares, puts the child of the lowest square into C
+// (which has room for m+3 more), leaves the other squares in avail, and
+// returns the number of children.
+type chooser func(L, C *level, m int, nm1 uint64, k int, rank *[64]uint64) uint64
 
 // searches keeps the batch searches, about 400 kB each, for the next
 // unit: one per search running at once, never given back, as a unit often
@@ -69,23 +72,21 @@ func putSearch(s *batchSearch) {
 // batch_amd64.s), with no branch that depends on a node. Its cost per
 // node is about half of count32's in assembly on a CPU with AVX2.
 func countBatch(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	return countBatchWith(b, stop, chooseLevel)
+	return countBatchWith(b, stop, chooseLevel, last3Level)
 }
 
 // countBatchGo is countBatch with the scan in Go, for the tests.
 func countBatchGo(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	return countBatchWith(b, stop, func(L *level, m int, nm1 uint64, _ int, rank *[64]uint64) uint64 {
-		return chooseBatch(L, m, nm1, rank)
-	})
+	return countBatchWith(b, stop, chooseGo, last3Batch)
 }
 
-func countBatchWith(b *Board, stop *atomic.Bool, choose chooser) (sols, nodes uint64, ok bool) {
+func countBatchWith(b *Board, stop *atomic.Bool, choose chooser, last3 func(*level, int, uint64) uint64) (sols, nodes uint64, ok bool) {
 	if bits.OnesCount64(b.Rows) <= 3 {
 		return countSmall(b), 0, true
 	}
 	s := getSearch()
 	defer putSearch(s)
-	s.nm1, s.rank, s.stop, s.choose = uint64(b.N-1), ranks(b.N), stop, choose
+	s.nm1, s.rank, s.stop, s.choose, s.last3 = uint64(b.N-1), ranks(b.N), stop, choose, last3
 	s.sols, s.nodes, s.checked, s.stopped = 0, 0, 0, false
 	k := bits.OnesCount64(b.Rows)
 	for i := 3; i <= k; i++ {
@@ -126,10 +127,14 @@ func (s *batchSearch) process(k int) {
 		}
 	}
 	if k == 3 {
-		s.sols += last3Batch(L, m, s.nm1)
+		s.sols += s.last3(L, m, s.nm1)
 		return
 	}
-	s.nodes += s.choose(L, m, s.nm1, k, &s.rank)
+	C := s.lv[k-1]
+	if C.m+m+3 > batchCap {
+		s.process(k - 1)
+	}
+	s.nodes += s.choose(L, C, m, s.nm1, k, &s.rank)
 	s.spread(k, m)
 }
 
@@ -179,10 +184,30 @@ func emitRound(L, C *level, active []uint16, nm1 uint64) int {
 	return n
 }
 
-// chooseLevel is chooseBatch in vector instructions where this machine has
-// them (batch_amd64.go).
-var chooseLevel chooser = func(L *level, m int, nm1 uint64, _ int, rank *[64]uint64) uint64 {
-	return chooseBatch(L, m, nm1, rank)
+// chooseLevel is chooseGo, or the same in vector instructions where this
+// machine has them (batch_amd64.go).
+var chooseLevel chooser = chooseGo
+
+// last3Level is last3Batch, or the same in vector instructions where this
+// machine has them (batch_amd64.go).
+var last3Level = last3Batch
+
+// chooseGo is the chooser in Go.
+func chooseGo(L, C *level, m int, nm1 uint64, _ int, rank *[64]uint64) uint64 {
+	children := chooseBatch(L, m, nm1, rank)
+	firstChildren(L, C, m, nm1)
+	return children
+}
+
+// firstChildren puts the child of the lowest square of each of the m nodes
+// of L into C.
+func firstChildren(L, C *level, m int, nm1 uint64) {
+	n := 0
+	for i := range m {
+		L.active[n] = uint16(i)
+		n += int(b2u(L.avail[i] != 0))
+	}
+	emitRound(L, C, L.active[:n], nm1)
 }
 
 // chooseBatch finds for each of the m nodes of L its row with the fewest

@@ -13,6 +13,74 @@ DATA nibbleCount<>+0(SB)/8, $0x0302020102010100
 DATA nibbleCount<>+8(SB)/8, $0x0403030203020201
 GLOBL nibbleCount<>(SB), RODATA|NOPTR, $16
 
+// leftPack[live] moves the lanes set in the 4-bit mask live to the front,
+// as VPERMD indices.
+DATA leftPack<>+0(SB)/8, $0x0000000000000000
+DATA leftPack<>+8(SB)/8, $0x0000000000000000
+DATA leftPack<>+16(SB)/8, $0x0000000000000000
+DATA leftPack<>+24(SB)/8, $0x0000000000000000
+DATA leftPack<>+32(SB)/8, $0x0000000100000000
+DATA leftPack<>+40(SB)/8, $0x0000000000000000
+DATA leftPack<>+48(SB)/8, $0x0000000000000000
+DATA leftPack<>+56(SB)/8, $0x0000000000000000
+DATA leftPack<>+64(SB)/8, $0x0000000300000002
+DATA leftPack<>+72(SB)/8, $0x0000000000000000
+DATA leftPack<>+80(SB)/8, $0x0000000000000000
+DATA leftPack<>+88(SB)/8, $0x0000000000000000
+DATA leftPack<>+96(SB)/8, $0x0000000100000000
+DATA leftPack<>+104(SB)/8, $0x0000000300000002
+DATA leftPack<>+112(SB)/8, $0x0000000000000000
+DATA leftPack<>+120(SB)/8, $0x0000000000000000
+DATA leftPack<>+128(SB)/8, $0x0000000500000004
+DATA leftPack<>+136(SB)/8, $0x0000000000000000
+DATA leftPack<>+144(SB)/8, $0x0000000000000000
+DATA leftPack<>+152(SB)/8, $0x0000000000000000
+DATA leftPack<>+160(SB)/8, $0x0000000100000000
+DATA leftPack<>+168(SB)/8, $0x0000000500000004
+DATA leftPack<>+176(SB)/8, $0x0000000000000000
+DATA leftPack<>+184(SB)/8, $0x0000000000000000
+DATA leftPack<>+192(SB)/8, $0x0000000300000002
+DATA leftPack<>+200(SB)/8, $0x0000000500000004
+DATA leftPack<>+208(SB)/8, $0x0000000000000000
+DATA leftPack<>+216(SB)/8, $0x0000000000000000
+DATA leftPack<>+224(SB)/8, $0x0000000100000000
+DATA leftPack<>+232(SB)/8, $0x0000000300000002
+DATA leftPack<>+240(SB)/8, $0x0000000500000004
+DATA leftPack<>+248(SB)/8, $0x0000000000000000
+DATA leftPack<>+256(SB)/8, $0x0000000700000006
+DATA leftPack<>+264(SB)/8, $0x0000000000000000
+DATA leftPack<>+272(SB)/8, $0x0000000000000000
+DATA leftPack<>+280(SB)/8, $0x0000000000000000
+DATA leftPack<>+288(SB)/8, $0x0000000100000000
+DATA leftPack<>+296(SB)/8, $0x0000000700000006
+DATA leftPack<>+304(SB)/8, $0x0000000000000000
+DATA leftPack<>+312(SB)/8, $0x0000000000000000
+DATA leftPack<>+320(SB)/8, $0x0000000300000002
+DATA leftPack<>+328(SB)/8, $0x0000000700000006
+DATA leftPack<>+336(SB)/8, $0x0000000000000000
+DATA leftPack<>+344(SB)/8, $0x0000000000000000
+DATA leftPack<>+352(SB)/8, $0x0000000100000000
+DATA leftPack<>+360(SB)/8, $0x0000000300000002
+DATA leftPack<>+368(SB)/8, $0x0000000700000006
+DATA leftPack<>+376(SB)/8, $0x0000000000000000
+DATA leftPack<>+384(SB)/8, $0x0000000500000004
+DATA leftPack<>+392(SB)/8, $0x0000000700000006
+DATA leftPack<>+400(SB)/8, $0x0000000000000000
+DATA leftPack<>+408(SB)/8, $0x0000000000000000
+DATA leftPack<>+416(SB)/8, $0x0000000100000000
+DATA leftPack<>+424(SB)/8, $0x0000000500000004
+DATA leftPack<>+432(SB)/8, $0x0000000700000006
+DATA leftPack<>+440(SB)/8, $0x0000000000000000
+DATA leftPack<>+448(SB)/8, $0x0000000300000002
+DATA leftPack<>+456(SB)/8, $0x0000000500000004
+DATA leftPack<>+464(SB)/8, $0x0000000700000006
+DATA leftPack<>+472(SB)/8, $0x0000000000000000
+DATA leftPack<>+480(SB)/8, $0x0000000100000000
+DATA leftPack<>+488(SB)/8, $0x0000000300000002
+DATA leftPack<>+496(SB)/8, $0x0000000500000004
+DATA leftPack<>+504(SB)/8, $0x0000000700000006
+GLOBL leftPack<>(SB), RODATA|NOPTR, $512
+
 // POPCNT(x, t) replaces the four words of x by their bit counts; t is
 // clobbered. Y11 holds 0x0f in every byte, Y12 the nibble counts, Y15 zero.
 #define POPCNT(x, t) \
@@ -24,12 +92,17 @@ GLOBL nibbleCount<>(SB), RODATA|NOPTR, $16
 	VPADDB x, t, x; \
 	VPSADBW Y15, x, x
 
-// func chooseAVX2(L *level, m int, nm1 uint64, k int) (children uint64)
+// func chooseAVX2(L *level, m int, nm1 uint64, k int, C *level, cm int) (children uint64, cmOut int)
 //
-// chooseBatch four nodes at a time, one in each 64-bit lane. A row's index
+// chooseBatch four nodes at a time, one in each 64-bit lane, and then
+// firstChildren: the child of each node's lowest square goes into C from
+// index cm on, the other squares stay in L's avail. A row's index
 // comes from the exponent of its bit converted to float (rows < 32, so
 // the bit is in the low half of the lane, whose high half converts to 0).
-TEXT ·chooseAVX2(SB), NOSPLIT, $0-40
+TEXT ·chooseAVX2(SB), NOSPLIT, $0-64
+	MOVQ C+32(FP), SI
+	MOVQ cm+40(FP), R10
+	SHLQ $3, R10              // cm in bytes
 	MOVQ L+0(FP), DI
 	MOVQ m+8(FP), DX
 	MOVQ nm1+16(FP), AX
@@ -106,19 +179,173 @@ row:
 	VPCMPEQQ Y6, Y10, Y10     // every free column has a row
 	VPANDN Y10, Y8, Y8
 	VPANDN Y8, Y9, Y8         // avail
-	VMOVDQU Y8, LAVAIL(DI)(R8*1)
 	VMOVDQU Y7, LROW(DI)(R8*1)
-	POPCNT(Y8, Y9)
-	VEXTRACTI128 $1, Y8, X9
-	VPADDQ X9, X8, X8
-	VPSRLDQ $8, X8, X9
-	VPADDQ X9, X8, X8
-	VMOVQ X8, CX
+	VMOVDQU Y8, Y10
+	POPCNT(Y10, Y9)
+	VEXTRACTI128 $1, Y10, X9
+	VPADDQ X9, X10, X10
+	VPSRLDQ $8, X10, X9
+	VPADDQ X9, X10, X10
+	VMOVQ X10, CX
 	ADDQ CX, R9
+
+	// The child of the lowest square of each node that has one.
+	VPSUBQ Y8, Y15, Y9
+	VPAND Y8, Y9, Y9          // the queen
+	VPXOR Y9, Y8, Y8
+	VMOVDQU Y8, LAVAIL(DI)(R8*1)
+	VPOR Y9, Y0, Y0           // child's occ
+	VPSUBQ Y14, Y13, Y6
+	VPSUBQ Y7, Y6, Y6
+	VPSLLVQ Y6, Y9, Y6
+	VPOR Y6, Y1, Y1           // child's diagonals
+	VPSLLVQ Y7, Y9, Y6
+	VPOR Y6, Y2, Y2           // child's anti-diagonals
+	VMOVDQU LREM(DI)(R8*1), Y3
+	VPCMPEQQ Y6, Y6, Y6
+	VPSRLQ $63, Y6, Y6
+	VPSLLVQ Y7, Y6, Y6
+	VPANDN Y3, Y6, Y3         // child's rows
+	VPCMPEQQ Y15, Y9, Y6
+	VMOVMSKPD Y6, AX          // nodes without a child
+	XORQ $15, AX
+	POPCNTQ AX, R11
+	SHLQ $5, AX
+	LEAQ leftPack<>(SB), CX
+	VMOVDQU (CX)(AX*1), Y6
+	VPERMD Y0, Y6, Y0
+	VPERMD Y1, Y6, Y1
+	VPERMD Y2, Y6, Y2
+	VPERMD Y3, Y6, Y3
+	VMOVDQU Y0, LOCC(SI)(R10*1)
+	VMOVDQU Y1, LD(SI)(R10*1)
+	VMOVDQU Y2, LA(SI)(R10*1)
+	VMOVDQU Y3, LREM(SI)(R10*1)
+	SHLQ $3, R11
+	ADDQ R11, R10
 	ADDQ $32, R8
 	JMP group
 
 done:
 	VZEROUPPER
-	MOVQ R9, children+32(FP)
+	MOVQ R9, children+48(FP)
+	SHRQ $3, R10
+	MOVQ R10, cmOut+56(FP)
+	RET
+
+// ROWFREE(dst, r) sets dst to the free squares of the lowest row left in
+// Y3 (which loses it) and r to that row: Y0 occ, Y4 diagonals, Y5
+// anti-diagonals; Y13 N − 1 + 127, Y14 127, Y15 zero; Y10 and Y11 are
+// clobbered.
+#define ROWFREE(dst, r) \
+	VPSUBQ Y3, Y15, dst; \
+	VPAND Y3, dst, dst; \
+	VPXOR dst, Y3, Y3; \
+	VCVTDQ2PS dst, dst; \
+	VPSRLD $23, dst, dst; \
+	VPSUBQ Y14, dst, r; \
+	VPSUBQ dst, Y13, Y10; \
+	VPSRLVQ Y10, Y4, Y10; \
+	VPSRLVQ r, Y5, Y11; \
+	VPOR Y11, Y10, Y10; \
+	VPOR Y0, Y10, Y10; \
+	VPCMPEQQ Y11, Y11, Y11; \
+	VPXOR Y11, Y10, dst
+
+// LAST3STEP takes the lowest square u of A (Y1) in the first row and adds
+// −1 to the lanes of Y7 for each of the two ways to place the other two
+// queens that fails: Y2 B, Y3 C, Y0 the free columns, Y4 d12, Y5 d13,
+// Y6 d23; Y8-Y14 are clobbered.
+#define LAST3STEP \
+	VPSUBQ Y1, Y15, Y8; \
+	VPAND Y1, Y8, Y8; \
+	VPXOR Y8, Y1, Y1; \
+	VPSLLVQ Y4, Y8, Y9; \
+	VPSRLVQ Y4, Y8, Y10; \
+	VPOR Y10, Y9, Y9; \
+	VPOR Y8, Y9, Y9; \
+	VPANDN Y2, Y9, Y9; \
+	VPSLLVQ Y5, Y8, Y10; \
+	VPSRLVQ Y5, Y8, Y11; \
+	VPOR Y11, Y10, Y10; \
+	VPOR Y8, Y10, Y10; \
+	VPANDN Y3, Y10, Y10; \
+	VPXOR Y8, Y0, Y11; \
+	VPSUBQ Y11, Y15, Y12; \
+	VPAND Y11, Y12, Y12; \
+	VPXOR Y12, Y11, Y11; \
+	VPAND Y12, Y9, Y13; \
+	VPCMPEQQ Y15, Y13, Y13; \
+	VPAND Y11, Y10, Y14; \
+	VPCMPEQQ Y15, Y14, Y14; \
+	VPOR Y14, Y13, Y13; \
+	VPAND Y11, Y9, Y9; \
+	VPCMPEQQ Y15, Y9, Y9; \
+	VPAND Y12, Y10, Y10; \
+	VPCMPEQQ Y15, Y10, Y10; \
+	VPOR Y10, Y9, Y9; \
+	VPSLLVQ Y6, Y12, Y12; \
+	VPCMPEQQ Y11, Y12, Y12; \
+	VPCMPEQQ Y15, Y8, Y8; \
+	VPOR Y8, Y12, Y12; \
+	VPOR Y12, Y13, Y13; \
+	VPOR Y12, Y9, Y9; \
+	VPADDQ Y13, Y7, Y7; \
+	VPADDQ Y9, Y7, Y7
+
+// func last3AVX2(L *level, m int, nm1 uint64) (sols uint64)
+//
+// last3Batch four nodes at a time: each lane counts its six ways to place
+// the three queens (u in A: at most three; v and w either way round) and
+// subtracts those that fail, so the sum over the lanes is 24 per group
+// plus Y7's.
+TEXT ·last3AVX2(SB), NOSPLIT, $0-32
+	MOVQ L+0(FP), DI
+	MOVQ m+8(FP), DX
+	MOVQ nm1+16(FP), AX
+	ADDQ $127, AX             // N − 1 + 127
+	VPXOR Y15, Y15, Y15
+	VPXOR Y7, Y7, Y7
+	XORQ R8, R8
+	XORQ R9, R9               // 24 per group
+	SHLQ $3, DX
+
+l3group:
+	CMPQ R8, DX
+	JGE l3end
+	// LAST3STEP clobbers Y13 and Y14.
+	VMOVQ AX, X13
+	VPBROADCASTQ X13, Y13
+	MOVQ $127, CX
+	VMOVQ CX, X14
+	VPBROADCASTQ X14, Y14
+	VMOVDQU LOCC(DI)(R8*1), Y0
+	VMOVDQU LD(DI)(R8*1), Y4
+	VMOVDQU LA(DI)(R8*1), Y5
+	VMOVDQU LREM(DI)(R8*1), Y3
+	ROWFREE(Y1, Y12)          // A, r1
+	ROWFREE(Y2, Y6)           // B, r2
+	ROWFREE(Y9, Y8)           // C, r3
+	VMOVDQU Y9, Y3
+	VPSUBQ Y12, Y6, Y4        // d12
+	VPSUBQ Y12, Y8, Y5        // d13
+	VPSUBQ Y6, Y8, Y6         // d23
+	VPCMPEQQ Y11, Y11, Y11
+	VPXOR Y11, Y0, Y0         // the three free columns
+	LAST3STEP
+	LAST3STEP
+	LAST3STEP
+	ADDQ $24, R9
+	ADDQ $32, R8
+	JMP l3group
+
+l3end:
+	VEXTRACTI128 $1, Y7, X8
+	VPADDQ X8, X7, X7
+	VPSRLDQ $8, X7, X8
+	VPADDQ X8, X7, X7
+	VMOVQ X7, CX
+	ADDQ CX, R9
+	VZEROUPPER
+	MOVQ R9, sols+24(FP)
 	RET
