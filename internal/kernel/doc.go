@@ -12,17 +12,23 @@
 // in closed form. Rows can be filled in any order because diagonals are kept
 // as absolute sets, not as masks shifted row by row.
 //
-// Two loops share that rule and visit the same nodes: count32 for N ≤ 32,
-// whose masks are single words and whose diagonals are rotated into place
-// by the row number (one amount for both families), and countWide, with
-// two-word diagonal sets, up to [MaxN]. On amd64 [Count] runs count32's
-// loop written in assembly (loop_amd64.s, for CPUs with POPCNT): the Go
-// compiler, held to the x86-64 baseline, tests for POPCNT at every use and
-// spills the loop's registers, and the assembly loop takes about a sixth
-// less time; count32 stays the reference, and the loop on other machines.
-// Tests check all of them against brute force and against each other,
-// node for node, the assembly loop also when it is stopped and resumed
-// every few nodes.
+// Four loops share that rule and visit the same nodes. count32, for
+// N ≤ 32, keeps its masks in single words and rotates the diagonals into
+// place by the row number (one amount for both families); countWide, with
+// two-word diagonal sets, goes up to [MaxN]. count32Asm is count32's loop
+// in assembly (loop_amd64.s, for CPUs with POPCNT): the Go compiler, held
+// to the x86-64 baseline, tests for POPCNT at every use and spills the
+// loop's registers. countBatch (batch.go) walks count32's tree level by
+// level: nodes with as many rows left wait in a buffer of 256, whose rows
+// are then scanned four nodes at a time in AVX2 (batch_amd64.s), with no
+// branch that depends on a node; the children go out in rounds, the first
+// one of each node left-packed by the same vector code, and the nodes with
+// three rows left are finished four at a time. On amd64 [Count] runs
+// countBatch where the CPU has AVX2 (about half of count32Asm's time per
+// node), else count32Asm; count32 stays the reference, and the loop on
+// other machines. Tests check all of them against brute force and against
+// each other, node for node, the assembly loop also when it is stopped and
+// resumed every few nodes.
 //
 // The minimum is taken without a branch (bmin), and the popcounts stay in
 // the loop: a jump there is mispredicted about as often as it is taken.

@@ -75,8 +75,8 @@ func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
 	return countWide(b, stop)
 }
 
-// count32Loop is the search Count runs for N ≤ 32: count32, or the same
-// loop in assembly where this machine has one (loop_amd64.go).
+// count32Loop is the search Count runs for N ≤ 32: count32, or a faster
+// search of the same tree where this machine has one (loop_amd64.go).
 var count32Loop = count32
 
 // CountReference is [Count] run by the Go loops only, never the assembly
