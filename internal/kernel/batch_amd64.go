@@ -1,6 +1,21 @@
 package kernel
 
-import "golang.org/x/sys/cpu"
+import (
+	"sync/atomic"
+
+	"golang.org/x/sys/cpu"
+)
+
+// countBatchVector is the batch search with the vector scan for N ≤ 31,
+// and the assembly loop for N = 32: the scan takes a row's index from its
+// bit converted to a float as a signed 32-bit integer, and the bit of row
+// 31 is negative there.
+func countBatchVector(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
+	if b.N > 31 {
+		return count32Asm(b, stop)
+	}
+	return countBatch(b, stop)
+}
 
 // chooseAVX2 is chooseBatch and firstChildren four nodes at a time
 // (batch_amd64.s). It reads and writes whole groups of four, so the nodes

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
+
+	"github.com/nqueens/nqueens/solve"
 )
 
 // TestBatchAgainstLoop runs the batch search, with the scan in Go and in
@@ -44,6 +46,34 @@ func TestBatchStop(t *testing.T) {
 		}
 		if sols, _, ok := f(&b, nil); !ok || sols != 365596 {
 			t.Fatalf("after a stop: %d completions, ok %v; want 365596", sols, ok)
+		}
+	}
+}
+
+// TestBatchLastRows runs the batch search on boards of N = 29 to 32 whose
+// empty rows include the highest ones: the vector scan takes a row's index
+// from its bit converted to a float, and bit 31 is a negative number there.
+func TestBatchLastRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{29, 30, 31, 32} {
+		for range 20 {
+			b := Board{N: n}
+			sol, err := solve.Construct(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			empty := map[int]bool{n - 1: true, n - 2: true}
+			for len(empty) < 4+rng.IntN(3) {
+				empty[rng.IntN(n)] = true
+			}
+			for r := range n {
+				if empty[r] {
+					b.Rows |= 1 << uint(r)
+				} else {
+					b.Place(r, sol.Col(r))
+				}
+			}
+			checkKernels(t, &b, brute(&b))
 		}
 	}
 }

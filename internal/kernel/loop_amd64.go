@@ -13,8 +13,8 @@ import (
 // about a sixth faster without that.
 func init() {
 	switch {
-	case cpu.X86.HasAVX2:
-		count32Loop = countBatch
+	case cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT:
+		count32Loop = countBatchVector
 	case hasPOPCNT():
 		count32Loop = count32Asm
 	}

@@ -37,8 +37,8 @@ func TestSearch32Layout(t *testing.T) {
 func TestAssemblyLoopChosen(t *testing.T) {
 	want, name := any(count32), "the Go loop"
 	switch {
-	case cpu.X86.HasAVX2:
-		want, name = countBatch, "the batch search"
+	case cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT:
+		want, name = countBatchVector, "the batch search"
 		if reflect.ValueOf(chooseLevel).Pointer() != reflect.ValueOf(chooseVector).Pointer() {
 			t.Error("the batch search does not scan with vector instructions")
 		}
@@ -73,8 +73,8 @@ func init() {
 	if hasPOPCNT() {
 		extraKernels = append(extraKernels, kern{"count32Asm", count32Asm, 32})
 	}
-	if cpu.X86.HasAVX2 {
-		extraKernels = append(extraKernels, kern{"countBatch (AVX2)", countBatch, 32})
+	if cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT {
+		extraKernels = append(extraKernels, kern{"countBatch (AVX2)", countBatch, 31}, kern{"countBatchVector", countBatchVector, 32})
 	}
 }
 
