@@ -36,7 +36,7 @@ type batchSearch struct {
 // chooser is chooseBatch followed by firstChildren, or a faster
 // equivalent: for the m nodes of L, with k rows left each, it finds the row
 // to branch on and its squares, puts the child of the lowest square into C
-// (which has room for m+3 more), leaves the other squares in avail, and
+// (which has room for m+7 more), leaves the other squares in avail, and
 // returns the number of children.
 type chooser func(L, C *level, m int, nm1 uint64, k int, rank *[64]uint64) uint64
 
@@ -131,7 +131,7 @@ func (s *batchSearch) process(k int) {
 		return
 	}
 	C := s.lv[k-1]
-	if C.m+m+3 > batchCap {
+	if C.m+m+7 > batchCap {
 		s.process(k - 1)
 	}
 	s.nodes += s.choose(L, C, m, s.nm1, k, &s.rank)

@@ -17,17 +17,17 @@ func countBatchVector(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool)
 	return countBatch(b, stop)
 }
 
-// chooseAVX2 is chooseBatch and firstChildren four nodes at a time
-// (batch_amd64.s). It reads and writes whole groups of four, so the nodes
-// from m up to the next multiple of four must be dead ends (chooseVector
-// makes them so), and C must have room for as many children.
+// chooseAVX2 is chooseBatch and firstChildren eight nodes at a time
+// (batch_amd64.s), for N ≤ 31. It reads and writes whole groups of eight,
+// so the nodes from m up to the next multiple of eight must be dead ends
+// (chooseVector makes them so), and C must have room for as many children.
 //
 //go:noescape
 func chooseAVX2(L *level, m int, nm1 uint64, k int, C *level, cm int) (children uint64, cmOut int)
 
 // chooseVector is chooseAVX2 on the m nodes of L and a few dead ends.
 func chooseVector(L, C *level, m int, nm1 uint64, k int, _ *[64]uint64) (children uint64) {
-	for i := m; i&3 != 0; i++ {
+	for i := m; i&7 != 0; i++ {
 		L.occ[i], L.rem[i] = ^uint64(0), 0
 	}
 	children, C.m = chooseAVX2(L, m, nm1, k, C, C.m)

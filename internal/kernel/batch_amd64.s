@@ -81,149 +81,211 @@ DATA leftPack<>+496(SB)/8, $0x0000000500000004
 DATA leftPack<>+504(SB)/8, $0x0000000700000006
 GLOBL leftPack<>(SB), RODATA|NOPTR, $512
 
-// POPCNT(x, t) replaces the four words of x by their bit counts; t is
-// clobbered. Y11 holds 0x0f in every byte, Y12 the nibble counts, Y15 zero.
-#define POPCNT(x, t) \
-	VPAND Y11, x, t; \
-	VPSRLQ $4, x, x; \
-	VPAND Y11, x, x; \
+// Local constants of chooseAVX2, each in all eight 32-bit lanes (32 bytes
+// at SP).
+#define K127 0(SP)
+#define KT 32(SP)
+#define K0F 64(SP)
+#define KONE8 96(SP)
+#define KONE16 128(SP)
+#define K63 160(SP)
+#define KNM1Q 192(SP)
+
+// BCASTD(val, off) puts the 32-bit value val (a register, clobbered via
+// X8) in all eight lanes of the local constant at off.
+#define BCASTD(reg, off) \
+	VMOVQ reg, X8; \
+	VPBROADCASTD X8, Y8; \
+	VMOVDQU Y8, off
+
+// FREE8 sets Y11 to the free squares of the row whose index + 127 is in
+// Y8, in eight 32-bit lanes, Y9 to the row and Y8 to N − 1 − row: Y0 the
+// free columns, Y1:Y2 the diagonals, Y3:Y4 the anti-diagonals (low:high
+// halves), Y13 N − 1 + 127, Y14 32 + 127; Y10 is clobbered. A shift by 32
+// or more gives 0, which the halves need (row 0, and N − 1 − row = 0).
+#define FREE8 \
+	VPSUBD Y8, Y14, Y11; \
+	VPSLLVD Y11, Y4, Y11; \
+	VPSUBD K127, Y8, Y9; \
+	VPSRLVD Y9, Y3, Y10; \
+	VPOR Y10, Y11, Y11; \
+	VPSUBD KT, Y8, Y10; \
+	VPSLLVD Y10, Y2, Y10; \
+	VPOR Y10, Y11, Y11; \
+	VPSUBD Y8, Y13, Y8; \
+	VPSRLVD Y8, Y1, Y10; \
+	VPOR Y10, Y11, Y11; \
+	VPANDN Y0, Y11, Y11
+
+// NIBBLES(x, t) replaces each byte of x by its bit count; t is clobbered.
+// Y12 holds the nibble counts.
+#define NIBBLES(x, t) \
+	VPAND K0F, x, t; \
+	VPSRLD $4, x, x; \
+	VPAND K0F, x, x; \
 	VPSHUFB t, Y12, t; \
 	VPSHUFB x, Y12, x; \
-	VPADDB x, t, x; \
-	VPSADBW Y15, x, x
+	VPADDB t, x, x
+
+// DEINTERLEAVE(off, lo, hi) loads the eight words of a level array at
+// off (from node R8/8 on) and splits them into their low and high 32-bit
+// halves, in the lane order 0 1 4 5 2 3 6 7 (VPERMQ $0xd8 restores it);
+// Y8 and Y9 are clobbered.
+#define DEINTERLEAVE(off, lo, hi) \
+	VMOVDQU off(DI)(R8*1), Y8; \
+	VMOVDQU off+32(DI)(R8*1), Y9; \
+	VSHUFPS $0x88, Y9, Y8, lo; \
+	VSHUFPS $0xdd, Y9, Y8, hi
+
+// FIRSTCHILD(off) takes the four nodes at R8+off: their squares in Y8 and
+// rows in Y7 (64-bit lanes). It stores the row and the squares but the
+// lowest, and puts the child of the lowest square of each node that has
+// one into C (SI, next free node at byte R10), left-packed.
+#define FIRSTCHILD(off) \
+	VMOVDQU Y7, LROW+off(DI)(R8*1); \
+	VPSUBQ Y8, Y15, Y9; \
+	VPAND Y8, Y9, Y9; \
+	VPXOR Y9, Y8, Y8; \
+	VMOVDQU Y8, LAVAIL+off(DI)(R8*1); \
+	VMOVDQU LOCC+off(DI)(R8*1), Y0; \
+	VMOVDQU LD+off(DI)(R8*1), Y1; \
+	VMOVDQU LA+off(DI)(R8*1), Y2; \
+	VMOVDQU LREM+off(DI)(R8*1), Y3; \
+	VPOR Y9, Y0, Y0; \
+	VMOVDQU KNM1Q, Y6; \
+	VPSUBQ Y7, Y6, Y6; \
+	VPSLLVQ Y6, Y9, Y6; \
+	VPOR Y6, Y1, Y1; \
+	VPSLLVQ Y7, Y9, Y6; \
+	VPOR Y6, Y2, Y2; \
+	VPCMPEQQ Y6, Y6, Y6; \
+	VPSRLQ $63, Y6, Y6; \
+	VPSLLVQ Y7, Y6, Y6; \
+	VPANDN Y3, Y6, Y3; \
+	VPCMPEQQ Y15, Y9, Y6; \
+	VMOVMSKPD Y6, AX; \
+	XORQ $15, AX; \
+	POPCNTQ AX, R11; \
+	SHLQ $5, AX; \
+	LEAQ leftPack<>(SB), CX; \
+	VMOVDQU (CX)(AX*1), Y6; \
+	VPERMD Y0, Y6, Y0; \
+	VPERMD Y1, Y6, Y1; \
+	VPERMD Y2, Y6, Y2; \
+	VPERMD Y3, Y6, Y3; \
+	VMOVDQU Y0, LOCC(SI)(R10*1); \
+	VMOVDQU Y1, LD(SI)(R10*1); \
+	VMOVDQU Y2, LA(SI)(R10*1); \
+	VMOVDQU Y3, LREM(SI)(R10*1); \
+	SHLQ $3, R11; \
+	ADDQ R11, R10
 
 // func chooseAVX2(L *level, m int, nm1 uint64, k int, C *level, cm int) (children uint64, cmOut int)
 //
-// chooseBatch four nodes at a time, one in each 64-bit lane, and then
-// firstChildren: the child of each node's lowest square goes into C from
-// index cm on, the other squares stay in L's avail. A row's index
-// comes from the exponent of its bit converted to float (rows < 32, so
-// the bit is in the low half of the lane, whose high half converts to 0).
-TEXT ·chooseAVX2(SB), NOSPLIT, $0-64
+// chooseBatch eight nodes at a time, one in each 32-bit lane (N ≤ 31:
+// columns and rows fit in 31 bits, the diagonals in two halves), and then
+// firstChildren four at a time in 64-bit lanes: the child of each node's
+// lowest square goes into C from index cm on, the other squares stay in
+// L's avail. A row's index comes from the exponent of its bit converted to
+// float (AVX2 has no per-lane count of trailing zeros).
+TEXT ·chooseAVX2(SB), NOSPLIT, $224-64
 	MOVQ C+32(FP), SI
 	MOVQ cm+40(FP), R10
 	SHLQ $3, R10              // cm in bytes
 	MOVQ L+0(FP), DI
 	MOVQ m+8(FP), DX
-	MOVQ nm1+16(FP), AX
-	MOVQ k+24(FP), BX
-
-	MOVQ $0x0f0f0f0f0f0f0f0f, CX
-	VMOVQ CX, X11
-	VPBROADCASTQ X11, Y11
-	VBROADCASTI128 nibbleCount<>(SB), Y12
-	ADDQ $127, AX
+	MOVQ nm1+16(FP), BX
+	MOVQ $127, AX
+	BCASTD(AX, K127)
+	LEAQ 95(BX), AX           // N + 94: 32 − (N − 1 − r) = (r + 127) − (N + 94)
+	BCASTD(AX, KT)
+	MOVQ $0x0f0f0f0f, AX
+	BCASTD(AX, K0F)
+	MOVQ $0x01010101, AX
+	BCASTD(AX, KONE8)
+	MOVQ $0x00010001, AX
+	BCASTD(AX, KONE16)
+	MOVQ $63, AX
+	BCASTD(AX, K63)
+	VMOVQ BX, X8
+	VPBROADCASTQ X8, Y8
+	VMOVDQU Y8, KNM1Q
+	LEAQ 127(BX), AX
 	VMOVQ AX, X13
-	VPBROADCASTQ X13, Y13     // N − 1 + 127
-	MOVQ $127, CX
-	VMOVQ CX, X14
-	VPBROADCASTQ X14, Y14
+	VPBROADCASTD X13, Y13     // N − 1 + 127
+	MOVQ $159, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14     // 32 + 127
+	VBROADCASTI128 nibbleCount<>(SB), Y12
 	VPXOR Y15, Y15, Y15
 	XORQ R8, R8               // byte offset of the group
 	XORQ R9, R9               // children
 	SHLQ $3, DX               // m in bytes
+	MOVQ k+24(FP), BX
 
 group:
 	CMPQ R8, DX
 	JGE done
-	VMOVDQU LOCC(DI)(R8*1), Y0
-	VMOVDQU LD(DI)(R8*1), Y1
-	VMOVDQU LA(DI)(R8*1), Y2
-	VMOVDQU LREM(DI)(R8*1), Y3
-	VPCMPEQQ Y4, Y4, Y4       // smallest key so far
-	VPXOR Y5, Y5, Y5          // cover
+	DEINTERLEAVE(LOCC, Y0, Y10)
+	VPCMPEQD Y10, Y10, Y10
+	VPXOR Y10, Y0, Y0         // free columns
+	DEINTERLEAVE(LD, Y1, Y2)
+	DEINTERLEAVE(LA, Y3, Y4)
+	DEINTERLEAVE(LREM, Y5, Y10)
+	VPCMPEQD Y6, Y6, Y6       // smallest key so far
+	VPXOR Y7, Y7, Y7          // cover
 	MOVQ BX, CX
 
 row:
-	VPSUBQ Y3, Y15, Y6
-	VPAND Y3, Y6, Y6          // the lowest row left
-	VPXOR Y6, Y3, Y3
-	VCVTDQ2PS Y6, Y6
-	VPSRLD $23, Y6, Y6        // its index + 127
-	VPSUBQ Y14, Y6, Y7        // r
-	VPSUBQ Y6, Y13, Y8        // N − 1 − r
-	VPSRLVQ Y8, Y1, Y9
-	VPSRLVQ Y7, Y2, Y10
-	VPOR Y9, Y10, Y9
-	VPOR Y0, Y9, Y9           // attacked squares of row r
-	VPSUBD Y8, Y7, Y8         // 2r − (N − 1)
+	VPSUBD Y5, Y15, Y8
+	VPAND Y5, Y8, Y8          // the lowest row left
+	VPXOR Y8, Y5, Y5
+	VCVTDQ2PS Y8, Y8
+	VPSRLD $23, Y8, Y8        // its index + 127
+	FREE8
+	VPOR Y11, Y7, Y7
+	VPSUBD Y8, Y9, Y8         // 2r − (N − 1)
 	VPABSD Y8, Y8
 	VPSLLD $6, Y8, Y8
-	VPOR Y7, Y8, Y8           // rank of r
-	VPCMPEQQ Y10, Y10, Y10
-	VPXOR Y10, Y9, Y9         // free squares
-	VPOR Y9, Y5, Y5
-	POPCNT(Y9, Y10)
-	VPSLLQ $12, Y9, Y9
-	VPOR Y8, Y9, Y9           // key (low 32 bits)
-	VPMINUD Y9, Y4, Y4
+	VPOR Y9, Y8, Y8           // rank of r
+	NIBBLES(Y11, Y10)
+	VPMADDUBSW KONE8, Y11, Y11
+	VPMADDWD KONE16, Y11, Y11 // free squares
+	VPSLLD $12, Y11, Y11
+	VPOR Y8, Y11, Y11         // key
+	VPMINUD Y11, Y6, Y6
 	DECQ CX
 	JNZ row
 
 	// The chosen row and its squares, none for a dead end.
-	MOVQ $63, CX
-	VMOVQ CX, X6
-	VPBROADCASTQ X6, Y6
-	VPAND Y6, Y4, Y7          // row
-	VPSUBQ Y14, Y13, Y8
-	VPSUBQ Y7, Y8, Y8         // N − 1 − row
-	VPSRLVQ Y8, Y1, Y8
-	VPSRLVQ Y7, Y2, Y9
-	VPOR Y8, Y9, Y8
-	VPOR Y0, Y8, Y8           // attacked squares of row
-	VPSLLQ $32, Y4, Y9
-	VPSRLQ $44, Y9, Y9
-	VPCMPEQQ Y15, Y9, Y9      // a row has no free square
-	VPCMPEQQ Y6, Y6, Y6
-	VPOR Y0, Y5, Y10
-	VPCMPEQQ Y6, Y10, Y10     // every free column has a row
-	VPANDN Y10, Y8, Y8
-	VPANDN Y8, Y9, Y8         // avail
-	VMOVDQU Y7, LROW(DI)(R8*1)
-	VMOVDQU Y8, Y10
-	POPCNT(Y10, Y9)
-	VEXTRACTI128 $1, Y10, X9
-	VPADDQ X9, X10, X10
-	VPSRLDQ $8, X10, X9
-	VPADDQ X9, X10, X10
+	VPAND K63, Y6, Y8
+	VPADDD K127, Y8, Y8
+	FREE8                     // Y11 its squares, Y9 the row
+	VPSRLD $12, Y6, Y8
+	VPCMPEQD Y15, Y8, Y8      // a row has no free square
+	VPCMPEQD Y0, Y7, Y7       // every free column has a row
+	VPAND Y7, Y11, Y11
+	VPANDN Y11, Y8, Y11       // avail
+	VPERMQ $0xd8, Y11, Y11
+	VPERMQ $0xd8, Y9, Y9
+	VMOVDQU Y11, Y10
+	NIBBLES(Y10, Y8)
+	VPSADBW Y15, Y10, Y10
+	VEXTRACTI128 $1, Y10, X8
+	VPADDQ X8, X10, X10
+	VPSRLDQ $8, X10, X8
+	VPADDQ X8, X10, X10
 	VMOVQ X10, CX
 	ADDQ CX, R9
-
-	// The child of the lowest square of each node that has one.
-	VPSUBQ Y8, Y15, Y9
-	VPAND Y8, Y9, Y9          // the queen
-	VPXOR Y9, Y8, Y8
-	VMOVDQU Y8, LAVAIL(DI)(R8*1)
-	VPOR Y9, Y0, Y0           // child's occ
-	VPSUBQ Y14, Y13, Y6
-	VPSUBQ Y7, Y6, Y6
-	VPSLLVQ Y6, Y9, Y6
-	VPOR Y6, Y1, Y1           // child's diagonals
-	VPSLLVQ Y7, Y9, Y6
-	VPOR Y6, Y2, Y2           // child's anti-diagonals
-	VMOVDQU LREM(DI)(R8*1), Y3
-	VPCMPEQQ Y6, Y6, Y6
-	VPSRLQ $63, Y6, Y6
-	VPSLLVQ Y7, Y6, Y6
-	VPANDN Y3, Y6, Y3         // child's rows
-	VPCMPEQQ Y15, Y9, Y6
-	VMOVMSKPD Y6, AX          // nodes without a child
-	XORQ $15, AX
-	POPCNTQ AX, R11
-	SHLQ $5, AX
-	LEAQ leftPack<>(SB), CX
-	VMOVDQU (CX)(AX*1), Y6
-	VPERMD Y0, Y6, Y0
-	VPERMD Y1, Y6, Y1
-	VPERMD Y2, Y6, Y2
-	VPERMD Y3, Y6, Y3
-	VMOVDQU Y0, LOCC(SI)(R10*1)
-	VMOVDQU Y1, LD(SI)(R10*1)
-	VMOVDQU Y2, LA(SI)(R10*1)
-	VMOVDQU Y3, LREM(SI)(R10*1)
-	SHLQ $3, R11
-	ADDQ R11, R10
-	ADDQ $32, R8
+	VEXTRACTI128 $1, Y11, X4  // squares and rows of nodes 4-7
+	VEXTRACTI128 $1, Y9, X5
+	VPMOVZXDQ X11, Y8
+	VPMOVZXDQ X9, Y7
+	FIRSTCHILD(0)
+	VPMOVZXDQ X4, Y8
+	VPMOVZXDQ X5, Y7
+	FIRSTCHILD(32)
+	ADDQ $64, R8
 	JMP group
 
 done:
