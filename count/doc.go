@@ -62,7 +62,7 @@
 // absolute sets so rows can be taken in any order. At N = 16 it visits 47
 // million nodes (engine version 3) against 1141 million for the plain
 // row-by-row search, and the counts of rotated boards come almost for free.
-// On amd64 the same tree is searched level by level, the rows of four nodes
+// On amd64 the same tree is searched level by level, the rows of eight nodes
 // at a time in AVX2 vector instructions (or by the loop in assembly where
 // the CPU lacks AVX2), node for node the Go loop; the experiments behind
 // this engine, kept or not, are in docs/engine.md.
