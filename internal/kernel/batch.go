@@ -21,6 +21,8 @@ type level struct {
 	m          int
 }
 
+// batchSearch is one unit's search in progress: a buffer per number of
+// rows left, the sums so far, and the functions that do the per-batch work.
 type batchSearch struct {
 	nm1         uint64
 	rank        [64]uint64
