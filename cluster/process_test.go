@@ -382,14 +382,16 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	checkTotal(t, n, again.stdout.String())
 }
 
-// TestProcessArrayShards runs the K = 4 shards of N = 16 as separate
+// TestProcessArrayShards runs the K = 4 shards of N = 17 as separate
 // processes (two of them taking their index from the environment, as in a
 // Kubernetes Indexed Job and a Slurm array), kills shard 2 with SIGKILL
 // after its first ledger line, and checks that merge lists the missing
 // units, that the rerun skips what the ledger holds, and that the merge of
 // the four ledgers is exact.
 func TestProcessArrayShards(t *testing.T) {
-	const n, k = 16, 4
+	// N = 17: a shard of N = 16 counts in a third of a second on one core,
+	// which can end before the kill lands.
+	const n, k = 17, 4
 	dir := t.TempDir()
 	ledgerOf := func(i int) string { return filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", i)) }
 	shard := func(i int) *proc {
@@ -437,7 +439,7 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 
 	all := []string{ledgerOf(0), ledgerOf(1), ledgerOf(2), ledgerOf(3)}
-	if p := merge(all...); p.wait(t, 0) != 1 || !strings.Contains(p.stderr.String(), fmt.Sprintf("%d of %d units of N = 16 are missing: ", size-kept, count.Units(n))) {
+	if p := merge(all...); p.wait(t, 0) != 1 || !strings.Contains(p.stderr.String(), fmt.Sprintf("%d of %d units of N = %d are missing: ", size-kept, count.Units(n), n)) {
 		t.Errorf("merge with the killed shard: exit %d, stdout %q, stderr %s", p.wait(t, 0), p.stdout.String(), p.stderr.String())
 	}
 	without := []string{ledgerOf(0), ledgerOf(1), ledgerOf(3)}
