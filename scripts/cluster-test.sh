@@ -165,20 +165,21 @@ slurm_part() {
 	check_total 15 "nqueens-merge-$mid.out"
 	say "done in $(elapsed "$t")"
 
-	step "2b. Slurm: a task requeued while it runs resumes from its ledger (N = 17 in 4 shards)"
+	step "2b. Slurm: a task requeued while it runs resumes from its ledger (N = 18 in 4 shards)"
 	t=$SECONDS
-	# N = 15 shards end in a tenth of a second: N = 17 gives a task seconds,
-	# and --ledger-every 200ms puts some units in its ledger before the requeue.
-	aid=$("${sbatch_count[@]}" --array=0-3 --export="$env,N=17,SHARDS=4" "$repo/deploy/slurm/count-array.sbatch" --ledger-every 200ms)
-	mid=$(sbatch --parsable --dependency=afterany:"$aid" --export="$env,N=17" "$repo/deploy/slurm/merge.sbatch")
+	# N = 15 shards end in a tenth of a second and N = 17 ones in under one
+	# (engine speed of 2026-11): N = 18 gives a task seconds, and
+	# --ledger-every 200ms puts some units in its ledger before the requeue.
+	aid=$("${sbatch_count[@]}" --array=0-3 --export="$env,N=18,SHARDS=4" "$repo/deploy/slurm/count-array.sbatch" --ledger-every 200ms)
+	mid=$(sbatch --parsable --dependency=afterany:"$aid" --export="$env,N=18" "$repo/deploy/slurm/merge.sbatch")
 	say "count job $aid, merge job $mid"
 	local _
 	for _ in $(seq 600); do
-		[ "$(squeue -h -j "${aid}_1" -o %T 2>/dev/null)" = RUNNING ] && [ -s ledgers/n17-shard-1.jsonl ] && break
+		[ "$(squeue -h -j "${aid}_1" -o %T 2>/dev/null)" = RUNNING ] && [ -s ledgers/n18-shard-1.jsonl ] && break
 		sleep 0.05
 	done
-	[ -s ledgers/n17-shard-1.jsonl ] || fail "task ${aid}_1 wrote nothing to its ledger in 30 s"
-	say "task ${aid}_1 runs and has $(wc -l <ledgers/n17-shard-1.jsonl) line(s) in its ledger: scontrol requeue ${aid}_1"
+	[ -s ledgers/n18-shard-1.jsonl ] || fail "task ${aid}_1 wrote nothing to its ledger in 30 s"
+	say "task ${aid}_1 runs and has $(wc -l <ledgers/n18-shard-1.jsonl) line(s) in its ledger: scontrol requeue ${aid}_1"
 	scontrol requeue "${aid}_1"
 	wait_jobs "$aid" "$mid"
 	local log=nqueens-${aid}_1.out
@@ -193,7 +194,7 @@ slurm_part() {
 	say "task ${aid}_1, requeued, found $found of its $units units in its ledger and counted the rest:"
 	sed 's/^/    /' "$log" >&2
 	[ "$(job_field "$mid" JobState)" = COMPLETED ] || fail "merge job $mid: $(cat "nqueens-merge-$mid.out")"
-	check_total 17 "nqueens-merge-$mid.out"
+	check_total 18 "nqueens-merge-$mid.out"
 	say "done in $(elapsed "$t")"
 
 	step "2c. Slurm: shard 2 of N = 15 loses its ledger; merge names it and fails; rerun --array=2; merge"
