@@ -33,6 +33,7 @@ type batchSearch struct {
 	stopped     bool
 	choose      chooser
 	last3       func(L *level, m int, nm1 uint64) uint64
+	emit        func(L, C *level, n int, nm1 uint64) int
 }
 
 // chooser is chooseBatch followed by firstChildren, or a faster
@@ -74,21 +75,21 @@ func putSearch(s *batchSearch) {
 // batch_amd64.s), with no branch that depends on a node. Its cost per
 // node is about 0.4 of count32's in assembly on a CPU with AVX2.
 func countBatch(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	return countBatchWith(b, stop, chooseLevel, last3Level)
+	return countBatchWith(b, stop, chooseLevel, last3Level, emitLevel)
 }
 
 // countBatchGo is countBatch with the scan in Go, for the tests.
 func countBatchGo(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	return countBatchWith(b, stop, chooseGo, last3Batch)
+	return countBatchWith(b, stop, chooseGo, last3Batch, emitRound)
 }
 
-func countBatchWith(b *Board, stop *atomic.Bool, choose chooser, last3 func(*level, int, uint64) uint64) (sols, nodes uint64, ok bool) {
+func countBatchWith(b *Board, stop *atomic.Bool, choose chooser, last3 func(*level, int, uint64) uint64, emit func(L, C *level, n int, nm1 uint64) int) (sols, nodes uint64, ok bool) {
 	if bits.OnesCount64(b.Rows) <= 3 {
 		return countSmall(b), 0, true
 	}
 	s := getSearch()
 	defer putSearch(s)
-	s.nm1, s.rank, s.stop, s.choose, s.last3 = uint64(b.N-1), ranks(b.N), stop, choose, last3
+	s.nm1, s.rank, s.stop, s.choose, s.last3, s.emit = uint64(b.N-1), ranks(b.N), stop, choose, last3, emit
 	s.sols, s.nodes, s.checked, s.stopped = 0, 0, 0, false
 	k := bits.OnesCount64(b.Rows)
 	for i := 3; i <= k; i++ {
@@ -156,18 +157,18 @@ func (s *batchSearch) spread(k, m int) {
 		if C.m+n > batchCap {
 			s.process(k - 1)
 		}
-		n = emitRound(L, C, L.active[:n], s.nm1)
+		n = s.emit(L, C, n, s.nm1)
 	}
 }
 
-// emitRound puts the lowest square of each active node of L as a child
-// into C, and returns how many active nodes have squares left (moved to
-// the front of active).
-func emitRound(L, C *level, active []uint16, nm1 uint64) int {
+// emitRound puts the lowest square of each of the first n active nodes of
+// L as a child into C, and returns how many of them have squares left
+// (moved to the front of active).
+func emitRound(L, C *level, n int, nm1 uint64) int {
 	j := C.m
-	n := 0
-	for _, i := range active {
-		i &= batchCap - 1
+	left := 0
+	for t := range n {
+		i := L.active[t&(batchCap-1)] & (batchCap - 1)
 		avail := L.avail[i]
 		bit := avail & -avail
 		row := L.row[i] & 63
@@ -179,12 +180,16 @@ func emitRound(L, C *level, active []uint16, nm1 uint64) int {
 		j++
 		avail &= avail - 1
 		L.avail[i] = avail
-		active[n&(batchCap-1)] = i
-		n += int(b2u(avail != 0))
+		L.active[left&(batchCap-1)] = i
+		left += int(b2u(avail != 0))
 	}
 	C.m = j
-	return n
+	return left
 }
+
+// emitLevel is emitRound, or the same in assembly where this machine has
+// it (batch_amd64.go).
+var emitLevel = emitRound
 
 // chooseLevel is chooseGo, or the same in vector instructions where this
 // machine has them (batch_amd64.go).
@@ -209,7 +214,7 @@ func firstChildren(L, C *level, m int, nm1 uint64) {
 		L.active[n] = uint16(i)
 		n += int(b2u(L.avail[i] != 0))
 	}
-	emitRound(L, C, L.active[:n], nm1)
+	emitRound(L, C, n, nm1)
 }
 
 // chooseBatch finds for each of the m nodes of L its row with the fewest

@@ -48,7 +48,13 @@ func last3Vector(L *level, m int, nm1 uint64) uint64 {
 	return last3AVX2(L, m, nm1)
 }
 
+// emitRoundAsm is emitRound in assembly (batch_amd64.s).
+//
+//go:noescape
+func emitRoundAsm(L, C *level, n int, nm1 uint64) (left int)
+
 func init() {
+	emitLevel = emitRoundAsm
 	if cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT {
 		chooseLevel, last3Level = chooseVector, last3Vector
 	}

@@ -411,3 +411,65 @@ l3end:
 	VZEROUPPER
 	MOVQ R9, sols+24(FP)
 	RET
+
+#define LACTIVE 12288
+
+// func emitRoundAsm(L, C *level, n int, nm1 uint64) (left int)
+//
+// emitRound without the spills the Go compiler makes: the node's index in
+// AX, its squares in BX, the queen in DX, its row in R14, the child's slot
+// in R13.
+TEXT ·emitRoundAsm(SB), NOSPLIT, $0-40
+	MOVQ L+0(FP), DI
+	MOVQ C+8(FP), SI
+	MOVQ n+16(FP), R12
+	MOVQ nm1+24(FP), R11
+	MOVQ 12800(SI), R9        // C.m
+	XORQ R10, R10             // nodes with squares left
+	XORQ R8, R8
+	TESTQ R12, R12
+	JZ emitted
+
+emit:
+	MOVWQZX LACTIVE(DI)(R8*2), AX
+	ANDQ $255, AX
+	MOVQ LAVAIL(DI)(AX*8), BX
+	MOVQ BX, DX
+	NEGQ DX
+	ANDQ BX, DX               // the queen
+	XORQ DX, BX               // the squares left
+	MOVQ BX, LAVAIL(DI)(AX*8)
+	MOVW AX, LACTIVE(DI)(R10*2)
+	NEGQ BX
+	ADCQ $0, R10              // kept in front if it has squares left
+	MOVQ R9, R13
+	ANDQ $255, R13
+	MOVQ LROW(DI)(AX*8), R14
+	ANDQ $63, R14
+	MOVQ R11, CX
+	SUBQ R14, CX
+	ANDQ $63, CX
+	MOVQ DX, BX
+	SHLQ CX, BX
+	ORQ LD(DI)(AX*8), BX
+	MOVQ BX, LD(SI)(R13*8)
+	MOVQ R14, CX
+	MOVQ DX, BX
+	SHLQ CX, BX
+	ORQ LA(DI)(AX*8), BX
+	MOVQ BX, LA(SI)(R13*8)
+	MOVQ LREM(DI)(AX*8), BX
+	BTRQ CX, BX
+	MOVQ BX, LREM(SI)(R13*8)
+	MOVQ LOCC(DI)(AX*8), BX
+	ORQ DX, BX
+	MOVQ BX, LOCC(SI)(R13*8)
+	INCQ R9
+	INCQ R8
+	CMPQ R8, R12
+	JLT emit
+
+emitted:
+	MOVQ R9, 12800(SI)
+	MOVQ R10, left+32(FP)
+	RET
