@@ -31,17 +31,27 @@ type batchSearch struct {
 	checked     uint64
 	stop        *atomic.Bool
 	stopped     bool
-	choose      chooser
-	last3       func(L *level, m int, nm1 uint64) uint64
-	emit        func(L, C *level, n int, nm1 uint64) int
+	ops         *batchOps
 }
 
-// chooser is chooseBatch followed by firstChildren, or a faster
-// equivalent: for the m nodes of L, with k rows left each, it finds the row
-// to branch on and its squares, puts the child of the lowest square into C
-// (which has room for m+7 more), leaves the other squares in avail, and
-// returns the number of children.
-type chooser func(L, C *level, m int, nm1 uint64, k int, rank *[64]uint64) uint64
+// batchOps is the work done on a whole batch, in Go (goOps) or in vector
+// instructions and assembly (vectorOps, batch_amd64.go).
+type batchOps struct {
+	// choose is chooseBatch followed by firstChildren, or a faster
+	// equivalent: for the m nodes of L, with k rows left each, it finds
+	// the row to branch on and its squares, puts the child of the lowest
+	// square into C (which has room for m+7 more), leaves the other squares
+	// in avail, and returns the number of children.
+	choose func(L, C *level, m int, nm1 uint64, k int, rank *[64]uint64) uint64
+	// last3 is last3Batch or an equivalent.
+	last3 func(L *level, m int, nm1 uint64) uint64
+	// emit is emitRound or an equivalent.
+	emit func(L, C *level, n int, nm1 uint64) int
+}
+
+// goOps is the batch search in Go: the fallback where the CPU has no AVX2,
+// and the reference the tests hold the vector code to.
+var goOps = batchOps{chooseGo, last3Batch, emitRound}
 
 // searches keeps the batch searches, about 400 kB each, for the next
 // unit: one per search running at once, never given back, as a unit often
@@ -69,27 +79,20 @@ func putSearch(s *batchSearch) {
 	searches.Unlock()
 }
 
-// countBatch is count32's search, node for node, run level by level: the
-// nodes with the same number of rows left wait in a batch, and the batch's
-// rows are scanned together (eight nodes at a time in vector instructions,
-// batch_amd64.s), with no branch that depends on a node. Its cost per
-// node is about 0.4 of count32's in assembly on a CPU with AVX2.
-func countBatch(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	return countBatchWith(b, stop, chooseLevel, last3Level, emitLevel)
-}
-
-// countBatchGo is countBatch with the scan in Go, for the tests.
+// countBatchGo is the batch search (countBatch, batch_amd64.go) with the
+// batch work done in Go: node for node count32's search, run level by
+// level.
 func countBatchGo(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
-	return countBatchWith(b, stop, chooseGo, last3Batch, emitRound)
+	return countBatchWith(b, stop, &goOps)
 }
 
-func countBatchWith(b *Board, stop *atomic.Bool, choose chooser, last3 func(*level, int, uint64) uint64, emit func(L, C *level, n int, nm1 uint64) int) (sols, nodes uint64, ok bool) {
+func countBatchWith(b *Board, stop *atomic.Bool, ops *batchOps) (sols, nodes uint64, ok bool) {
 	if bits.OnesCount64(b.Rows) <= 3 {
 		return countSmall(b), 0, true
 	}
 	s := getSearch()
 	defer putSearch(s)
-	s.nm1, s.rank, s.stop, s.choose, s.last3, s.emit = uint64(b.N-1), ranks(b.N), stop, choose, last3, emit
+	s.nm1, s.rank, s.stop, s.ops = uint64(b.N-1), ranks(b.N), stop, ops
 	s.sols, s.nodes, s.checked, s.stopped = 0, 0, 0, false
 	k := bits.OnesCount64(b.Rows)
 	for i := 3; i <= k; i++ {
@@ -130,14 +133,14 @@ func (s *batchSearch) process(k int) {
 		}
 	}
 	if k == 3 {
-		s.sols += s.last3(L, m, s.nm1)
+		s.sols += s.ops.last3(L, m, s.nm1)
 		return
 	}
 	C := s.lv[k-1]
 	if C.m+m+7 > batchCap {
 		s.process(k - 1)
 	}
-	s.nodes += s.choose(L, C, m, s.nm1, k, &s.rank)
+	s.nodes += s.ops.choose(L, C, m, s.nm1, k, &s.rank)
 	s.spread(k, m)
 }
 
@@ -148,16 +151,11 @@ func (s *batchSearch) spread(k, m int) {
 	// Children go out in rounds, one per node with squares left, so that
 	// no branch depends on how many a node has.
 	C := s.lv[k-1]
-	n := 0
-	for i := range m {
-		L.active[n] = uint16(i)
-		n += int(b2u(L.avail[i] != 0))
-	}
-	for n > 0 {
+	for n := activate(L, m); n > 0; {
 		if C.m+n > batchCap {
 			s.process(k - 1)
 		}
-		n = s.emit(L, C, n, s.nm1)
+		n = s.ops.emit(L, C, n, s.nm1)
 	}
 }
 
@@ -187,18 +185,6 @@ func emitRound(L, C *level, n int, nm1 uint64) int {
 	return left
 }
 
-// emitLevel is emitRound, or the same in assembly where this machine has
-// it (batch_amd64.go).
-var emitLevel = emitRound
-
-// chooseLevel is chooseGo, or the same in vector instructions where this
-// machine has them (batch_amd64.go).
-var chooseLevel chooser = chooseGo
-
-// last3Level is last3Batch, or the same in vector instructions where this
-// machine has them (batch_amd64.go).
-var last3Level = last3Batch
-
 // chooseGo is the chooser in Go.
 func chooseGo(L, C *level, m int, nm1 uint64, _ int, rank *[64]uint64) uint64 {
 	children := chooseBatch(L, m, nm1, rank)
@@ -209,12 +195,18 @@ func chooseGo(L, C *level, m int, nm1 uint64, _ int, rank *[64]uint64) uint64 {
 // firstChildren puts the child of the lowest square of each of the m nodes
 // of L into C.
 func firstChildren(L, C *level, m int, nm1 uint64) {
+	emitRound(L, C, activate(L, m), nm1)
+}
+
+// activate lists the nodes among the first m of L that have squares left
+// at the front of L.active, and returns how many there are.
+func activate(L *level, m int) int {
 	n := 0
 	for i := range m {
-		L.active[n] = uint16(i)
+		L.active[n&(batchCap-1)] = uint16(i)
 		n += int(b2u(L.avail[i] != 0))
 	}
-	emitRound(L, C, n, nm1)
+	return n
 }
 
 // chooseBatch finds for each of the m nodes of L its row with the fewest

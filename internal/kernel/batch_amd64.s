@@ -1,12 +1,15 @@
 #include "textflag.h"
 
-// Offsets of level's arrays (batch.go), batchCap = 256 words each.
+// Offsets of level's fields (batch.go): arrays of batchCap = 256 words,
+// then active (256 uint16) and m.
 #define LOCC 0
 #define LD 2048
 #define LA 4096
 #define LREM 6144
 #define LAVAIL 8192
 #define LROW 10240
+#define LACTIVE 12288
+#define LM 12800
 
 // popcount of each nibble value, for VPSHUFB.
 DATA nibbleCount<>+0(SB)/8, $0x0302020102010100
@@ -412,8 +415,6 @@ l3end:
 	MOVQ R9, sols+24(FP)
 	RET
 
-#define LACTIVE 12288
-
 // func emitRoundAsm(L, C *level, n int, nm1 uint64) (left int)
 //
 // emitRound without the spills the Go compiler makes: the node's index in
@@ -424,7 +425,7 @@ TEXT ·emitRoundAsm(SB), NOSPLIT, $0-40
 	MOVQ C+8(FP), SI
 	MOVQ n+16(FP), R12
 	MOVQ nm1+24(FP), R11
-	MOVQ 12800(SI), R9        // C.m
+	MOVQ LM(SI), R9           // C.m
 	XORQ R10, R10             // nodes with squares left
 	XORQ R8, R8
 	TESTQ R12, R12
@@ -470,6 +471,6 @@ emit:
 	JLT emit
 
 emitted:
-	MOVQ R9, 12800(SI)
+	MOVQ R9, LM(SI)
 	MOVQ R10, left+32(FP)
 	RET

@@ -31,21 +31,21 @@ func TestBatchAgainstLoop(t *testing.T) {
 	}
 }
 
-// TestBatchStop sets stop in the middle of a batch search: it must end
-// with ok = false, and a search started afterwards on the same (reused)
-// buffers must count exactly.
+// TestBatchStop sets stop in the middle of a batch search (and of the
+// other loops): it must end with ok = false, and a search started
+// afterwards on the same (reused) buffers must count exactly.
 func TestBatchStop(t *testing.T) {
 	b := Board{N: 14, Rows: 1<<14 - 1}
-	for _, f := range []func(*Board, *atomic.Bool) (uint64, uint64, bool){countBatch, countBatchGo} {
+	for _, k := range append([]kern{{"countBatchGo", countBatchGo, 32}}, extraKernels...) {
 		var stop atomic.Bool
 		go stop.Store(true)
 		for {
-			if _, _, ok := f(&b, &stop); !ok {
+			if _, _, ok := k.f(&b, &stop); !ok {
 				break
 			}
 		}
-		if sols, _, ok := f(&b, nil); !ok || sols != 365596 {
-			t.Fatalf("after a stop: %d completions, ok %v; want 365596", sols, ok)
+		if sols, _, ok := k.f(&b, nil); !ok || sols != 365596 {
+			t.Fatalf("%s after a stop: %d completions, ok %v; want 365596", k.name, sols, ok)
 		}
 	}
 }

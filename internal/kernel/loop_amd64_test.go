@@ -5,17 +5,29 @@ import (
 	"reflect"
 	"testing"
 	"unsafe"
-
-	"golang.org/x/sys/cpu"
 )
+
+// field is where a struct field is, and where the assembly reads it.
+type field struct {
+	name      string
+	got, want uintptr
+}
+
+// checkLayout reports the fields of what that are not where file reads
+// them.
+func checkLayout(t *testing.T, what, file string, fields []field) {
+	t.Helper()
+	for _, f := range fields {
+		if f.got != f.want {
+			t.Errorf("%s %s at %d, %s has %d", what, f.name, f.got, file, f.want)
+		}
+	}
+}
 
 // TestSearch32Layout checks the offsets loop_amd64.s reads search32 at.
 func TestSearch32Layout(t *testing.T) {
 	var s search32
-	for _, f := range []struct {
-		name      string
-		got, want uintptr
-	}{
+	checkLayout(t, "search32", "loop_amd64.s", []field{
 		{"row", unsafe.Offsetof(s.row), 40},
 		{"d", unsafe.Offsetof(s.d), 48},
 		{"sols", unsafe.Offsetof(s.sols), offSols},
@@ -24,11 +36,7 @@ func TestSearch32Layout(t *testing.T) {
 		{"rank", unsafe.Offsetof(s.rank), offRank},
 		{"stack", unsafe.Offsetof(s.stack), offStack},
 		{"frame size", unsafe.Sizeof(frame{}), 48},
-	} {
-		if f.got != f.want {
-			t.Errorf("search32 %s at %d, loop_amd64.s has %d", f.name, f.got, f.want)
-		}
-	}
+	})
 }
 
 // TestAssemblyLoopChosen checks Count runs the fastest loop the CPU allows
@@ -37,11 +45,8 @@ func TestSearch32Layout(t *testing.T) {
 func TestAssemblyLoopChosen(t *testing.T) {
 	want, name := any(count32), "the Go loop"
 	switch {
-	case cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT:
-		want, name = countBatchVector, "the batch search"
-		if reflect.ValueOf(chooseLevel).Pointer() != reflect.ValueOf(chooseVector).Pointer() {
-			t.Error("the batch search does not scan with vector instructions")
-		}
+	case hasVector:
+		want, name = countBatch, "the batch search"
 	case hasPOPCNT():
 		want, name = count32Asm, "the assembly loop"
 	}
@@ -53,28 +58,23 @@ func TestAssemblyLoopChosen(t *testing.T) {
 // TestLevelLayout checks the offsets batch_amd64.s reads a level at.
 func TestLevelLayout(t *testing.T) {
 	var l level
-	for _, f := range []struct {
-		name      string
-		got, want uintptr
-	}{
+	checkLayout(t, "level", "batch_amd64.s", []field{
 		{"d", unsafe.Offsetof(l.d), 2048},
 		{"a", unsafe.Offsetof(l.a), 4096},
 		{"rem", unsafe.Offsetof(l.rem), 6144},
 		{"avail", unsafe.Offsetof(l.avail), 8192},
 		{"row", unsafe.Offsetof(l.row), 10240},
-	} {
-		if f.got != f.want {
-			t.Errorf("level %s at %d, batch_amd64.s has %d", f.name, f.got, f.want)
-		}
-	}
+		{"active", unsafe.Offsetof(l.active), 12288},
+		{"m", unsafe.Offsetof(l.m), 12800},
+	})
 }
 
 func init() {
 	if hasPOPCNT() {
 		extraKernels = append(extraKernels, kern{"count32Asm", count32Asm, 32})
 	}
-	if cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT {
-		extraKernels = append(extraKernels, kern{"countBatch (AVX2)", countBatch, 31}, kern{"countBatchVector", countBatchVector, 32})
+	if hasVector {
+		extraKernels = append(extraKernels, kern{"countBatch", countBatch, 32})
 	}
 }
 
