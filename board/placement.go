@@ -2,6 +2,7 @@ package board
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,17 +89,7 @@ func (p Placement) Queens() int {
 func (p Placement) Clone() Placement { return append(Placement(nil), p...) }
 
 // Equal reports whether two placements are the same board.
-func (p Placement) Equal(q Placement) bool {
-	if len(p) != len(q) {
-		return false
-	}
-	for i := range p {
-		if p[i] != q[i] {
-			return false
-		}
-	}
-	return true
-}
+func (p Placement) Equal(q Placement) bool { return slices.Equal(p, q) }
 
 // Less orders placements lexicographically by their column sequences, the
 // order in which [Canonical] picks the smallest board of an orbit.

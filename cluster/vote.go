@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -99,17 +100,7 @@ func (v vote) check(n int, b Block) error {
 
 // sameUnits compares what two results contribute; timing and origin may
 // differ.
-func sameUnits(a, b []count.UnitResult) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
-}
+func sameUnits(a, b []count.UnitResult) bool { return slices.Equal(a, b) }
 
 // alarm is stored when a worker finds its own earlier result for a block
 // different from a new one: the worker is faulty.
