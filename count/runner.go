@@ -2,19 +2,15 @@ package count
 
 import (
 	"context"
-	"errors"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
+	"github.com/nqueens/nqueens/internal/runner"
 )
 
 // defaultHandEvery is how often [RunUnits] hands finished units over by
-// default: often enough for progress lines, rarely enough that the hand-over
-// costs nothing next to the search.
-const defaultHandEvery = 50 * time.Millisecond
+// default.
+const defaultHandEvery = runner.DefaultEvery
 
 // Batch is a group of finished units handed over by [RunUnits].
 type Batch struct {
@@ -39,7 +35,8 @@ type RunOptions struct {
 
 // RunUnits searches the units of N listed in todo on o.Workers goroutines
 // and hands every result to o.Take. It is the one parallel runner behind
-// [Count] and the cluster's shards. It returns nil once every unit of todo
+// [Count] and the cluster's shards (the loop itself is internal/runner's,
+// shared with package variant). It returns nil once every unit of todo
 // has been handed over; if ctx ends first, the workers stop within a few
 // milliseconds, the units finished by then are handed over, and ctx's error
 // is returned. Cost: the units' searches; memory O(workers + units in a
@@ -48,111 +45,17 @@ func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
 	if n < 1 || n > MaxN {
 		return errSize(n)
 	}
-	// A context that has already ended starts nothing: the stop flag below
-	// is set from another goroutine and could lose the race to a small run.
-	if err := ctx.Err(); err != nil {
-		return err
+	search := func(i int, stop *atomic.Bool) (UnitResult, bool, error) { return countUnit(n, i, stop) }
+	ro := runner.Options[UnitResult]{Workers: o.Workers, Every: o.Every}
+	if o.Take != nil {
+		ro.Take = func(b runner.Batch[UnitResult]) error { return o.Take(Batch(b)) }
 	}
-	workers := workersFor(o.Workers, len(todo))
-	every := o.Every
-	if every <= 0 {
-		every = defaultHandEvery
-	}
-
-	var stop atomic.Bool
-	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
-	// Workers leave finished units in pending and the loop below takes
-	// them every tick: a channel send per unit would wake the collector each
-	// time, and those wake-ups cost several percent of a one-worker count.
-	var (
-		mu      sync.Mutex
-		pending Batch
-	)
-	var next atomic.Int64
-	var g errgroup.Group
-	for range workers {
-		g.Go(func() error {
-			// ctx.Err as well as the flag: on js/wasm no goroutine is
-			// preempted, so the flag's setter and the collector run only
-			// when this loop blocks, which a context may arrange in its Err
-			// (the web package's does in the browser).
-			for !stop.Load() && ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(todo) {
-					return nil
-				}
-				t0 := time.Now()
-				r, ok, err := countUnit(n, todo[i], &stop)
-				if err != nil {
-					stop.Store(true)
-					return err
-				}
-				if !ok {
-					return nil
-				}
-				secs := time.Since(t0).Seconds()
-				mu.Lock()
-				pending.Units = append(pending.Units, r)
-				pending.Seconds += secs
-				mu.Unlock()
-			}
-			return nil
-		})
-	}
-	// workErr is written before finished is closed.
-	var workErr error
-	finished := make(chan struct{})
-	go func() { workErr = g.Wait(); close(finished) }()
-
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	var batch Batch
-	handed := 0
-	var takeErr error
-	hand := func() {
-		mu.Lock()
-		batch, pending = pending, Batch{Units: batch.Units[:0]}
-		mu.Unlock()
-		if takeErr != nil {
-			return
-		}
-		handed += len(batch.Units)
-		if o.Take != nil {
-			if takeErr = o.Take(batch); takeErr != nil {
-				stop.Store(true)
-			}
-		}
-	}
-	for done := false; !done; {
-		select {
-		case <-finished:
-			done = true
-		case <-tick.C:
-		}
-		hand()
-	}
-	switch {
-	case workErr != nil:
-		return workErr
-	case takeErr != nil:
-		return takeErr
-	case handed < len(todo):
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return errors.New("stopped early")
-	}
-	return nil
+	return runner.Run(ctx, todo, search, ro)
 }
 
 // workersFor returns the goroutines a run of units uses when requested
 // are asked for (0: GOMAXPROCS): never more than there are units, at least 1.
-func workersFor(requested, units int) int {
-	if requested <= 0 {
-		requested = runtime.GOMAXPROCS(0)
-	}
-	return max(1, min(requested, units))
-}
+func workersFor(requested, units int) int { return runner.Workers(requested, units) }
 
 // todoUnits returns the units of N that t lacks, in order.
 func todoUnits(t *Tally) []int {
