@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,17 +10,12 @@ import (
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/count"
-	"github.com/spf13/cobra"
 )
 
-// runAlgoCount runs one classic strategy for count N --algo NAME and prints
-// its number of solutions, with --stats every counter and the time.
-func runAlgoCount(cmd *cobra.Command, n int, algo string, stats, jsonOut, yes bool) error {
-	s, err := lookupAlgo(algo)
-	if err != nil {
-		return err
-	}
-	ctx := cmd.Context()
+// runAlgo runs one classic strategy for count N --algo NAME and prints its
+// number of solutions, with --stats every counter and the time.
+func (o *countOptions) runAlgo(ctx context.Context) error {
+	n, s, stats, jsonOut, yes := o.n, o.strategy, o.stats, o.jsonOut, o.yes
 	// A short first run either finishes (most boards) or measures the
 	// strategy's speed for an estimate of the whole run.
 	first, err := solveWithin(ctx, s, n, calibration)
@@ -32,12 +28,12 @@ func runAlgoCount(cmd *cobra.Command, n int, algo string, stats, jsonOut, yes bo
 		if secs > longRun.Seconds() && !yes {
 			return usagef("%s for n = %d would take %s %s; add --yes to start it", s.Name(), n, how, formatSeconds(secs))
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %s for n = %d takes %s %s (Ctrl-C stops it)\n", s.Name(), n, how, formatSeconds(secs))
+		fmt.Fprintf(o.stderr, "nqueens: %s for n = %d takes %s %s (Ctrl-C stops it)\n", s.Name(), n, how, formatSeconds(secs))
 		if c, err = s.Solve(ctx, n, nil); err != nil {
 			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
 		}
 	}
-	w := cmd.OutOrStdout()
+	w := o.stdout
 	if jsonOut {
 		out := struct {
 			N         int               `json:"n"`

@@ -6,23 +6,26 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/classic"
-	"github.com/spf13/cobra"
 )
 
-func algoCountCmd() (*cobra.Command, *bytes.Buffer, *bytes.Buffer) {
+// algoCount runs count N --algo NAME through its options, validate and run,
+// with ctx.
+func algoCount(ctx context.Context, n int, algo string, stats, jsonOut, yes bool) (*bytes.Buffer, error) {
 	var out, errOut bytes.Buffer
-	cmd := &cobra.Command{}
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	cmd.SetContext(context.Background())
-	return cmd, &out, &errOut
+	o := &countOptions{algo: algo, stats: stats, jsonOut: jsonOut, yes: yes, checkpointEvery: time.Second, shard: &shardFlags{}}
+	o.streams = streams{stdout: &out, stderr: &errOut, given: func(string) bool { return false }}
+	if err := o.validate([]string{itoa(n)}); err != nil {
+		return &out, err
+	}
+	return &out, o.run(ctx)
 }
 
 func TestAlgoCountStats(t *testing.T) {
-	cmd, out, _ := algoCountCmd()
-	if err := runAlgoCount(cmd, 8, "stack", true, false, false); err != nil {
+	out, err := algoCount(context.Background(), 8, "stack", true, false, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -43,13 +46,13 @@ time        `
 
 func TestAlgoCountPlainAndJSON(t *testing.T) {
 	for _, algo := range []string{"brute-rows", "permutations", "backtrack-2d", "bitmask"} {
-		cmd, out, _ := algoCountCmd()
-		if err := runAlgoCount(cmd, 6, algo, false, false, false); err != nil || out.String() != "4\n" {
+		out, err := algoCount(context.Background(), 6, algo, false, false, false)
+		if err != nil || out.String() != "4\n" {
 			t.Errorf("%s: %q, err %v; want 4", algo, out, err)
 		}
 	}
-	cmd, out, _ := algoCountCmd()
-	if err := runAlgoCount(cmd, 8, "permutations", true, true, false); err != nil {
+	out, err := algoCount(context.Background(), 8, "permutations", true, true, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -67,18 +70,16 @@ func TestAlgoCountPlainAndJSON(t *testing.T) {
 }
 
 func TestAlgoCountErrors(t *testing.T) {
-	cmd, _, _ := algoCountCmd()
-	if err := runAlgoCount(cmd, 8, "nope", false, false, false); !isUsage(err) {
+	bg := context.Background()
+	if _, err := algoCount(bg, 8, "nope", false, false, false); !isUsage(err) {
 		t.Errorf("unknown algorithm: %v is not a usage error", err)
 	}
-	if err := runAlgoCount(cmd, 65, "bitmask", false, false, false); !isUsage(err) {
+	if _, err := algoCount(bg, 65, "bitmask", false, false, false); !isUsage(err) {
 		t.Errorf("n = 65: %v is not a usage error", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	cmd, _, _ = algoCountCmd()
-	cmd.SetContext(ctx)
-	err := runAlgoCount(cmd, 9, "brute-combinations", false, false, false)
+	_, err := algoCount(ctx, 9, "brute-combinations", false, false, false)
 	if err == nil || isUsage(err) {
 		t.Errorf("cancelled brute-combinations: err %v", err)
 	}
@@ -92,8 +93,7 @@ func TestAlgoCountErrors(t *testing.T) {
 		{30, "brute-rows", "would take about"},
 		{22, "stack", "would take at least"},
 	} {
-		cmd, _, _ := algoCountCmd()
-		err := runAlgoCount(cmd, tc.n, tc.algo, false, false, false)
+		_, err := algoCount(bg, tc.n, tc.algo, false, false, false)
 		if !isUsage(err) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--yes") {
 			t.Errorf("%s n = %d without --yes: %v", tc.algo, tc.n, err)
 		}

@@ -1,15 +1,21 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/spf13/cobra"
 )
 
+// algorithmsOptions are the flags of algorithms.
+type algorithmsOptions struct {
+	streams
+	jsonOut bool
+}
+
 func newAlgorithmsCmd() *cobra.Command {
-	var jsonOut bool
+	o := &algorithmsOptions{}
 	cmd := &cobra.Command{
 		Use:   "algorithms",
 		Short: "List the classic algorithms, one line each",
@@ -17,34 +23,38 @@ func newAlgorithmsCmd() *cobra.Command {
 force to the bitmask search, one line each. "trace" marks those that
 nqueens trace can show step by step.`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := cmd.OutOrStdout()
-			for _, s := range classic.All() {
-				_, traceable := classic.TraceOf(s)
-				if jsonOut {
-					line, err := json.Marshal(struct {
-						Name        string `json:"name"`
-						Description string `json:"description"`
-						Traceable   bool   `json:"traceable"`
-						Enumerates  bool   `json:"enumerates"`
-					}{s.Name(), s.Description(), traceable, classic.Enumerates(s)})
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(w, "%s\n", line)
-					continue
-				}
-				mark := ""
-				if traceable {
-					mark = "trace"
-				}
-				fmt.Fprintf(w, "%-26s %-5s  %s\n", s.Name(), mark, s.Description())
-			}
-			return nil
-		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "JSON Lines: name, description, traceable, enumerates")
-	return cmd
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "JSON Lines: name, description, traceable, enumerates")
+	return command(cmd, o)
+}
+
+func (o *algorithmsOptions) validate([]string) error { return nil }
+
+func (o *algorithmsOptions) run(context.Context) error {
+	w := o.stdout
+	for _, s := range classic.All() {
+		_, traceable := classic.TraceOf(s)
+		if o.jsonOut {
+			err := writeJSONLine(w, struct {
+				Name        string `json:"name"`
+				Description string `json:"description"`
+				Traceable   bool   `json:"traceable"`
+				Enumerates  bool   `json:"enumerates"`
+			}{s.Name(), s.Description(), traceable, classic.Enumerates(s)})
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		mark := ""
+		if traceable {
+			mark = "trace"
+		}
+		if _, err := fmt.Fprintf(w, "%-26s %-5s  %s\n", s.Name(), mark, s.Description()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lookupAlgo finds a strategy by name, a usage error if there is none.

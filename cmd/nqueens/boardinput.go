@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/nqueens/nqueens/board"
-	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
@@ -16,8 +15,8 @@ import (
 // for "" or "-", else the named file, which must not be a directory. The
 // reader ends with the command's context, even while a read waits for a
 // person typing at a terminal, so that Ctrl-C stops the command at once.
-func openBoards(cmd *cobra.Command, path string) (io.ReadCloser, string, error) {
-	in, name, err := openInput(cmd, path)
+func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, string, error) {
+	in, name, err := s.openInput(path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -27,7 +26,7 @@ func openBoards(cmd *cobra.Command, path string) (io.ReadCloser, string, error) 
 			return nil, "", fmt.Errorf("%s is a directory; give a file of boards, or - for stdin", name)
 		}
 	}
-	return readCloser{newCtxReader(cmd.Context(), in), in}, name, nil
+	return readCloser{newCtxReader(ctx, in), in}, name, nil
 }
 
 type readCloser struct {
@@ -100,11 +99,11 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 
 // refuseBinaryToTerminal is the guard before a PNG goes to stdout: bytes of
 // a picture on a terminal are noise that can even reset it.
-func refuseBinaryToTerminal(cmd *cobra.Command, output string, f board.Format) error {
+func (s *streams) refuseBinaryToTerminal(output string, f board.Format) error {
 	if f != board.PNG || (output != "" && output != "-") {
 		return nil
 	}
-	if out, ok := cmd.OutOrStdout().(*os.File); ok && term.IsTerminal(int(out.Fd())) {
+	if out, ok := s.stdout.(*os.File); ok && term.IsTerminal(int(out.Fd())) {
 		return usagef("a png picture is binary and stdout is a terminal: write it to a file with -o FILE, or redirect stdout")
 	}
 	return nil

@@ -105,8 +105,9 @@ func TestCountShardCommand(t *testing.T) {
 		{[]string{"--shard", "4/4", "--ledger", ledger}, 2, "--shard: shard index 4 is outside 0..3"},
 		{[]string{"--shard", "x", "--ledger", ledger}, 2, "not I/K"},
 		{[]string{"--shard", "0/2", "--shard-from-env", "--shards", "2", "--ledger", ledger}, 2, "not both"},
-		{[]string{"--shard", "0/2", "--shards", "2", "--ledger", ledger}, 2, "--shards goes with --shard-from-env"},
-		{[]string{"--shard-from-env", "--ledger", ledger}, 2, "needs --shards K"},
+		{[]string{"--shard", "0/2", "--shards", "2", "--ledger", ledger}, 2, "--shard-from-env and --shards go together: add --shard-from-env"},
+		{[]string{"--shard-from-env", "--ledger", ledger}, 2, "--shard-from-env and --shards go together: add --shards"},
+		{[]string{"--shard-from-env", "--shards", "0", "--ledger", ledger}, 2, "--shards K is the number of array tasks, at least 1"},
 		{[]string{"--shard-from-env", "--shards", "2", "--ledger", ledger}, 2, "neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID"},
 		{[]string{"--shard", "0/2", "--ledger", ledger, "--ledger-every", "0s"}, 2, "--ledger-every"},
 		{[]string{"--shard", "0/2", "--ledger", filepath.Join(dir, "no", "such", "dir.jsonl")}, 1, "no such file"},
@@ -175,7 +176,8 @@ func TestCoordinatorWorkerUsage(t *testing.T) {
 		// Beyond loopback without credentials, the embedded server would
 		// let anyone store results: refused before it starts.
 		{[]string{"coordinator", "10", "--listen", "0.0.0.0:0", "--store", filepath.Join(t.TempDir(), "s")}, 2, "needs credentials"},
-		{[]string{"worker", "--nats-token-file", "t", "--nats-nkey", "k"}, 2, "give one of"},
+		{[]string{"worker", "--nats-token-file", "t", "--nats-nkey", "k"}, 2, "give --nats-nkey or --nats-token-file, not both"},
+		{[]string{"worker", "--nats-token-file", "t", "--nats-nkey", "k", "--nats-creds", "c"}, 2, "give only one of --nats-creds, --nats-nkey, --nats-token-file"},
 		{[]string{"worker", "extra"}, 2, "no arguments"},
 		{[]string{"worker", "--workers", "-1"}, 2, "--workers"},
 		{[]string{"worker", "--exit-when-idle", "-1s"}, 2, "--exit-when-idle"},

@@ -26,12 +26,18 @@ const (
 	calibration  = 50 * time.Millisecond
 )
 
+// compareOptions are the flags and arguments of compare.
+type compareOptions struct {
+	streams
+	n       int
+	algos   string
+	list    []classic.Strategy
+	timeout time.Duration
+	jsonOut bool
+}
+
 func newCompareCmd() *cobra.Command {
-	var (
-		algos   string
-		timeout time.Duration
-		jsonOut bool
-	)
+	o := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare N",
 		Short: "Run the classic algorithms one after another and compare their work",
@@ -45,44 +51,50 @@ calibration run is skipped with a note; any other run is stopped at
 		Example: `  nqueens compare 8
   nqueens compare 12 --algos backtrack-flags,stack,bitmask --timeout 10s`,
 		Args: exactArgs(1, "N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0], "compare", classic.MaxN)
+	}
+	cmd.Flags().StringVar(&o.algos, "algos", "", "comma-separated algorithms to run, in order (default: all, see nqueens algorithms)")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", time.Second, "time allowed to each algorithm")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "JSON Lines, one per algorithm")
+	return command(cmd, o)
+}
+
+func (o *compareOptions) validate(args []string) error {
+	n, err := parseN(args[0], "compare", classic.MaxN)
+	if err != nil {
+		return err
+	}
+	o.n = n
+	if o.timeout <= 0 {
+		return usagef("--timeout must be positive, got %v", o.timeout)
+	}
+	o.list = classic.All()
+	if o.algos != "" {
+		o.list = nil
+		for _, name := range strings.Split(o.algos, ",") {
+			s, err := lookupAlgo(strings.TrimSpace(name))
 			if err != nil {
 				return err
 			}
-			if timeout <= 0 {
-				return usagef("--timeout must be positive, got %v", timeout)
-			}
-			list := classic.All()
-			if algos != "" {
-				list = nil
-				for _, name := range strings.Split(algos, ",") {
-					s, err := lookupAlgo(strings.TrimSpace(name))
-					if err != nil {
-						return err
-					}
-					list = append(list, s)
-				}
-			}
-			rows := make([]compareRow, 0, len(list))
-			for _, s := range list {
-				r, err := compareOne(cmd.Context(), s, n, timeout)
-				if err != nil {
-					return err
-				}
-				rows = append(rows, r)
-			}
-			relativeToBitmask(rows)
-			if jsonOut {
-				return writeCompareJSON(cmd.OutOrStdout(), n, rows)
-			}
-			return writeCompareTable(cmd.OutOrStdout(), rows)
-		},
+			o.list = append(o.list, s)
+		}
 	}
-	cmd.Flags().StringVar(&algos, "algos", "", "comma-separated algorithms to run, in order (default: all, see nqueens algorithms)")
-	cmd.Flags().DurationVar(&timeout, "timeout", time.Second, "time allowed to each algorithm")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "JSON Lines, one per algorithm")
-	return cmd
+	return nil
+}
+
+func (o *compareOptions) run(ctx context.Context) error {
+	rows := make([]compareRow, 0, len(o.list))
+	for _, s := range o.list {
+		r, err := compareOne(ctx, s, o.n, o.timeout)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r)
+	}
+	relativeToBitmask(rows)
+	if o.jsonOut {
+		return writeCompareJSON(o.stdout, o.n, rows)
+	}
+	return writeCompareTable(o.stdout, rows)
 }
 
 // compareRow is one algorithm's line of the table.

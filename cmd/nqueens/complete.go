@@ -14,14 +14,17 @@ import (
 
 // completeOptions are the flags of complete.
 type completeOptions struct {
+	streams
 	output, inFormat, format string
 	count, all, jsonOut      bool
 	limit                    int
 	seed                     uint64
+	inf                      board.Format
+	path                     string
 }
 
 func newCompleteCmd() *cobra.Command {
-	var o completeOptions
+	o := &completeOptions{}
 	cmd := &cobra.Command{
 		Use:   "complete [FILE|-]",
 		Short: "Complete a partly filled board, or prove that it cannot be",
@@ -48,7 +51,6 @@ exit 1. Every completion is verified before it is printed.`,
   nqueens complete board.txt --count
   nqueens complete board.json --all --limit 10 --format list`,
 		Args: maxArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, argOr(args, 0, "-")) },
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&o.format, "format", "f", "", "output format: list, grid, dots, unicode, json, svg, png (default: the input's, or list past 1000 rows)")
@@ -60,14 +62,18 @@ exit 1. Every completion is verified before it is printed.`,
 	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
 	fl.Uint64Var(&o.seed, "seed", 0, "seed of the local search used above 64×64")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
-	return cmd
+	cmd.MarkFlagsMutuallyExclusive("count", "all")
+	return command(cmd, o)
 }
 
 // validate checks the flags that do not depend on the board.
-func (o *completeOptions) validate() error {
+func (o *completeOptions) validate(args []string) error {
+	var err error
+	if o.inf, err = inputFormat(o.inFormat); err != nil {
+		return err
+	}
+	o.path = argOr(args, 0, "-")
 	switch {
-	case o.count && o.all:
-		return usagef("--count and --all cannot be used together")
 	case o.limit < 0:
 		return usagef("--limit must be 0 or more, got %d", o.limit)
 	case o.limit > 0 && !o.all:
@@ -78,7 +84,7 @@ func (o *completeOptions) validate() error {
 
 // outputFormat is the format to answer in: --json, --format, or the
 // input's own (list when the input's cannot draw a board that large).
-func (o *completeOptions) outputFormat(cmd *cobra.Command, input board.Format, n int) (board.Format, error) {
+func (o *completeOptions) outputFormat(input board.Format, n int) (board.Format, error) {
 	f := input
 	switch {
 	case o.jsonOut:
@@ -94,28 +100,21 @@ func (o *completeOptions) outputFormat(cmd *cobra.Command, input board.Format, n
 	if o.all && f.IsPicture() {
 		return "", usagef("--all prints many boards; a %s picture shows one (use list, json or a board format)", f)
 	}
-	return f, refuseBinaryToTerminal(cmd, o.output, f)
+	return f, o.refuseBinaryToTerminal(o.output, f)
 }
 
-func (o *completeOptions) run(cmd *cobra.Command, path string) error {
-	inf, err := inputFormat(o.inFormat)
-	if err != nil {
-		return err
-	}
-	if err := o.validate(); err != nil {
-		return err
-	}
-	in, name, err := openBoards(cmd, path)
+func (o *completeOptions) run(ctx context.Context) error {
+	in, name, err := o.openBoards(ctx, o.path)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	p, detected, err := readOnePartial(in, name, inf)
+	p, detected, err := readOnePartial(in, name, o.inf)
 	if err != nil {
 		return err
 	}
 	n := len(p.Queens)
-	f, err := o.outputFormat(cmd, detected, n)
+	f, err := o.outputFormat(detected, n)
 	if err != nil {
 		return err
 	}
@@ -126,16 +125,16 @@ func (o *completeOptions) run(cmd *cobra.Command, path string) error {
 		if err := complete.CheckLocalN(n); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
+		fmt.Fprintf(o.stderr, "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
 	}
-	return writeOutput(cmd, o.output, func(w *bufio.Writer) error {
+	return o.writeOutput(o.output, func(w *bufio.Writer) error {
 		switch {
 		case o.count:
-			return o.writeCount(cmd.Context(), w, p)
+			return o.writeCount(ctx, w, p)
 		case o.all:
-			return o.writeAll(cmd.Context(), w, p, f)
+			return o.writeAll(ctx, w, p, f)
 		}
-		return o.writeOne(cmd.Context(), w, p, f)
+		return o.writeOne(ctx, w, p, f)
 	})
 }
 

@@ -30,7 +30,7 @@ func TestCompleteCommand(t *testing.T) {
 			"# solution 1\n.Q..\n...Q\nQ...\n..Q.\n# solution 2\n..Q.\nQ...\n...Q\n.Q..\n", 0, ""},
 		{"attacking queens", "1 2 0 0\n", []string{"complete", "--input-format", "list"}, "", 1, "row 1, column 1 and row 2, column 2"},
 		{"queen on blocked square", `{"queens":[2,0,0,0],"blocked":[[1,2]]}` + "\n", []string{"complete"}, "", 1, "row 1, column 2"},
-		{"count and all", "0 0 0 0\n", []string{"complete", "--count", "--all"}, "", 2, "cannot be used together"},
+		{"count and all", "0 0 0 0\n", []string{"complete", "--count", "--all"}, "", 2, "give --all or --count, not both"},
 		{"all as pictures", "0 0 0 0\n", []string{"complete", "--all", "-f", "png"}, "", 2, "a png picture shows one"},
 		{"limit without all", "0 0 0 0\n", []string{"complete", "--limit", "3"}, "", 2, "--limit needs --all"},
 		{"malformed", "2 x 7\n", []string{"complete", "--input-format", "list"}, "", 1, "line 1"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -42,6 +43,7 @@ retried at the next start, never dropped.`
 
 // coordinatorOptions are the flags and arguments of coordinator.
 type coordinatorOptions struct {
+	streams
 	n                     int
 	nats                  natsFlags
 	listen, store         string
@@ -53,7 +55,6 @@ type coordinatorOptions struct {
 	verifyFraction        float64
 	verifyWorkers         int
 	jsonOut               bool
-	listenSet, storeSet   bool
 }
 
 func newCoordinatorCmd() *cobra.Command {
@@ -63,13 +64,6 @@ func newCoordinatorCmd() *cobra.Command {
 		Short: "Run a count of N on a pool of workers through NATS JetStream",
 		Long:  coordinatorLong,
 		Args:  exactArgs(1, "N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.listenSet, o.storeSet = cmd.Flags().Changed("listen"), cmd.Flags().Changed("store")
-			if err := o.validate(args); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	addNATSFlags(cmd, &o.nats, "URL(s) of your NATS server with JetStream (default: run an embedded one)")
 	fl := cmd.Flags()
@@ -88,7 +82,10 @@ func newCoordinatorCmd() *cobra.Command {
 	fl.IntVar(&o.streamReps, "stream-replicas", 1, "copies of the run's stream and bucket on a clustered NATS server")
 	fl.DurationVar(&o.every, "progress-every", 5*time.Second, "time between progress lines")
 	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
-	return cmd
+	cmd.MarkFlagsMutuallyExclusive("auth-token-file", "auth-nkeys")
+	cmd.MarkFlagsRequiredTogether("server-tls-cert", "server-tls-key")
+	natsFlagGroups(cmd)
+	return command(cmd, o)
 }
 
 func (o *coordinatorOptions) validate(args []string) error {
@@ -114,15 +111,8 @@ func (o *coordinatorOptions) validate(args []string) error {
 		return usagef("--verify-workers must be at least 1, got %d", o.verifyWorkers)
 	case o.every <= 0:
 		return usagef("--progress-every must be positive, got %s", o.every)
-	case o.tokenFile != "" && o.nkeysFile != "":
-		return usagef("give --auth-token-file or --auth-nkeys, not both")
-	case (o.serverCert == "") != (o.serverKey == ""):
-		return usagef("--server-tls-cert and --server-tls-key go together")
 	}
-	if err := o.nats.check(); err != nil {
-		return err
-	}
-	embedded := o.tokenFile != "" || o.nkeysFile != "" || o.serverCert != "" || o.listenSet || o.storeSet
+	embedded := o.tokenFile != "" || o.nkeysFile != "" || o.serverCert != "" || o.given("listen") || o.given("store")
 	if o.nats.url != "" && embedded {
 		return usagef("--listen, --store, --auth-* and --server-tls-* are for the embedded server; with --nats the server is yours")
 	}
@@ -132,8 +122,8 @@ func (o *coordinatorOptions) validate(args []string) error {
 	return nil
 }
 
-func (o *coordinatorOptions) run(cmd *cobra.Command) error {
-	stderr := cmd.ErrOrStderr()
+func (o *coordinatorOptions) run(ctx context.Context) error {
+	stderr := o.stderr
 	logger := newLineLogger(stderr, "coordinator")
 	conn := o.nats.options("nqueens coordinator")
 	if o.nats.url == "" {
@@ -166,7 +156,7 @@ func (o *coordinatorOptions) run(cmd *cobra.Command) error {
 	}
 	defer nc.Close()
 	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), false)
-	r, err := cluster.Coordinate(cmd.Context(), nc, o.n, cluster.CoordinatorOptions{
+	r, err := cluster.Coordinate(ctx, nc, o.n, cluster.CoordinatorOptions{
 		AckWait:        o.ackWait,
 		MaxDeliver:     o.maxDeliver,
 		BlockSize:      o.blockSize,
@@ -181,7 +171,7 @@ func (o *coordinatorOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	return printCountResult(cmd.OutOrStdout(), r, o.jsonOut)
+	return printCountResult(o.stdout, r, o.jsonOut)
 }
 
 // workerCommand is the command line a worker of this coordinator runs.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,12 +10,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/cluster"
 	"github.com/nqueens/nqueens/count"
 	"github.com/spf13/cobra"
 )
 
 // countOptions are the flags and arguments of count.
 type countOptions struct {
+	streams
 	n               int // 0 until known: from the argument or the --resume file
 	workers         int
 	jsonOut         bool
@@ -28,8 +32,9 @@ type countOptions struct {
 	algo            string
 	stats           bool
 	shard           *shardFlags
-
-	stdout, stderr io.Writer
+	sh              cluster.Shard    // the shard the shard flags name
+	lo, hi          int              // of --range
+	strategy        classic.Strategy // of --algo
 }
 
 // estimateFrom is the smallest N for which count estimates the run time
@@ -65,13 +70,6 @@ func newCountCmd() *cobra.Command {
 		Short: "Count all solutions and their symmetry classes exactly",
 		Long:  countLong,
 		Args:  maxArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.stdout, o.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := o.validate(args); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	fl := cmd.Flags()
 	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores)")
@@ -87,7 +85,13 @@ func newCountCmd() *cobra.Command {
 	fl.BoolVar(&o.stats, "stats", false, "with --algo: print the strategy's counters and time")
 	o.shard = addShardFlags(cmd)
 	algoNames(cmd, "algo")
-	return cmd
+	// Four modes: a whole count (with checkpoints), --range, --algo, and a
+	// shard into a --ledger.
+	cmd.MarkFlagsMutuallyExclusive("range", "algo", "ledger", "checkpoint")
+	cmd.MarkFlagsMutuallyExclusive("range", "algo", "ledger", "resume")
+	cmd.MarkFlagsMutuallyExclusive("shard", "shard-from-env")
+	cmd.MarkFlagsRequiredTogether("shard-from-env", "shards")
+	return command(cmd, o)
 }
 
 // validate checks the flag combinations and reads N.
@@ -98,24 +102,29 @@ func (o *countOptions) validate(args []string) error {
 	if o.checkpointEvery <= 0 {
 		return usagef("--checkpoint-every must be positive, got %s", o.checkpointEvery)
 	}
-	ckFlags := o.resume != "" || o.checkpoint != ""
-	switch {
-	case o.rangeArg != "":
+	if o.stats && o.algo == "" {
+		return usagef("--stats goes with --algo NAME")
+	}
+	if o.algo != "" {
+		var err error
+		if o.strategy, err = lookupAlgo(o.algo); err != nil {
+			return err
+		}
+	}
+	if o.shard.active() {
+		sh, err := o.shard.resolve()
+		if err != nil {
+			return err
+		}
+		o.sh = sh
+	}
+	if o.rangeArg != "" {
 		if len(args) != 0 {
 			return usagef("count takes N or --range A-B, not both")
 		}
-		if o.algo != "" || o.shard.active() || ckFlags {
-			return usagef("--range counts with the fast engine on this machine, without checkpoints; drop --algo, the shard and checkpoint flags")
-		}
-		return nil
-	case o.algo != "":
-		if o.shard.active() || ckFlags {
-			return usagef("--algo runs one classic strategy; it takes no shard or checkpoint flags")
-		}
-	case o.stats:
-		return usagef("--stats goes with --algo NAME")
-	case o.shard.active() && ckFlags:
-		return usagef("a shard keeps its results in its --ledger; --checkpoint and --resume are for whole counts")
+		var err error
+		o.lo, o.hi, err = parseRange(o.rangeArg)
+		return err
 	}
 	if len(args) == 1 {
 		n, err := parseN(args[0], "count", count.MaxN)
@@ -129,14 +138,14 @@ func (o *countOptions) validate(args []string) error {
 	return nil
 }
 
-func (o *countOptions) run(cmd *cobra.Command) error {
+func (o *countOptions) run(ctx context.Context) error {
 	switch {
 	case o.rangeArg != "":
-		return runCountRange(cmd, o)
+		return o.runRange(ctx)
 	case o.algo != "":
-		return runAlgoCount(cmd, o.n, o.algo, o.stats, o.jsonOut, o.yes)
+		return o.runAlgo(ctx)
 	case o.shard.active():
-		return runShardCount(cmd, o.n, o.shard, o)
+		return o.runShard(ctx)
 	}
 	ck, cleanup, err := o.openCheckpoint()
 	if err != nil {
@@ -145,7 +154,7 @@ func (o *countOptions) run(cmd *cobra.Command) error {
 	n := o.n
 	prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), o.quiet)
 	if n >= estimateFrom {
-		est, err := o.checkTime(cmd, n)
+		est, err := o.checkTime(ctx, n)
 		if err != nil {
 			return err
 		}
@@ -162,7 +171,6 @@ func (o *countOptions) run(cmd *cobra.Command) error {
 			return nil
 		}
 	}
-	ctx := cmd.Context()
 	r, err := count.Count(ctx, n, opts)
 	prog.finish(err == nil)
 	if err != nil {
@@ -263,8 +271,8 @@ func (o *countOptions) interrupted(n int, ck *count.CheckpointFile, finished []c
 
 // checkTime estimates the run time of N and refuses runs over longRun
 // without --yes. It returns the estimated nodes.
-func (o *countOptions) checkTime(cmd *cobra.Command, n int) (float64, error) {
-	e, took, err := estimateRun(cmd.Context(), n, o.workers, 4000)
+func (o *countOptions) checkTime(ctx context.Context, n int) (float64, error) {
+	e, took, err := estimateRun(ctx, n, o.workers, 4000)
 	if err != nil {
 		return 0, err
 	}
@@ -324,15 +332,11 @@ func parseRange(s string) (int, int, error) {
 	return lo, hi, nil
 }
 
-// runCountRange counts every N of --range and prints a table. Every count
-// is checked against the published table by the count itself, so a row
-// that prints is exact.
-func runCountRange(cmd *cobra.Command, o *countOptions) error {
-	lo, hi, err := parseRange(o.rangeArg)
-	if err != nil {
-		return err
-	}
-	ctx := cmd.Context()
+// runRange counts every N of --range and prints a table. Every count is
+// checked against the published table by the count itself, so a row that
+// prints is exact.
+func (o *countOptions) runRange(ctx context.Context) error {
+	lo, hi := o.lo, o.hi
 	if hi >= estimateFrom && !o.yes {
 		var sum float64
 		for n := max(lo, estimateFrom); n <= hi; n++ {

@@ -22,6 +22,7 @@ up to N = 15 is counted in full instead, which is quicker than measuring.`
 
 // estimateOptions are the flags and arguments of estimate.
 type estimateOptions struct {
+	streams
 	n       int
 	probes  int
 	seed    uint64
@@ -55,30 +56,27 @@ func newEstimateCmd() *cobra.Command {
 		Short: "Estimate the solutions of N and the time an exact count would take",
 		Long:  estimateLong,
 		Args:  exactArgs(1, "N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0], "estimate", count.MaxN)
-			if err != nil {
-				return err
-			}
-			o.n = n
-			if o.probes < 2 {
-				return usagef("--probes must be at least 2, got %d", o.probes)
-			}
-			if err := checkWorkers(o.workers); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	cmd.Flags().IntVar(&o.probes, "probes", 50000, "number of random probes")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same estimate)")
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object")
 	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
-	return cmd
+	return command(cmd, o)
 }
 
-func (o *estimateOptions) run(cmd *cobra.Command) error {
-	ctx := cmd.Context()
+func (o *estimateOptions) validate(args []string) error {
+	n, err := parseN(args[0], "estimate", count.MaxN)
+	if err != nil {
+		return err
+	}
+	o.n = n
+	if o.probes < 2 {
+		return usagef("--probes must be at least 2, got %d", o.probes)
+	}
+	return checkWorkers(o.workers)
+}
+
+func (o *estimateOptions) run(ctx context.Context) error {
 	start := time.Now()
 	e, err := count.EstimateTree(ctx, o.n, o.probes, o.seed)
 	if err != nil {
@@ -111,7 +109,7 @@ func (o *estimateOptions) run(cmd *cobra.Command) error {
 		j.Seconds1 = e.Nodes / rt.NodesPerSec
 		j.SecondsW = j.Seconds1 / float64(w)
 	}
-	out := cmd.OutOrStdout()
+	out := o.stdout
 	if o.jsonOut {
 		return writeJSONLine(out, j)
 	}

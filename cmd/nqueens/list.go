@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 
 	"github.com/nqueens/nqueens/board"
@@ -24,6 +25,7 @@ else goes to stdout.`
 
 // listOptions are the flags and arguments of list.
 type listOptions struct {
+	streams
 	n               int
 	format          *string
 	f               board.Format
@@ -42,12 +44,6 @@ func newListCmd() *cobra.Command {
   nqueens list 8 --unique --format dots
   nqueens list 12 --limit 5 --json`,
 		Args: exactArgs(1, "N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(args); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	o.format = formatFlag(cmd, board.List, listFormats)
 	fl := cmd.Flags()
@@ -55,7 +51,7 @@ func newListCmd() *cobra.Command {
 	fl.IntVarP(&o.limit, "limit", "k", 0, "stop after this many solutions (0: all)")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines (the same as --format json)")
 	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
-	return cmd
+	return command(cmd, o)
 }
 
 func (o *listOptions) validate(args []string) error {
@@ -76,7 +72,7 @@ func (o *listOptions) validate(args []string) error {
 	return nil
 }
 
-func (o *listOptions) run(cmd *cobra.Command) error {
+func (o *listOptions) run(ctx context.Context) error {
 	// Every solution is a class of one for the loop below, whose orbit
 	// size 0 says "not asked for".
 	sols := solve.Unique(o.n)
@@ -89,8 +85,7 @@ func (o *listOptions) run(cmd *cobra.Command) error {
 			}
 		}
 	}
-	ctx := cmd.Context()
-	return writeOutput(cmd, o.output, func(w *bufio.Writer) error {
+	return o.writeOutput(o.output, func(w *bufio.Writer) error {
 		k := 0
 		for c, err := range sols {
 			if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -24,48 +25,61 @@ seconds) and workers the number of distinct workers (hosts). When units are
 missing, --json prints them all (and the shards to rerun) as one object on
 stdout, and merge exits 1.`
 
+// mergeOptions are the flags and arguments of merge.
+type mergeOptions struct {
+	streams
+	jsonOut bool
+	paths   []string
+}
+
 func newMergeCmd() *cobra.Command {
-	var jsonOut bool
+	o := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge LEDGER…",
 		Short: "Add up the ledgers of a sharded count into the exact total",
 		Long:  mergeLong,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("merge needs at least one ledger file")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			files := make([]*cluster.LedgerFile, 0, len(args))
-			for _, path := range args {
-				lf, err := cluster.ReadLedgerFile(path)
-				if err != nil {
-					return err
-				}
-				if lf.Truncated > 0 {
-					fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: warning: %s:%d: ignoring a last line cut short (the shard was killed while writing; rerun it to redo those units)\n", path, lf.Truncated)
-				}
-				files = append(files, lf)
-			}
-			rep, err := cluster.Merge(files)
-			var me *cluster.MissingError
-			if jsonOut && errors.As(err, &me) {
-				if werr := writeJSONLine(cmd.OutOrStdout(), missingJSON(me)); werr != nil {
-					return werr
-				}
-			}
-			if err != nil {
-				return err
-			}
-			if rep.Duplicates > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: %d unit(s) were counted more than once, with equal results\n", rep.Duplicates)
-			}
-			return printCountResult(cmd.OutOrStdout(), rep.Result, jsonOut)
-		},
 	}
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print a JSON object (with every missing unit when some are)")
-	return cmd
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object (with every missing unit when some are)")
+	return command(cmd, o)
+}
+
+func (o *mergeOptions) validate(args []string) error {
+	if len(args) == 0 {
+		return usagef("merge needs at least one ledger file")
+	}
+	o.paths = args
+	return nil
+}
+
+func (o *mergeOptions) run(ctx context.Context) error {
+	files := make([]*cluster.LedgerFile, 0, len(o.paths))
+	for _, path := range o.paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lf, err := cluster.ReadLedgerFile(path)
+		if err != nil {
+			return err
+		}
+		if lf.Truncated > 0 {
+			fmt.Fprintf(o.stderr, "nqueens: warning: %s:%d: ignoring a last line cut short (the shard was killed while writing; rerun it to redo those units)\n", path, lf.Truncated)
+		}
+		files = append(files, lf)
+	}
+	rep, err := cluster.Merge(files)
+	var me *cluster.MissingError
+	if o.jsonOut && errors.As(err, &me) {
+		if werr := writeJSONLine(o.stdout, missingJSON(me)); werr != nil {
+			return werr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Duplicates > 0 {
+		fmt.Fprintf(o.stderr, "nqueens: %d unit(s) were counted more than once, with equal results\n", rep.Duplicates)
+	}
+	return printCountResult(o.stdout, rep.Result, o.jsonOut)
 }
 
 // missingJSON is the --json report of a merge with missing units.

@@ -1,16 +1,113 @@
+// Every command has one shape, after gh's pkg/cmd:
+//
+//	type fooOptions struct {
+//		streams     // stdin, stdout, stderr, and which flags were given
+//		n     int   // the arguments and flags
+//		...
+//	}
+//
+//	func newFooCmd() *cobra.Command {
+//		o := &fooOptions{}
+//		cmd := &cobra.Command{Use: "foo N", Args: exactArgs(1, "N"), ...}
+//		cmd.Flags().BoolVar(&o.json, "json", ...)
+//		cmd.MarkFlagsMutuallyExclusive("a", "b") // which flags go together
+//		return command(cmd, o)
+//	}
+//
+//	func (o *fooOptions) validate(args []string) error  // read args, check flags; usage errors only, no work
+//	func (o *fooOptions) run(ctx context.Context) error // the work; never sees cobra
+//
+// command makes RunE: fill in the streams, validate, run. Which flags
+// exclude or need each other is declared with cobra's flag groups
+// (MarkFlagsMutuallyExclusive, MarkFlagsRequiredTogether,
+// MarkFlagsOneRequired), whose errors flagGroupError rewords; validate
+// checks only what groups cannot say (ranges, a flag that needs one of two).
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
+
+// streams is what a command's run gets from the command line besides its
+// options: the standard streams, and which flags were given.
+type streams struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	given          func(flag string) bool
+}
+
+func (s *streams) base() *streams { return s }
+
+// options is the shape of every command (see the top of this file).
+type options interface {
+	base() *streams
+	validate(args []string) error
+	run(ctx context.Context) error
+}
+
+// command sets cmd's RunE to fill in o's streams, validate and run o.
+func command(cmd *cobra.Command, o options) *cobra.Command {
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		*o.base() = streams{stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), given: cmd.Flags().Changed}
+		if err := o.validate(args); err != nil {
+			return err
+		}
+		return o.run(cmd.Context())
+	}
+	return cmd
+}
+
+// The three errors of cobra's flag groups (cobra 1.10), which print Go
+// slices.
+var (
+	groupTogether  = regexp.MustCompile(`^if any flags in the group \[(.*)\] are set they must all be set; missing \[(.*)\]$`)
+	groupOneOf     = regexp.MustCompile(`^at least one of the flags in the group \[(.*)\] is required$`)
+	groupExclusive = regexp.MustCompile(`^if any flags in the group \[.*\] are set none of the others can be; \[(.*)\] were all set$`)
+)
+
+// flagGroupError rewords an error of cobra's flag groups as a usage error.
+func flagGroupError(err error) error {
+	dashed := func(list string) []string {
+		names := strings.Fields(list)
+		for i, n := range names {
+			names[i] = "--" + n
+		}
+		return names
+	}
+	msg := err.Error()
+	if m := groupTogether.FindStringSubmatch(msg); m != nil {
+		return usagef("%s go together: add %s", andList(dashed(m[1])), andList(dashed(m[2])))
+	}
+	if m := groupOneOf.FindStringSubmatch(msg); m != nil {
+		return usagef("give one of %s", strings.Join(dashed(m[1]), ", "))
+	}
+	if m := groupExclusive.FindStringSubmatch(msg); m != nil {
+		set := dashed(m[1])
+		if len(set) == 2 {
+			return usagef("give %s or %s, not both", set[0], set[1])
+		}
+		return usagef("give only one of %s", strings.Join(set, ", "))
+	}
+	return &usageError{err}
+}
+
+// andList joins names as "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
 
 // commands lists the constructors of every subcommand, in the order help
 // shows them (cobra sorts them by name).
@@ -39,8 +136,14 @@ formats (list, grid, dots, unicode, json, svg, png), and more.
 Data goes to stdout, messages to stderr. Exit codes: 0 ok, 1 failure, 2 usage.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		// Cobra checks flag groups after this hook: check them first, so
+		// that a wrong combination is a usage error in our words.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cmd.ValidateFlagGroups(); err != nil {
+				return flagGroupError(err)
+			}
 			cmd.Root().Annotations = map[string]string{startedKey: "1"}
+			return nil
 		},
 	}
 	root.SetFlagErrorFunc(flagError)
@@ -247,9 +350,9 @@ func checkFormat(name string, allowed []board.Format) (board.Format, error) {
 
 // openOutput returns stdout for "" or "-", else a new file. The file is
 // written in place; done closes it and reports any write error.
-func openOutput(cmd *cobra.Command, path string) (w io.Writer, done func() error, err error) {
+func (s *streams) openOutput(path string) (w io.Writer, done func() error, err error) {
 	if path == "" || path == "-" {
-		return cmd.OutOrStdout(), func() error { return nil }, nil
+		return s.stdout, func() error { return nil }, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -259,9 +362,9 @@ func openOutput(cmd *cobra.Command, path string) (w io.Writer, done func() error
 }
 
 // openInput returns stdin for "" or "-", else the named file.
-func openInput(cmd *cobra.Command, path string) (io.ReadCloser, string, error) {
+func (s *streams) openInput(path string) (io.ReadCloser, string, error) {
 	if path == "" || path == "-" {
-		return io.NopCloser(cmd.InOrStdin()), "stdin", nil
+		return io.NopCloser(s.stdin), "stdin", nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

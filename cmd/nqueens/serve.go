@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -10,13 +11,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// serveOptions are the flags of serve.
+type serveOptions struct {
+	streams
+	cfg   web.Config
+	addr  string
+	quiet bool
+	grace time.Duration
+}
+
 func newServeCmd() *cobra.Command {
-	cfg := web.DefaultConfig()
-	var (
-		addr  string
-		quiet bool
-		grace time.Duration
-	)
+	o := &serveOptions{cfg: web.DefaultConfig()}
+	cfg := &o.cfg
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the web page and the JSON API",
@@ -38,31 +44,9 @@ stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
   nqueens serve --addr :8080 --max-jobs 8   # every interface: mind who can reach it
   nqueens serve --addr :8080 --allow-host queens.example.org   # reached by that name`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			level := slog.LevelInfo
-			if quiet {
-				level = slog.LevelWarn
-			}
-			cfg.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
-			if host, _, err := net.SplitHostPort(addr); err == nil && host != "" && net.ParseIP(host) == nil {
-				cfg.AllowedHosts = append(cfg.AllowedHosts, host) // the name it listens on is its own
-			}
-			srv, err := web.New(cfg)
-			if err != nil {
-				return &usageError{err}
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: serving on http://%s/ (Ctrl-C stops)\n", ln.Addr())
-			err = srv.Serve(cmd.Context(), ln, grace)
-			fmt.Fprintln(cmd.ErrOrStderr(), "nqueens: server stopped")
-			return err
-		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	f.IntVar(&cfg.MaxTraceN, "max-trace-n", cfg.MaxTraceN, "largest N for /api/trace (board view)")
 	f.IntVar(&cfg.MaxGalleryN, "max-gallery-n", cfg.MaxGalleryN, "largest N for /api/solutions (gallery)")
 	f.IntVar(&cfg.MaxCountN, "max-count-n", cfg.MaxCountN, "largest N for /api/count")
@@ -81,7 +65,32 @@ stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 	f.DurationVar(&cfg.CountIdle, "count-idle", cfg.CountIdle, "cancel a count job when nobody has watched it this long")
 	f.IntVar(&cfg.CountWorkers, "count-workers", 0, "worker goroutines of one count job (default: all cores)")
 	f.IntVar(&cfg.MaxJobs, "max-jobs", cfg.MaxJobs, "heavy jobs at once (solve, render, complete, gallery, trace, count); more get 429")
-	f.DurationVar(&grace, "grace", 5*time.Second, "on shutdown, time given to requests in flight")
-	f.BoolVarP(&quiet, "quiet", "q", false, "log warnings only, not every request")
-	return cmd
+	f.DurationVar(&o.grace, "grace", 5*time.Second, "on shutdown, time given to requests in flight")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "log warnings only, not every request")
+	return command(cmd, o)
+}
+
+func (o *serveOptions) validate([]string) error { return nil }
+
+func (o *serveOptions) run(ctx context.Context) error {
+	level := slog.LevelInfo
+	if o.quiet {
+		level = slog.LevelWarn
+	}
+	o.cfg.Logger = slog.New(slog.NewTextHandler(o.stderr, &slog.HandlerOptions{Level: level}))
+	if host, _, err := net.SplitHostPort(o.addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		o.cfg.AllowedHosts = append(o.cfg.AllowedHosts, host) // the name it listens on is its own
+	}
+	srv, err := web.New(o.cfg)
+	if err != nil {
+		return &usageError{err}
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.stderr, "nqueens: serving on http://%s/ (Ctrl-C stops)\n", ln.Addr())
+	err = srv.Serve(ctx, ln, o.grace)
+	fmt.Fprintln(o.stderr, "nqueens: server stopped")
+	return err
 }

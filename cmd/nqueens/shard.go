@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -39,25 +40,22 @@ func (s *shardFlags) active() bool {
 	return s.shard != "" || s.ledger != "" || s.fromEnv || s.shards != 0
 }
 
-// resolve checks the shard flags and returns the shard they name.
+// resolve checks the shard flags and returns the shard they name (the
+// flag groups of count have excluded --shard with --shard-from-env, and
+// --shard-from-env without --shards).
 func (s *shardFlags) resolve() (cluster.Shard, error) {
 	var sh cluster.Shard
 	var err error
 	switch {
 	case s.ledger == "":
 		return sh, usagef("a shard needs --ledger FILE to write its results to")
-	case s.shard != "" && s.fromEnv:
-		return sh, usagef("give either --shard I/K or --shard-from-env --shards K, not both")
 	case s.shard != "":
-		if s.shards != 0 {
-			return sh, usagef("--shards goes with --shard-from-env; --shard I/K already says K")
-		}
 		if sh, err = cluster.ParseShard(s.shard); err != nil {
 			return sh, usagef("--shard: %v", err)
 		}
 	case s.fromEnv:
 		if s.shards < 1 {
-			return sh, usagef("--shard-from-env needs --shards K (the number of array tasks)")
+			return sh, usagef("--shards K is the number of array tasks, at least 1; got %d", s.shards)
 		}
 		if sh, err = cluster.ShardFromEnv(s.shards, os.Getenv); err != nil {
 			return sh, usagef("--shard-from-env: %v", err)
@@ -71,13 +69,10 @@ func (s *shardFlags) resolve() (cluster.Shard, error) {
 	return sh, nil
 }
 
-// runShardCount counts shard I/K of N into the ledger; the merge command
-// adds the ledgers up.
-func runShardCount(cmd *cobra.Command, n int, s *shardFlags, o *countOptions) error {
-	sh, err := s.resolve()
-	if err != nil {
-		return err
-	}
+// runShard counts shard I/K of N into the ledger; the merge command adds
+// the ledgers up.
+func (o *countOptions) runShard(ctx context.Context) error {
+	n, s, sh := o.n, o.shard, o.sh
 	l, err := cluster.OpenLedger(s.ledger, n)
 	if err != nil {
 		return err
@@ -94,7 +89,7 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags, o *countOptions) er
 		note("%s:%d: removed a last line cut short by an earlier kill", s.ledger, l.Repaired)
 	}
 	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), o.quiet)
-	p, err := cluster.RunShard(cmd.Context(), n, sh, l, cluster.ShardOptions{
+	p, err := cluster.RunShard(ctx, n, sh, l, cluster.ShardOptions{
 		Workers:   o.workers,
 		SaveEvery: s.saveEvery,
 		Progress: func(p cluster.ShardProgress) {
@@ -106,7 +101,7 @@ func runShardCount(cmd *cobra.Command, n int, s *shardFlags, o *countOptions) er
 		note("shard %s of N = %d: %d of its %d units were already in %s", sh, n, p.Resumed, p.Units, s.ledger)
 	}
 	if err != nil {
-		if errors.Is(err, cmd.Context().Err()) && cmd.Context().Err() != nil {
+		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
 			return fmt.Errorf("%v; the ledger %s keeps the finished units, rerun the same command to continue", err, s.ledger)
 		}
 		return err

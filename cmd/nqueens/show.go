@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 
 	"github.com/nqueens/nqueens/board"
@@ -20,6 +21,7 @@ rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
 
 // showOptions are the flags and arguments of show.
 type showOptions struct {
+	streams
 	format                      *string
 	f                           board.Format
 	inf                         board.Format
@@ -40,12 +42,6 @@ func newShowCmd() *cobra.Command {
   nqueens solve 12 | nqueens show --format png -o queens12.png
   echo "1 5 8 6 3 7 2 4" | nqueens show --orbit --format list`,
 		Args: maxArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(cmd, args); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	o.format = formatFlag(cmd, board.Unicode, board.Formats)
 	fl := cmd.Flags()
@@ -60,10 +56,11 @@ func newShowCmd() *cobra.Command {
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
-	return cmd
+	cmd.MarkFlagsMutuallyExclusive("orbit", "transform")
+	return command(cmd, o)
 }
 
-func (o *showOptions) validate(cmd *cobra.Command, args []string) error {
+func (o *showOptions) validate(args []string) error {
 	var err error
 	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
 		return err
@@ -77,15 +74,12 @@ func (o *showOptions) validate(cmd *cobra.Command, args []string) error {
 			return &usageError{err}
 		}
 	}
-	if o.orbit && o.transform != "" {
-		return usagef("--orbit already shows every transform; drop --transform")
-	}
 	o.path = argOr(args, 0, "-")
-	return refuseBinaryToTerminal(cmd, o.output, o.f)
+	return o.refuseBinaryToTerminal(o.output, o.f)
 }
 
-func (o *showOptions) run(cmd *cobra.Command) error {
-	in, name, err := openBoards(cmd, o.path)
+func (o *showOptions) run(ctx context.Context) error {
+	in, name, err := o.openBoards(ctx, o.path)
 	if err != nil {
 		return err
 	}
@@ -113,7 +107,7 @@ func (o *showOptions) run(cmd *cobra.Command) error {
 	if err := board.CheckSize(len(boards[0].Queens), "the "+string(o.f)+" format", board.MaxWriteN(o.f)); err != nil {
 		return &usageError{err}
 	}
-	return writeOutput(cmd, o.output, func(w *bufio.Writer) error {
+	return o.writeOutput(o.output, func(w *bufio.Writer) error {
 		for k, b := range boards {
 			if o.f.IsBoard() && len(boards) > 1 {
 				fmt.Fprintf(w, "# board %d\n", k+1)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,11 +17,16 @@ import (
 // modulePath is the module whose source site compiles.
 const modulePath = "github.com/nqueens/nqueens"
 
+// siteOptions are the flags and arguments of site.
+type siteOptions struct {
+	streams
+	source  string
+	jsonOut bool
+	dir     string
+}
+
 func newSiteCmd() *cobra.Command {
-	var (
-		source  string
-		jsonOut bool
-	)
+	o := &siteOptions{}
 	cmd := &cobra.Command{
 		Use:   "site DIR",
 		Short: "Write the web page as a static site that runs in the browser",
@@ -40,40 +46,47 @@ Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
 		Example: `  nqueens site public
   cd public && python3 -m http.server 8000    # then open http://localhost:8000/`,
 		Args: exactArgs(1, "the folder to write (DIR)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
-			src, err := siteSource(source)
-			if err != nil {
-				return err
-			}
-			// Before the build, which takes a while.
-			if err := web.CheckSiteDir(dir); err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			fmt.Fprintln(stderr, "nqueens: compiling the WebAssembly module with go build (about a minute the first time)…")
-			m, err := web.BuildWasm(cmd.Context(), src)
-			if err != nil {
-				return err
-			}
-			info, err := web.WriteSite(dir, m)
-			if err != nil {
-				return err
-			}
-			mb := func(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
-			fmt.Fprintf(stderr, "nqueens: wrote %d files into %s: the page, %s (%s; %s as stored, compressed) and Go's %s (%s)\n",
-				len(info.Files), dir, info.Module, mb(info.ModuleBytes), mb(info.ModuleDownloadBytes), info.Loader, info.Go)
-			fmt.Fprintf(stderr, "nqueens: serve it with any static file server, such as: cd %s && python3 -m http.server 8000\n", dir)
-			if jsonOut {
-				return writeJSONLine(cmd.OutOrStdout(), info)
-			}
-			return nil
-		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&source, "source", "", "folder of the nqueens source to compile (default: the module around the working directory, or this binary's)")
-	f.BoolVar(&jsonOut, "json", false, "print the summary (site.json) on stdout")
-	return cmd
+	f.StringVar(&o.source, "source", "", "folder of the nqueens source to compile (default: the module around the working directory, or this binary's)")
+	f.BoolVar(&o.jsonOut, "json", false, "print the summary (site.json) on stdout")
+	return command(cmd, o)
+}
+
+func (o *siteOptions) validate(args []string) error {
+	o.dir = args[0]
+	if o.source != "" && !isSource(o.source) {
+		return usagef("--source %s: no go.mod of %s there", o.source, modulePath)
+	}
+	return nil
+}
+
+func (o *siteOptions) run(ctx context.Context) error {
+	src, err := siteSource(o.source)
+	if err != nil {
+		return err
+	}
+	// Before the build, which takes a while.
+	if err := web.CheckSiteDir(o.dir); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.stderr, "nqueens: compiling the WebAssembly module with go build (about a minute the first time)…")
+	m, err := web.BuildWasm(ctx, src)
+	if err != nil {
+		return err
+	}
+	info, err := web.WriteSite(o.dir, m)
+	if err != nil {
+		return err
+	}
+	mb := func(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
+	fmt.Fprintf(o.stderr, "nqueens: wrote %d files into %s: the page, %s (%s; %s as stored, compressed) and Go's %s (%s)\n",
+		len(info.Files), o.dir, info.Module, mb(info.ModuleBytes), mb(info.ModuleDownloadBytes), info.Loader, info.Go)
+	fmt.Fprintf(o.stderr, "nqueens: serve it with any static file server, such as: cd %s && python3 -m http.server 8000\n", o.dir)
+	if o.jsonOut {
+		return writeJSONLine(o.stdout, info)
+	}
+	return nil
 }
 
 // siteSource finds the folder of the nqueens source to compile: the one
@@ -81,10 +94,7 @@ Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
 // was compiled from (go run, go build without -trimpath).
 func siteSource(given string) (string, error) {
 	if given != "" {
-		if !isSource(given) {
-			return "", usagef("--source %s: no go.mod of %s there", given, modulePath)
-		}
-		return given, nil
+		return given, nil // validate checked it
 	}
 	if wd, err := os.Getwd(); err == nil {
 		for dir := wd; ; dir = filepath.Dir(dir) {

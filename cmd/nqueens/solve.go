@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -36,6 +37,7 @@ svg and png draw large boards downsampled, as queen density per pixel.`
 
 // solveOptions are the flags and arguments of solve.
 type solveOptions struct {
+	streams
 	n                         int
 	format                    *string
 	f                         board.Format
@@ -55,12 +57,6 @@ func newSolveCmd() *cobra.Command {
   nqueens solve 10000000 --random --seed 7 -o queens.txt
   nqueens solve 100000 --random --format png -o big.png`,
 		Args: exactArgs(1, "N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(cmd, args); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	o.format = formatFlag(cmd, board.List, board.Formats)
 	fl := cmd.Flags()
@@ -69,10 +65,10 @@ func newSolveCmd() *cobra.Command {
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of --random: the same seed gives the same solution")
 	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
-	return cmd
+	return command(cmd, o)
 }
 
-func (o *solveOptions) validate(cmd *cobra.Command, args []string) error {
+func (o *solveOptions) validate(args []string) error {
 	var err error
 	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
 		return err
@@ -80,10 +76,10 @@ func (o *solveOptions) validate(cmd *cobra.Command, args []string) error {
 	if o.jsonOut {
 		o.f = board.JSON
 	}
-	if err := refuseBinaryToTerminal(cmd, o.output, o.f); err != nil {
+	if err := o.refuseBinaryToTerminal(o.output, o.f); err != nil {
 		return err
 	}
-	if cmd.Flags().Changed("seed") && !o.random {
+	if o.given("seed") && !o.random {
 		return usagef("--seed goes with --random")
 	}
 	if o.noVerify && !o.random {
@@ -98,10 +94,10 @@ func (o *solveOptions) validate(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-func (o *solveOptions) run(cmd *cobra.Command) error {
+func (o *solveOptions) run(ctx context.Context) error {
 	var sol board.Columns
 	if o.random {
-		p, err := solveRandom(cmd, o.n, o.seed)
+		p, err := o.solveRandom(ctx)
 		if err != nil {
 			return err
 		}
@@ -123,7 +119,7 @@ func (o *solveOptions) run(cmd *cobra.Command) error {
 		}
 		sol = pat
 	}
-	return writeOutput(cmd, o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
+	return o.writeOutput(o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
 }
 
 // noSolution turns "no solution for n = 2 or 3" into a plain failure.
@@ -149,9 +145,10 @@ const (
 
 // solveRandom runs the local search with a progress bar on a terminal for
 // boards big enough to take a while.
-func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error) {
-	opts := solve.RandomOptions{Seed: seed}
-	stderr := cmd.ErrOrStderr()
+func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error) {
+	n := o.n
+	opts := solve.RandomOptions{Seed: o.seed}
+	stderr := o.stderr
 	if isTerminal(stderr) && n >= progressBarN {
 		p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(30))
 		bar := p.AddBar(int64(n),
@@ -165,7 +162,7 @@ func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error
 		}()
 	}
 	start := time.Now()
-	sol, err := solve.Random(cmd.Context(), n, opts)
+	sol, err := solve.Random(ctx, n, opts)
 	if err != nil {
 		return nil, noSolution(err)
 	}
@@ -177,8 +174,8 @@ func solveRandom(cmd *cobra.Command, n int, seed uint64) (board.Placement, error
 
 // writeOutput buffers the output of write to stdout or to the -o file and
 // reports the first error of writing, flushing or closing.
-func writeOutput(cmd *cobra.Command, path string, write func(w *bufio.Writer) error) error {
-	out, done, err := openOutput(cmd, path)
+func (s *streams) writeOutput(path string, write func(w *bufio.Writer) error) error {
+	out, done, err := s.openOutput(path)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,8 @@ import (
 const traceLegend = "Q queen, x attacked, * square tried and rejected, . free"
 
 type traceOptions struct {
+	streams
+	n      int
 	algo   string
 	format string
 	json   bool
@@ -25,10 +27,13 @@ type traceOptions struct {
 	limit  int
 	play   bool
 	speed  float64
+
+	strategy classic.Strategy
+	trace    func(context.Context, int) iter.Seq2[classic.Event, error]
 }
 
 func newTraceCmd() *cobra.Command {
-	var o traceOptions
+	o := &traceOptions{}
 	cmd := &cobra.Command{
 		Use:   "trace N",
 		Short: "Show a classic backtracking search step by step",
@@ -47,13 +52,6 @@ per second; Ctrl-C stops it.`,
   nqueens trace 8 --algo bitmask --format json --limit 100
   nqueens trace 8 --play --speed 20`,
 		Args: exactArgs(1, "N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0], "trace", classic.MaxN)
-			if err != nil {
-				return err
-			}
-			return runTrace(cmd, n, o)
-		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.algo, "algo", "stack", "backtracking algorithm to trace (see nqueens algorithms)")
@@ -65,11 +63,16 @@ per second; Ctrl-C stops it.`,
 	f.IntVar(&o.limit, "limit", 0, "stop after K events (0: run the whole search)")
 	f.BoolVar(&o.play, "play", false, "animate on the terminal, redrawing in place")
 	f.Float64Var(&o.speed, "speed", 5, "events shown per second with --play")
-	return cmd
+	return command(cmd, o)
 }
 
 // validate checks the flags that do not depend on the terminal.
-func (o *traceOptions) validate() error {
+func (o *traceOptions) validate(args []string) error {
+	n, err := parseN(args[0], "trace", classic.MaxN)
+	if err != nil {
+		return err
+	}
+	o.n = n
 	if o.json {
 		o.format = "json"
 	}
@@ -85,7 +88,8 @@ func (o *traceOptions) validate() error {
 	case o.play && (o.speed <= 0 || o.speed > 1e6):
 		return usagef("--speed must be between 0 and 1000000 events per second, got %v", o.speed)
 	}
-	return nil
+	o.strategy, o.trace, err = tracer(o.algo)
+	return err
 }
 
 // tracer finds the traceable strategy named name and how to trace it.
@@ -106,29 +110,23 @@ func tracer(name string) (classic.Strategy, func(context.Context, int) iter.Seq2
 	return nil, nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(names, ", "))
 }
 
-func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
-	if err := o.validate(); err != nil {
-		return err
-	}
-	tr, trace, err := tracer(o.algo)
-	if err != nil {
-		return err
-	}
-	out := cmd.OutOrStdout()
+func (o *traceOptions) run(ctx context.Context) error {
+	n, tr, trace := o.n, o.strategy, o.trace
+	out := o.stdout
 	var screen terminal
+	var err error
 	if o.play {
 		if screen, err = playTerminal(out, n); err != nil {
 			return err
 		}
 	}
-	ctx := cmd.Context()
 	// The search's context is separate so that --limit and the end of
 	// play stop it without making the command fail.
 	search, stop := context.WithCancel(ctx)
 	defer stop()
 	seq := trace(search, n)
 	if o.play {
-		return playTrace(ctx, screen, cmd.ErrOrStderr(), tr.Name(), n, seq, o)
+		return playTrace(ctx, screen, o.stderr, tr.Name(), n, seq, o)
 	}
 	w := bufio.NewWriter(out)
 	if o.format == "text" {
@@ -149,7 +147,7 @@ func runTrace(cmd *cobra.Command, n int, o traceOptions) error {
 
 // writeTrace writes every o.every-th event of seq, and the last, up to
 // o.limit events, and returns how many there were.
-func writeTrace(w *bufio.Writer, seq iter.Seq2[classic.Event, error], o traceOptions) (int, error) {
+func writeTrace(w *bufio.Writer, seq iter.Seq2[classic.Event, error], o *traceOptions) (int, error) {
 	show := func(e classic.Event) error {
 		if o.format == "json" {
 			line, err := json.Marshal(e)

@@ -106,7 +106,7 @@ func cutAt(s string, k int) int {
 // playTrace animates the events on the terminal, redrawing each frame over
 // the last one, until the search ends, --limit is reached or ctx is
 // cancelled (Ctrl-C), which is a clean stop, not a failure.
-func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n int, seq iter.Seq2[classic.Event, error], o traceOptions) error {
+func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n int, seq iter.Seq2[classic.Event, error], o *traceOptions) error {
 	const hideCursor, showCursor = "\x1b[?25l", "\x1b[?25h"
 	fmt.Fprint(t.w, hideCursor)
 	defer fmt.Fprint(t.w, showCursor)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
-	"github.com/spf13/cobra"
 )
 
 // classicExec runs one command line on a fresh root command and returns its
@@ -136,10 +135,12 @@ func TestTraceCancelled(t *testing.T) {
 	var out bytes.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	cmd := &cobra.Command{}
-	cmd.SetOut(&out)
-	cmd.SetContext(ctx)
-	err := runTrace(cmd, 8, traceOptions{algo: "stack", format: "json", every: 1})
+	o := &traceOptions{algo: "stack", format: "json", every: 1}
+	o.stdout = &out
+	if err := o.validate([]string{"8"}); err != nil {
+		t.Fatal(err)
+	}
+	err := o.run(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want context.Canceled", err)
 	}
@@ -196,7 +197,7 @@ func TestPlayRedrawsInPlace(t *testing.T) {
 	for _, width := range []int{40, 80, 100, 200} {
 		var out, msg bytes.Buffer
 		screen := terminal{w: &out, size: func() (int, int) { return width, 50 }}
-		o := traceOptions{every: 1, limit: 30, speed: 1e6, play: true, format: "text"}
+		o := &traceOptions{every: 1, limit: 30, speed: 1e6, play: true, format: "text"}
 		if err := playTrace(context.Background(), screen, &msg, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o); err != nil {
 			t.Fatal(err)
 		}

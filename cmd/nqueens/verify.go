@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +12,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// verifyOptions are the flags and arguments of verify.
+type verifyOptions struct {
+	streams
+	jsonOut, partial bool
+	inFormat         string
+	f                board.Format
+	path             string
+}
+
 func newVerifyCmd() *cobra.Command {
-	var jsonOut, partial bool
-	var inFormat string
+	o := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify [FILE|-]",
 		Short: "Check boards: print ok, or exactly why a board is not a solution",
@@ -35,29 +44,33 @@ Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 		Args: maxArgs(1),
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&inFormat, "format", "f", "auto", "input format: auto, list, grid, dots, json")
-	fl.BoolVar(&jsonOut, "json", false, "print a JSON object per board")
-	fl.BoolVar(&partial, "partial", false, "accept empty rows: check only that no two queens attack each other")
+	fl.StringVarP(&o.inFormat, "format", "f", "auto", "input format: auto, list, grid, dots, json")
+	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object per board")
+	fl.BoolVar(&o.partial, "partial", false, "accept empty rows: check only that no two queens attack each other")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(append([]string{"auto"}, formatNames(board.InputFormats)...), cobra.ShellCompDirectiveNoFileComp))
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		f, err := inputFormat(inFormat)
-		if err != nil {
-			return err
-		}
-		in, name, err := openBoards(cmd, argOr(args, 0, "-"))
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		check := board.Partial.Verify
-		if partial {
-			check = board.Partial.Check
-		}
-		return writeOutput(cmd, "", func(w *bufio.Writer) error {
-			return verifyAll(w, readBoards(in, name, f), name, check, jsonOut)
-		})
+	return command(cmd, o)
+}
+
+func (o *verifyOptions) validate(args []string) error {
+	var err error
+	o.f, err = inputFormat(o.inFormat)
+	o.path = argOr(args, 0, "-")
+	return err
+}
+
+func (o *verifyOptions) run(ctx context.Context) error {
+	in, name, err := o.openBoards(ctx, o.path)
+	if err != nil {
+		return err
 	}
-	return cmd
+	defer in.Close()
+	check := board.Partial.Verify
+	if o.partial {
+		check = board.Partial.Check
+	}
+	return o.writeOutput("", func(w *bufio.Writer) error {
+		return verifyAll(w, readBoards(in, name, o.f), name, check, o.jsonOut)
+	})
 }
 
 // verifyAll prints a verdict for each board of boards and fails (exit 1)

@@ -1,22 +1,29 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
+// versionOptions: version has no flags.
+type versionOptions struct{ streams }
+
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "version",
 		Short: "Print the version of nqueens from the build info",
 		Args:  exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintln(cmd.OutOrStdout(), versionString())
-			return nil
-		},
-	}
+	}, &versionOptions{})
+}
+
+func (o *versionOptions) validate([]string) error { return nil }
+
+func (o *versionOptions) run(context.Context) error {
+	_, err := fmt.Fprintln(o.stdout, versionString())
+	return err
 }
 
 // versionString describes this build: module version, VCS revision and Go

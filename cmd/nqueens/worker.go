@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -27,15 +28,11 @@ func addNATSFlags(cmd *cobra.Command, f *natsFlags, urlHelp string) {
 	fl.StringVar(&f.tlsKey, "tls-key", "", "client key file for TLS (with --tls-cert)")
 }
 
-// check reports flag combinations nats.go would refuse later.
-func (f *natsFlags) check() error {
-	if (f.tlsCert == "") != (f.tlsKey == "") {
-		return usagef("--tls-cert and --tls-key go together")
-	}
-	if f.tokenFile != "" && (f.creds != "" || f.nkey != "") {
-		return usagef("give one of --nats-token-file, --nats-nkey and --nats-creds")
-	}
-	return nil
+// natsFlagGroups declares the combinations of the NATS flags that nats.go
+// would refuse later.
+func natsFlagGroups(cmd *cobra.Command) {
+	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
+	cmd.MarkFlagsMutuallyExclusive("nats-token-file", "nats-nkey", "nats-creds")
 }
 
 // any reports whether a client credential or TLS flag is set.
@@ -66,6 +63,7 @@ Ctrl-C or SIGTERM hands the blocks in progress back at once.
 
 // workerOptions are the flags of worker.
 type workerOptions struct {
+	streams
 	nats    natsFlags
 	workers int
 	name    string
@@ -80,12 +78,6 @@ func newWorkerCmd() *cobra.Command {
 		Short: "Count blocks of work units from a NATS JetStream queue for a coordinator",
 		Long:  workerLong,
 		Args:  exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(); err != nil {
-				return err
-			}
-			return o.run(cmd)
-		},
 	}
 	addNATSFlags(cmd, &o.nats, "NATS server URL(s), comma-separated (default nats://127.0.0.1:4222)")
 	fl := cmd.Flags()
@@ -93,10 +85,11 @@ func newWorkerCmd() *cobra.Command {
 	fl.StringVar(&o.name, "name", "", "name of this worker in results (default host:pid)")
 	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit after this long without work (0: never)")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block")
-	return cmd
+	natsFlagGroups(cmd)
+	return command(cmd, o)
 }
 
-func (o *workerOptions) validate() error {
+func (o *workerOptions) validate([]string) error {
 	if err := checkWorkers(o.workers); err != nil {
 		return err
 	}
@@ -107,11 +100,11 @@ func (o *workerOptions) validate() error {
 		host, _ := os.Hostname()
 		o.name = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	return o.nats.check()
+	return nil
 }
 
-func (o *workerOptions) run(cmd *cobra.Command) error {
-	stderr := cmd.ErrOrStderr()
+func (o *workerOptions) run(ctx context.Context) error {
+	stderr := o.stderr
 	logger := newLineLogger(stderr, "worker")
 	conn := o.nats.options("nqueens worker " + o.name)
 	conn.Log = logger
@@ -121,7 +114,7 @@ func (o *workerOptions) run(cmd *cobra.Command) error {
 	}
 	defer nc.Close()
 	start := time.Now()
-	rep, err := cluster.Work(cmd.Context(), nc, cluster.WorkerOptions{
+	rep, err := cluster.Work(ctx, nc, cluster.WorkerOptions{
 		Workers: o.workers, Name: o.name, IdleExit: o.idle, Verbose: o.verbose, Log: logger,
 	})
 	fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
@@ -129,7 +122,7 @@ func (o *workerOptions) run(cmd *cobra.Command) error {
 	if len(rep.Banned) > 0 {
 		return fmt.Errorf("the coordinator banned this worker from run(s) %s: its results were wrong; check this machine", strings.Join(rep.Banned, ", "))
 	}
-	if err != nil && cmd.Context().Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		return nil // stopped by a signal: units in hand were handed back
 	}
 	return err
