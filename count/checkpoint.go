@@ -1,10 +1,6 @@
 package count
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,23 +8,26 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/nqueens/nqueens/seal"
 )
 
-// checkpointFormat is the format tag a checkpoint file starts with.
-const checkpointFormat = "nqueens-count-checkpoint/1"
+// checkpointFormat is the format tag a checkpoint file starts with. Format 1
+// carried a public SHA-256; format 2 a keyed seal.
+const checkpointFormat = "nqueens-count-checkpoint/2"
 
 // Checkpoint records the finished units of a count of N, so that a stopped
 // run can resume and give exactly the count of an uninterrupted one.
 //
-// On disk it is one JSON object:
+// On disk it is one JSON object sealed by package seal:
 //
-//	{"format":"nqueens-count-checkpoint/1","fingerprint":"…","n":16,
+//	{"format":"nqueens-count-checkpoint/2","fingerprint":"…","n":16,
 //	 "units":[{"index":0,"total":…,"rot180":…,"rot90":…,"nodes":…},…],
-//	 "sha256":"…"}
+//	 "seal":"…"}
 //
-// with the units sorted by index and sha256 the SHA-256 of the same object
-// written by encoding/json without the sha256 field, so that any change to
-// the content is detected.
+// with the units sorted by index and seal the key's ID and the
+// HMAC-SHA-256 of the object without it, so that no one without the key
+// can change the content or make a checkpoint, for any N.
 type Checkpoint struct {
 	Fingerprint string
 	N           int
@@ -42,73 +41,39 @@ type checkpointBody struct {
 	Units       []UnitResult `json:"units"`
 }
 
-type checkpointFile struct {
-	checkpointBody
-	SHA256 string `json:"sha256"`
-}
-
 // NewCheckpoint returns an empty checkpoint for N.
 func NewCheckpoint(n int) *Checkpoint {
 	return &Checkpoint{Fingerprint: Fingerprint(n), N: n, Units: []UnitResult{}}
 }
 
-// Marshal encodes c with its checksum. Cost O(units).
-func (c *Checkpoint) Marshal() ([]byte, error) {
+// Marshal encodes c sealed under key. Cost O(units).
+func (c *Checkpoint) Marshal(key *seal.Key) ([]byte, error) {
 	units := slices.Clone(c.Units)
 	if units == nil {
 		units = []UnitResult{}
 	}
 	slices.SortFunc(units, func(a, b UnitResult) int { return a.Index - b.Index })
-	body := checkpointBody{checkpointFormat, c.Fingerprint, c.N, units}
-	sum, err := bodySum(body)
-	if err != nil {
-		return nil, err
-	}
-	out, err := json.Marshal(checkpointFile{body, sum})
+	out, err := key.Seal(checkpointBody{checkpointFormat, c.Fingerprint, c.N, units})
 	if err != nil {
 		return nil, err
 	}
 	return append(out, '\n'), nil
 }
 
-func bodySum(body checkpointBody) (string, error) {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return "", err
-	}
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:]), nil
-}
-
-// errCheckpointDamaged reports a checkpoint whose checksum does not match its
-// content: it was truncated, edited or corrupted.
-var errCheckpointDamaged = errors.New("checkpoint is damaged or was edited (checksum mismatch)")
-
-// parseCheckpoint decodes and verifies a checkpoint: format tag, checksum,
-// and unit indexes that are increasing and unique. It does not compare the
-// fingerprint with this engine's; [Checkpoint.Check] does. Cost O(size).
-func parseCheckpoint(data []byte) (*Checkpoint, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f checkpointFile
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("checkpoint is truncated or not valid JSON: %v", err)
-	}
-	if dec.More() {
-		return nil, errors.New("checkpoint has extra data after its JSON object")
+// parseCheckpoint decodes a checkpoint and verifies its seal under key,
+// its format tag, and unit indexes that are increasing and unique. It does
+// not compare the fingerprint with this engine's; [Checkpoint.Check] does.
+// Cost O(size).
+func parseCheckpoint(data []byte, key *seal.Key) (*Checkpoint, error) {
+	var f checkpointBody
+	if err := key.Open(data, &f); err != nil {
+		return nil, fmt.Errorf("checkpoint refused: %w", err)
 	}
 	if f.Format != checkpointFormat {
 		return nil, fmt.Errorf("not a count checkpoint (format %q, want %q)", f.Format, checkpointFormat)
 	}
 	if f.Units == nil {
 		return nil, errors.New("checkpoint has no units list")
-	}
-	sum, err := bodySum(f.checkpointBody)
-	if err != nil {
-		return nil, err
-	}
-	if sum != f.SHA256 {
-		return nil, errCheckpointDamaged
 	}
 	if f.N < 1 || f.N > MaxN {
 		return nil, fmt.Errorf("checkpoint is for N = %d, outside 1..%d", f.N, MaxN)
@@ -142,11 +107,12 @@ func (c *Checkpoint) Check(n int) error {
 	return nil
 }
 
-// WriteCheckpoint saves c to path atomically: it writes a temporary file in
-// the same folder, syncs it, and renames it over path, so that a crash
-// leaves either the old or the new checkpoint, never a mix.
-func WriteCheckpoint(path string, c *Checkpoint) error {
-	data, err := c.Marshal()
+// WriteCheckpoint saves c sealed under key to path atomically, with mode
+// 0600: it writes a temporary file in the same folder, syncs it, and
+// renames it over path, so that a crash leaves either the old or the new
+// checkpoint, never a mix.
+func WriteCheckpoint(path string, c *Checkpoint, key *seal.Key) error {
+	data, err := c.Marshal(key)
 	if err != nil {
 		return err
 	}
@@ -177,22 +143,23 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 	return nil
 }
 
-// ReadCheckpoint loads and verifies the checkpoint at path for a count of N
-// (any N if n is 0).
-func ReadCheckpoint(path string, n int) (*Checkpoint, error) {
+// ReadCheckpoint loads the checkpoint at path for a count of N (any N if n
+// is 0) and verifies it: sealed under key, and fit to resume ([Checkpoint.Check]).
+// An error names the file and its line (a checkpoint is one line).
+func ReadCheckpoint(path string, n int, key *seal.Key) (*Checkpoint, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := parseCheckpoint(data)
+	c, err := parseCheckpoint(data, key)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s:1: %w", path, err)
 	}
 	if n == 0 {
 		n = c.N
 	}
 	if err := c.Check(n); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s:1: %w", path, err)
 	}
 	return c, nil
 }
@@ -205,21 +172,23 @@ const DefaultCheckpointEvery = 5 * time.Second
 // concurrent use; Count calls them from one goroutine.
 type CheckpointFile struct {
 	path  string
+	key   *seal.Key
 	every time.Duration
 	ck    Checkpoint
 	dirty bool
 	saved time.Time
 }
 
-// CreateCheckpoint starts a new checkpoint of a count of N at path, saved
-// every every (0 means [DefaultCheckpointEvery]). It refuses to replace an
-// existing file, and writes the empty checkpoint at once, so that a path
-// that cannot be written is reported before any counting starts.
-func CreateCheckpoint(path string, n int, every time.Duration) (*CheckpointFile, error) {
+// CreateCheckpoint starts a new checkpoint of a count of N at path, sealed
+// under key and saved every every (0 means [DefaultCheckpointEvery]). It
+// refuses to replace an existing file, and writes the empty checkpoint at
+// once, so that a path that cannot be written is reported before any
+// counting starts.
+func CreateCheckpoint(path string, n int, every time.Duration, key *seal.Key) (*CheckpointFile, error) {
 	if n < 1 || n > MaxN {
 		return nil, errSize(n)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("checkpoint %s already exists: %w", path, ErrCheckpointExists)
 	}
@@ -227,7 +196,7 @@ func CreateCheckpoint(path string, n int, every time.Duration) (*CheckpointFile,
 		return nil, fmt.Errorf("checkpoint %s cannot be written: %w", path, err)
 	}
 	f.Close()
-	c := &CheckpointFile{path: path, every: every, ck: *NewCheckpoint(n), dirty: true}
+	c := &CheckpointFile{path: path, key: key, every: every, ck: *NewCheckpoint(n), dirty: true}
 	if err := c.save(true); err != nil {
 		os.Remove(path)
 		return nil, err
@@ -239,16 +208,16 @@ func CreateCheckpoint(path string, n int, every time.Duration) (*CheckpointFile,
 // taken: resume that checkpoint, or remove it.
 var ErrCheckpointExists = errors.New("resume it, or remove it to start again")
 
-// OpenCheckpoint opens the checkpoint at path to resume it, saved every
-// every (0 means [DefaultCheckpointEvery]). N is the checkpoint's. The file
-// is written back at once, so that a checkpoint that cannot be updated is
-// reported before any counting starts.
-func OpenCheckpoint(path string, every time.Duration) (*CheckpointFile, error) {
-	ck, err := ReadCheckpoint(path, 0)
+// OpenCheckpoint opens the checkpoint at path, which must be sealed under
+// key, to resume it, saved every every (0 means [DefaultCheckpointEvery]).
+// N is the checkpoint's. The file is written back at once, so that a
+// checkpoint that cannot be updated is reported before any counting starts.
+func OpenCheckpoint(path string, every time.Duration, key *seal.Key) (*CheckpointFile, error) {
+	ck, err := ReadCheckpoint(path, 0, key)
 	if err != nil {
 		return nil, err
 	}
-	c := &CheckpointFile{path: path, every: every, ck: *ck, dirty: true}
+	c := &CheckpointFile{path: path, key: key, every: every, ck: *ck, dirty: true}
 	if err := c.save(true); err != nil {
 		return nil, err
 	}
@@ -282,7 +251,7 @@ func (c *CheckpointFile) save(force bool) error {
 	if !c.dirty || (!force && time.Since(c.saved) < every) {
 		return nil
 	}
-	if err := WriteCheckpoint(c.path, &c.ck); err != nil {
+	if err := WriteCheckpoint(c.path, &c.ck, c.key); err != nil {
 		return fmt.Errorf("checkpoint %s not saved: %w", c.path, err)
 	}
 	c.dirty, c.saved = false, time.Now()

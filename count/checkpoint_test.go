@@ -9,9 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/seal"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// testKey seals the checkpoints of the tests; it is fixed, so that the
+// golden checkpoint does not change from run to run.
+var testKey, _ = seal.FromSecret(bytes.Repeat([]byte{0x5e}, 32))
 
 func sampleCheckpoint(t *testing.T, n, k int) *Checkpoint {
 	t.Helper()
@@ -29,10 +35,10 @@ func sampleCheckpoint(t *testing.T, n, k int) *Checkpoint {
 func TestCheckpointRoundTrip(t *testing.T) {
 	c := sampleCheckpoint(t, 8, 5)
 	path := filepath.Join(t.TempDir(), "ck.json")
-	if err := WriteCheckpoint(path, c); err != nil {
+	if err := WriteCheckpoint(path, c, testKey); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadCheckpoint(path, 8)
+	got, err := ReadCheckpoint(path, 8, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,32 +62,33 @@ func TestCheckpointRoundTrip(t *testing.T) {
 
 func TestCheckpointRefusals(t *testing.T) {
 	c := sampleCheckpoint(t, 8, 5)
-	good, err := c.Marshal()
+	good, err := c.Marshal(testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	other := *c
 	other.Fingerprint = strings.Replace(c.Fingerprint, "engine="+EngineVersion, "engine=0", 1)
-	otherData, _ := other.Marshal()
+	otherData, _ := other.Marshal(testKey)
 	tests := []struct {
 		name string
 		data []byte
 		n    int
 		want string
 	}{
-		{"truncated", good[:len(good)/2], 8, "truncated"},
-		{"empty", nil, 8, "truncated"},
-		{"edited count", bytes.Replace(good, []byte(`"total":`), []byte(`"total":1`), 1), 8, "checksum"},
+		{"truncated", good[:len(good)/2], 8, "ck.json:1: checkpoint refused: it is cut short"},
+		{"empty", nil, 8, "cut short"},
+		{"edited count", bytes.Replace(good, []byte(`"total":`), []byte(`"total":1`), 1), 8, "ck.json:1: checkpoint refused: its content does not match its seal"},
+		{"format 1 (a public checksum)", []byte(`{"format":"nqueens-count-checkpoint/1","fingerprint":"","n":8,"units":[],"sha256":""}`), 8, "no keyed seal"},
 		{"other N", good, 9, "N = 8, not N = 9"},
 		{"other engine", otherData, 8, "another engine"},
-		{"not a checkpoint", []byte(`{"format":"x","fingerprint":"","n":8,"units":[],"sha256":""}`), 8, "not a count checkpoint"},
-		{"trailing garbage", append(append([]byte{}, good...), []byte("{}")...), 8, "extra data"},
+		{"not a checkpoint", mustSeal(t, map[string]any{"format": "x", "fingerprint": "", "n": 8, "units": []int{}}), 8, "not a count checkpoint"},
+		{"trailing garbage", append(append([]byte{}, good...), []byte("{}")...), 8, "cut short"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "ck.json")
 			os.WriteFile(path, tt.data, 0o644)
-			_, err := ReadCheckpoint(path, tt.n)
+			_, err := ReadCheckpoint(path, tt.n, testKey)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error mentioning %q", err, tt.want)
 			}
@@ -93,9 +100,57 @@ func TestCheckpointRefusals(t *testing.T) {
 	if err := bad.Check(8); err == nil {
 		t.Error("unit out of range accepted")
 	}
-	d, _ := c.Marshal()
-	if _, err := parseCheckpoint(bytes.Replace(d, []byte(`"sha256":"`), []byte(`"sha256":"0`), 1)); !errors.Is(err, errCheckpointDamaged) {
-		t.Errorf("bad checksum: %v", err)
+	d, _ := c.Marshal(testKey)
+	if _, err := parseCheckpoint(bytes.Replace(d, []byte(`"seal":"`), []byte(`"seal":"0`), 1), testKey); !errors.Is(err, seal.ErrBroken) {
+		t.Errorf("bad seal: %v", err)
+	}
+}
+
+func mustSeal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := testKey.Seal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestCheckpointForgedPastTheTable forges checkpoints of N = 28, where no
+// published count can catch a wrong total, as the issue's attacker did:
+// every unit present with a made-up total. Resealed under a key of the
+// forger's own, or edited from a genuine checkpoint, each is refused
+// naming the file and line, as for N = 14.
+func TestCheckpointForgedPastTheTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the unit table of N = 28 (877877 units)")
+	}
+	forger, _ := seal.FromSecret(bytes.Repeat([]byte{0xf0}, 32))
+	for _, n := range []int{14, 28} {
+		c := NewCheckpoint(n)
+		for i := range Units(n) {
+			c.Units = append(c.Units, UnitResult{Index: i, Total: 8, Nodes: 1000})
+		}
+		data, err := c.Marshal(forger)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		path := filepath.Join(dir, "forged.json")
+		os.WriteFile(path, data, 0o600)
+		_, err = OpenCheckpoint(path, 0, testKey)
+		want := path + ":1: checkpoint refused: it was sealed under key " + forger.ID()
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("N = %d, resealed by another key: %v, want %q…", n, err, want)
+		}
+		// A genuine one-unit checkpoint, its total edited.
+		real := NewCheckpoint(n)
+		real.Units = []UnitResult{{Index: 0, Total: 8, Nodes: 1000}}
+		data, _ = real.Marshal(testKey)
+		os.WriteFile(path, bytes.Replace(data, []byte(`"total":8`), []byte(`"total":16`), 1), 0o600)
+		_, err = OpenCheckpoint(path, 0, testKey)
+		if want := path + ":1: checkpoint refused: its content does not match its seal"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("N = %d, edited: %v, want %q…", n, err, want)
+		}
 	}
 }
 
@@ -108,16 +163,16 @@ func FuzzParseCheckpoint(f *testing.F) {
 	}
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := parseCheckpoint(data)
+		c, err := parseCheckpoint(data, testKey)
 		if err != nil {
 			return
 		}
 		// Whatever parses must re-encode to a checkpoint that parses the same.
-		again, err := c.Marshal()
+		again, err := c.Marshal(testKey)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2, err := parseCheckpoint(again)
+		c2, err := parseCheckpoint(again, testKey)
 		if err != nil || c2.N != c.N || len(c2.Units) != len(c.Units) {
 			t.Fatalf("re-encoded checkpoint: %v", err)
 		}
@@ -150,10 +205,10 @@ func TestCheckpointForgedWithChecksum(t *testing.T) {
 			c.Units = append([]UnitResult(nil), all.Units...)
 			tc.edit(&c.Units[plain])
 			path := filepath.Join(t.TempDir(), "ck.json")
-			if err := WriteCheckpoint(path, &c); err != nil {
+			if err := WriteCheckpoint(path, &c, testKey); err != nil {
 				t.Fatal(err)
 			}
-			ck, err := OpenCheckpoint(path, 0)
+			ck, err := OpenCheckpoint(path, 0, testKey)
 			if err == nil {
 				_, err = Count(context.Background(), n, Options{Checkpoint: ck})
 			}
@@ -166,19 +221,19 @@ func TestCheckpointForgedWithChecksum(t *testing.T) {
 
 func TestCreateCheckpoint(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := CreateCheckpoint(filepath.Join(dir, "missing", "ck.json"), 8, 0); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+	if _, err := CreateCheckpoint(filepath.Join(dir, "missing", "ck.json"), 8, 0, testKey); err == nil || !strings.Contains(err.Error(), "cannot be written") {
 		t.Errorf("path in a missing folder: %v", err)
 	}
 	path := filepath.Join(dir, "ck.json")
-	c, err := CreateCheckpoint(path, 8, 0)
+	c, err := CreateCheckpoint(path, 8, 0, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Written at once, before any count: an empty checkpoint of N = 8.
-	if ck, err := ReadCheckpoint(path, 8); err != nil || len(ck.Units) != 0 || c.N() != 8 {
+	if ck, err := ReadCheckpoint(path, 8, testKey); err != nil || len(ck.Units) != 0 || c.N() != 8 {
 		t.Fatalf("fresh checkpoint: %+v, %v", ck, err)
 	}
-	if _, err := CreateCheckpoint(path, 8, 0); !errors.Is(err, ErrCheckpointExists) {
+	if _, err := CreateCheckpoint(path, 8, 0, testKey); !errors.Is(err, ErrCheckpointExists) {
 		t.Errorf("existing file: %v, want ErrCheckpointExists", err)
 	}
 }
@@ -190,7 +245,7 @@ func TestCountKeepsCheckpoint(t *testing.T) {
 	const n = 15 // long enough that a hand-over comes before the end
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck.json")
-	c, err := CreateCheckpoint(path, n, 1) // save at every hand-over
+	c, err := CreateCheckpoint(path, n, 1, testKey) // save at every hand-over
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,11 +255,11 @@ func TestCountKeepsCheckpoint(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled count: %v", err)
 	}
-	ck, err := ReadCheckpoint(path, n)
+	ck, err := ReadCheckpoint(path, n, testKey)
 	if err != nil || len(ck.Units) == 0 || len(ck.Units) == Units(n) {
 		t.Fatalf("checkpoint after cancel: %d units, %v", len(ck.Units), err)
 	}
-	c, err = OpenCheckpoint(path, 1)
+	c, err = OpenCheckpoint(path, 1, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +271,7 @@ func TestCountKeepsCheckpoint(t *testing.T) {
 	// The folder vanishes mid-run: the next save fails and stops the count.
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
-	c, err = CreateCheckpoint(filepath.Join(sub, "ck.json"), 12, 1)
+	c, err = CreateCheckpoint(filepath.Join(sub, "ck.json"), 12, 1, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ type countOptions struct {
 	sh              cluster.Shard    // the shard the shard flags name
 	lo, hi          int              // of --range
 	strategy        classic.Strategy // of --algo
+	key             sealKey
 }
 
 // estimateFrom is the smallest N for which count estimates the run time
@@ -58,7 +60,10 @@ nqueens-count-N.ckpt.json in the current folder, which the next plain
 "count N" resumes (and removes when the count is complete). --resume FILE
 continues a checkpoint (N comes from the file) and gives exactly the count
 of an uninterrupted run. A checkpoint that cannot be written stops the count
-at once (exit 1) unless --ignore-save-errors is given.
+at once (exit 1) unless --ignore-save-errors is given. Checkpoints carry a
+keyed seal (HMAC-SHA-256) made with the user's seal key, created on first
+use in the configuration folder (~/.config/nqueens/seal.key), or with
+--key-file: one edited, or sealed under another key, is refused.
 
 --range A-B prints a table of N, total, unique and seconds, checking each row
 against the published counts.`
@@ -84,6 +89,7 @@ func newCountCmd() *cobra.Command {
 	fl.StringVar(&o.algo, "algo", "", "count with one classic strategy instead (see nqueens algorithms)")
 	fl.BoolVar(&o.stats, "stats", false, "with --algo: print the strategy's counters and time")
 	o.shard = addShardFlags(cmd)
+	addKeyFlag(cmd, &o.key)
 	algoNames(cmd, "algo")
 	// Four modes: a whole count (with checkpoints), --range, --algo, and a
 	// shard into a --ledger.
@@ -153,8 +159,8 @@ func (o *countOptions) run(ctx context.Context) error {
 	}
 	n := o.n
 	prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), o.quiet)
-	if n >= estimateFrom {
-		est, err := o.checkTime(ctx, n)
+	if todo := remainingUnits(n, ck); n >= estimateFrom && len(todo) > 0 {
+		est, err := o.checkTime(ctx, n, todo)
 		if err != nil {
 			return err
 		}
@@ -171,6 +177,10 @@ func (o *countOptions) run(ctx context.Context) error {
 			return nil
 		}
 	}
+	resumed := 0
+	if ck != nil {
+		resumed = ck.Len()
+	}
 	r, err := count.Count(ctx, n, opts)
 	prog.finish(err == nil)
 	if err != nil {
@@ -178,6 +188,21 @@ func (o *countOptions) run(ctx context.Context) error {
 			return err
 		}
 		return o.interrupted(n, ck, finished, err)
+	}
+	if _, _, known := count.Known(n); !known {
+		backing := "counted on this machine"
+		if resumed > 0 {
+			// Units read from a file are checked against the estimate of
+			// the whole, as merged ledgers are.
+			if err := count.CheckSpread(ctx, r); err != nil {
+				return err
+			}
+			backing = fmt.Sprintf("%d of %d units counted on this machine, %d from %s sealed under %s, total within the estimate's spread",
+				r.Units-resumed, r.Units, resumed, ck.Path(), o.key.key)
+		}
+		if !o.quiet {
+			fmt.Fprintf(o.stderr, "nqueens: N = %d is past the published counts: %s\n", n, backing)
+		}
 	}
 	if err := printCountResult(o.stdout, r, o.jsonOut); err != nil {
 		return err
@@ -200,12 +225,26 @@ func (o *countOptions) openCheckpoint() (ck *count.CheckpointFile, cleanup func(
 			fmt.Fprintf(o.stderr, "nqueens: "+format+"\n", args...)
 		}
 	}
+	for flag, path := range map[string]string{"--resume": o.resume, "--checkpoint": o.checkpoint} {
+		if fi, err := os.Stat(path); path != "" && err == nil && fi.IsDir() {
+			return nil, nil, usagef("%s %s is a folder; give a checkpoint file, such as %s", flag, path, filepath.Join(path, defaultCheckpoint(max(o.n, 1))))
+		}
+	}
+	if o.resume == "" && o.checkpoint == "" {
+		if _, err := os.Stat(defaultCheckpoint(o.n)); errors.Is(err, fs.ErrNotExist) {
+			return nil, cleanup, nil
+		}
+	}
+	key, err := o.key.get(o.stderr, o.quiet)
+	if err != nil {
+		return nil, nil, err
+	}
 	switch {
 	case o.resume != "":
 		if o.checkpoint != "" && o.checkpoint != o.resume {
 			return nil, nil, usagef("--resume %s keeps saving to %s; drop --checkpoint", o.resume, o.resume)
 		}
-		if ck, err = count.OpenCheckpoint(o.resume, o.checkpointEvery); err != nil {
+		if ck, err = count.OpenCheckpoint(o.resume, o.checkpointEvery, key); err != nil {
 			return nil, nil, fmt.Errorf("cannot resume: %w", err)
 		}
 		if o.n != 0 && o.n != ck.N() {
@@ -215,17 +254,14 @@ func (o *countOptions) openCheckpoint() (ck *count.CheckpointFile, cleanup func(
 		note("resuming N = %d from %s: %d of %d units done", o.n, o.resume, ck.Len(), count.Units(o.n))
 		return ck, cleanup, nil
 	case o.checkpoint != "":
-		ck, err = count.CreateCheckpoint(o.checkpoint, o.n, o.checkpointEvery)
+		ck, err = count.CreateCheckpoint(o.checkpoint, o.n, o.checkpointEvery, key)
 		if errors.Is(err, count.ErrCheckpointExists) {
 			return nil, nil, usagef("checkpoint %s already exists; continue it with --resume %s, or remove it", o.checkpoint, o.checkpoint)
 		}
 		return ck, cleanup, err
 	}
 	path := defaultCheckpoint(o.n)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, cleanup, nil
-	}
-	ck, err = count.OpenCheckpoint(path, o.checkpointEvery)
+	ck, err = count.OpenCheckpoint(path, o.checkpointEvery, key)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%v; it was left by an interrupted count of N = %d: remove it to start again, or keep it and pass --checkpoint OTHER-FILE", err, o.n)
 	}
@@ -259,9 +295,13 @@ func (o *countOptions) interrupted(n int, ck *count.CheckpointFile, finished []c
 		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%v; %d finished units not saved: %s already exists", cause, len(finished), path)
 		}
+		key, err := o.key.get(o.stderr, o.quiet)
+		if err != nil {
+			return fmt.Errorf("%v; %d finished units not saved: %v", cause, len(finished), err)
+		}
 		c := count.NewCheckpoint(n)
 		c.Units = finished
-		if err := count.WriteCheckpoint(path, c); err != nil {
+		if err := count.WriteCheckpoint(path, c, key); err != nil {
 			return fmt.Errorf("count of N = %d interrupted, and the checkpoint could not be written: %v", n, err)
 		}
 	}
@@ -269,10 +309,28 @@ func (o *countOptions) interrupted(n int, ck *count.CheckpointFile, finished []c
 	return fmt.Errorf("%v; resume with: nqueens count --resume %s", cause, path)
 }
 
-// checkTime estimates the run time of N and refuses runs over longRun
-// without --yes. It returns the estimated nodes.
-func (o *countOptions) checkTime(ctx context.Context, n int) (float64, error) {
-	e, took, err := estimateRun(ctx, n, o.workers, 4000)
+// remainingUnits lists the units of N that the checkpoint (nil: none)
+// does not hold.
+func remainingUnits(n int, ck *count.CheckpointFile) []int {
+	done := map[int]bool{}
+	if ck != nil {
+		for _, u := range ck.Units() {
+			done[u.Index] = true
+		}
+	}
+	var todo []int
+	for i := range count.Units(n) {
+		if !done[i] {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+// checkTime estimates the run time of the units todo of N and refuses runs
+// over longRun without --yes. It returns the estimated nodes.
+func (o *countOptions) checkTime(ctx context.Context, n int, todo []int) (float64, error) {
+	e, took, err := estimateRun(ctx, n, todo, o.workers, 4000)
 	if err != nil {
 		return 0, err
 	}
@@ -340,7 +398,7 @@ func (o *countOptions) runRange(ctx context.Context) error {
 	if hi >= estimateFrom && !o.yes {
 		var sum float64
 		for n := max(lo, estimateFrom); n <= hi; n++ {
-			_, took, err := estimateRun(ctx, n, o.workers, 1000)
+			_, took, err := estimateRun(ctx, n, nil, o.workers, 1000)
 			if err != nil {
 				return err
 			}

@@ -123,7 +123,7 @@ func TestCountCheckpointRefusals(t *testing.T) {
 	dir := t.TempDir()
 	ck := count.NewCheckpoint(9)
 	path := filepath.Join(dir, "n9.json")
-	if err := count.WriteCheckpoint(path, ck); err != nil {
+	if err := count.WriteCheckpoint(path, ck, userKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, errOut := runCLI("count", "10", "--resume", path); code != 2 || !strings.Contains(errOut, "N = 9, not N = 10") {
@@ -134,15 +134,15 @@ func TestCountCheckpointRefusals(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, data[:len(data)-20], 0o644)
-	if code, _, errOut := runCLI("count", "9", "--resume", path); code != 1 || !strings.Contains(errOut, "truncated") {
+	if code, _, errOut := runCLI("count", "9", "--resume", path); code != 1 || !strings.Contains(errOut, "n9.json:1: checkpoint refused: it is cut short") {
 		t.Errorf("truncated: exit %d, %q", code, errOut)
 	}
 	// An empty checkpoint resumes into a full count, and is kept up to date.
-	count.WriteCheckpoint(path, ck)
+	count.WriteCheckpoint(path, ck, userKey(t))
 	if code, out, errOut := runCLI("count", "9", "--resume", path); code != 0 || out != "total 352\nunique 46\n" {
 		t.Errorf("resume from empty: exit %d, %q %q", code, out, errOut)
 	}
-	if c, err := count.ReadCheckpoint(path, 9); err != nil || len(c.Units) != count.Units(9) {
+	if c, err := count.ReadCheckpoint(path, 9, userKey(t)); err != nil || len(c.Units) != count.Units(9) {
 		t.Errorf("final checkpoint: %v", err)
 	}
 }
@@ -161,7 +161,7 @@ func buildBinary(t *testing.T) string {
 func waitForUnits(t *testing.T, path string, n int, limit time.Duration) {
 	t.Helper()
 	for start := time.Now(); time.Since(start) < limit; time.Sleep(5 * time.Millisecond) {
-		if c, err := count.ReadCheckpoint(path, n); err == nil && len(c.Units) > 0 {
+		if c, err := count.ReadCheckpoint(path, n, userKey(t)); err == nil && len(c.Units) > 0 {
 			return
 		}
 	}
@@ -201,7 +201,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 			if sig != syscall.SIGKILL && (ee.ExitCode() != 1 || !strings.Contains(errOut.String(), "--resume "+ck)) {
 				t.Errorf("after %v: exit %d, stderr %q", sig, ee.ExitCode(), errOut.String())
 			}
-			c, err := count.ReadCheckpoint(ck, 17)
+			c, err := count.ReadCheckpoint(ck, 17, userKey(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,9 +230,9 @@ func TestProgressETA(t *testing.T) {
 		est  float64
 		want string
 	}{
-		{0, "35s"},        // 70 units left at 2 units/s
-		{0.5e3, "35s"},    // estimate already passed: fall back to units
-		{10_000, "1m20s"}, // 0.9·10000 − 1000 = 8000 nodes left at 100 nodes/s
+		{0, "35s"},       // 70 units left at 2 units/s
+		{0.5e3, "35s"},   // estimate already passed: fall back to units
+		{9_000, "1m20s"}, // 9000 − 1000 = 8000 nodes left at 100 nodes/s
 	}
 	for _, tt := range tests {
 		v := &progressView{estNodes: tt.est}
@@ -267,7 +267,7 @@ func TestCountCheckpointFiles(t *testing.T) {
 		half.Units = append(half.Units, u)
 	}
 	def := defaultCheckpoint(12)
-	if err := count.WriteCheckpoint(def, half); err != nil {
+	if err := count.WriteCheckpoint(def, half, userKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI("count", "12")
@@ -289,7 +289,7 @@ func TestCountCheckpointFiles(t *testing.T) {
 	os.Remove(def)
 
 	ck := filepath.Join(dir, "ck.json")
-	if err := count.WriteCheckpoint(ck, half); err != nil {
+	if err := count.WriteCheckpoint(ck, half, userKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI("count", "--resume", ck, "--quiet")
@@ -331,7 +331,7 @@ func TestCountInterruptedTwice(t *testing.T) {
 		if err := cmd.Wait(); err == nil || !strings.Contains(errOut.String(), "--resume "+defaultCheckpoint(17)) {
 			t.Fatalf("round %d: %v, stderr %q", round, err, errOut.String())
 		}
-		c, err := count.ReadCheckpoint(def, 17)
+		c, err := count.ReadCheckpoint(def, 17, userKey(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,9 +353,45 @@ func TestCountInterruptedTwice(t *testing.T) {
 func waitForMore(t *testing.T, path string, n, k int, limit time.Duration) {
 	t.Helper()
 	for start := time.Now(); time.Since(start) < limit; time.Sleep(10 * time.Millisecond) {
-		if c, err := count.ReadCheckpoint(path, n); err == nil && len(c.Units) > k {
+		if c, err := count.ReadCheckpoint(path, n, userKey(t)); err == nil && len(c.Units) > k {
 			return
 		}
 	}
 	t.Fatalf("%s held no more than %d units within %v", path, k, limit)
+}
+
+// TestCheckpointFolder gives a folder where a checkpoint file belongs: both
+// flags say so and name a file to use (--checkpoint DIR used to advise
+// --resume DIR, which then failed reading a folder).
+func TestCheckpointFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, flag := range []string{"--checkpoint", "--resume"} {
+		code, out, errOut := runCLI("count", "9", flag, dir)
+		want := flag + " " + dir + " is a folder; give a checkpoint file, such as " + filepath.Join(dir, defaultCheckpoint(9))
+		if code != 2 || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("%s DIR: exit %d, %q, want %q", flag, code, errOut, want)
+		}
+	}
+}
+
+// TestResumeCompleteForgery resumes a complete checkpoint of N = 28 whose
+// units a holder of the key made up: the run-time estimate covers no unit
+// (it used to say "about 828 years" and ask for --yes), and the total,
+// past the published counts, is refused by the estimate's spread.
+func TestResumeCompleteForgery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a checkpoint of the 877877 units of N = 28")
+	}
+	c := count.NewCheckpoint(28)
+	for i := range count.Units(28) {
+		c.Units = append(c.Units, count.UnitResult{Index: i, Total: 8, Nodes: 1000})
+	}
+	path := filepath.Join(t.TempDir(), "f28.json")
+	if err := count.WriteCheckpoint(path, c, userKey(t)); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("count", "28", "--resume", path)
+	if code != 1 || out != "" || strings.Contains(errOut, "years") || !strings.Contains(errOut, "standard errors from the estimate") {
+		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
 }

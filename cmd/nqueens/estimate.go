@@ -137,11 +137,18 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	return nil
 }
 
-// estimateRun estimates the engine's nodes for N with Knuth probes and
-// turns them into wall time with the node rate measured on N = 15 (or N
-// itself when smaller), assuming the workers scale linearly.
-func estimateRun(ctx context.Context, n, workers, probes int) (count.Estimate, float64, error) {
-	e, err := count.EstimateTree(ctx, n, probes, 1)
+// estimateRun estimates the engine's nodes for the units todo of N (nil:
+// all) with Knuth probes and turns them into wall time with the node rate
+// measured on N = 15 (or N itself when smaller), assuming the workers
+// scale linearly.
+func estimateRun(ctx context.Context, n int, todo []int, workers, probes int) (count.Estimate, float64, error) {
+	var e count.Estimate
+	var err error
+	if todo == nil {
+		e, err = count.EstimateTree(ctx, n, probes, 1)
+	} else {
+		e, err = count.EstimateUnits(ctx, n, todo, probes, 1)
+	}
 	if err != nil {
 		return e, 0, err
 	}

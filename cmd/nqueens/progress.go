@@ -32,7 +32,7 @@ type progressView struct {
 	label    string
 	tty      bool
 	quiet    bool
-	estNodes float64 // estimated nodes of the whole run, 0 if unknown
+	estNodes float64 // estimated nodes of the units this run counts, 0 if unknown
 
 	mu       sync.Mutex
 	p        *mpb.Progress
@@ -67,8 +67,7 @@ func (v *progressView) eta(p progressState) string {
 		return "?"
 	}
 	if nodes := p.Nodes.Float64(); v.estNodes > 0 && nodes > 0 {
-		// Resumed units are assumed average-sized: their nodes are not known.
-		left := v.estNodes*float64(p.Units-p.Resumed)/float64(p.Units) - nodes
+		left := v.estNodes - nodes
 		if left > 0 {
 			return formatDuration(time.Duration(float64(p.Elapsed) / nodes * left))
 		}

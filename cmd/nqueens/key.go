@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/nqueens/nqueens/seal"
+	"github.com/spf13/cobra"
+)
+
+// sealKey is the --key-file flag and the key it names, read when a command
+// first needs it: a count that never writes a checkpoint needs no key.
+type sealKey struct {
+	path string
+	key  *seal.Key
+}
+
+const keyFileHelp = "seal key file (default: the user's key, made on first use in the configuration folder, such as ~/.config/nqueens/seal.key)"
+
+func addKeyFlag(cmd *cobra.Command, k *sealKey) {
+	cmd.Flags().StringVar(&k.path, "key-file", "", keyFileHelp)
+}
+
+// get returns the key, reading it on the first call; a key made now is
+// announced on stderr (unless quiet), since results sealed under it can
+// be read only where it is.
+func (k *sealKey) get(stderr io.Writer, quiet bool) (*seal.Key, error) {
+	if k.key != nil {
+		return k.key, nil
+	}
+	if k.path != "" {
+		key, err := seal.ReadFile(k.path)
+		if err != nil {
+			return nil, fmt.Errorf("--key-file: %w", err)
+		}
+		k.key = key
+		return key, nil
+	}
+	key, created, err := seal.Default()
+	if err != nil {
+		return nil, err
+	}
+	if created && !quiet {
+		fmt.Fprintf(stderr, "nqueens: made the seal key %s (mode 0600): checkpoints and ledgers are sealed with it, and only it opens them; other machines need a copy (--key-file)\n", key.Path())
+	}
+	k.key = key
+	return key, nil
+}
