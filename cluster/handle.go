@@ -56,7 +56,6 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	}
 	stopBeat := w.beat(ctx, h, msg)
 	defer stopBeat()
-	w.holdFirst(ctx, b)
 	t0 := time.Now()
 	v := vote{N: h.run.N, First: b.First, Last: b.Last, Units: make([]count.UnitResult, 0, b.Len()),
 		Worker: w.o.Name, Delivered: meta.NumDelivered}
@@ -70,7 +69,7 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 			w.fail(ctx, h, msg, meta, b, err)
 			return
 		}
-		faults.Corrupt(&r)
+		r.Total = faults.Corrupt(r.Total)
 		v.Units = append(v.Units, r)
 	}
 	v.Seconds, v.At = time.Since(t0).Seconds(), time.Now().UTC()
@@ -160,20 +159,6 @@ func (w *worker) beat(ctx context.Context, h *runHandle, msg jetstream.Msg) func
 		}
 	})
 	return func() { stop(); beating.Wait() }
-}
-
-// holdFirst holds the first block a test build's worker takes, reporting
-// progress meanwhile (see internal/faults).
-func (w *worker) holdFirst(ctx context.Context, b Block) {
-	hold := faults.HoldFirst()
-	if hold <= 0 || !w.held.CompareAndSwap(false, true) {
-		return
-	}
-	w.logf("fault injection: holding %s (first %d) for %s", b, b.First, hold)
-	select {
-	case <-ctx.Done():
-	case <-time.After(hold):
-	}
 }
 
 // settle stores the vote and acknowledges the message.

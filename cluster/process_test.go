@@ -196,18 +196,20 @@ func votesFor(ctx context.Context, kv jetstream.KeyValue, first int) ([]vote, er
 	return out, nil
 }
 
-// holdEnv makes a test build's worker hold its first block (see
-// internal/faults); addTotalEnv makes it lie.
+// holdEnv makes a test build hold a unit until SIGUSR1, saying so on
+// stderr (heldRx); addTotalEnv makes a worker lie (see internal/faults).
 const (
-	holdEnv     = "NQUEENS_FAULT_HOLD_FIRST"
+	holdEnv     = "NQUEENS_FAULT_HOLD_UNIT"
+	heldRx      = `fault injection: holding unit (\d+)`
 	addTotalEnv = "NQUEENS_FAULT_ADD_TOTAL"
 )
 
 // TestProcessWorkerKilled runs a coordinator and three worker processes on
-// N = 14 through a nats-server in the test. Worker A takes a block and
-// holds it (fault injection) past two ack waits: its progress reports keep
-// the block from going to B or C. Then A is killed with SIGKILL; the block
-// is delivered again, counted by B or C, and the total is exact.
+// N = 14 through a nats-server in the test. Worker A, alone at first, takes
+// the first block and holds its unit 0 (fault injection) past two ack
+// waits: its progress reports keep the block from going to B or C. Then A
+// is killed with SIGKILL; the block is delivered again, counted by B or C,
+// and the total is exact.
 func TestProcessWorkerKilled(t *testing.T) {
 	const n = 14
 	const ackWait = 2 * time.Second
@@ -222,9 +224,9 @@ func TestProcessWorkerKilled(t *testing.T) {
 	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url,
 		"--ack-wait", ackWait.String(), "--progress-every", "500ms", "--block-size", "8", "--verify-fraction", "0")
 	coord.waitMatch(t, 10*time.Second, `published \d+ block`)
-	a := start(t, "worker A", []string{holdEnv + "=1m"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
-	m := a.waitMatch(t, 10*time.Second, `holding .* \(first (\d+)\)`)
-	held, _ := strconv.Atoi(m[1])
+	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a.waitMatch(t, 10*time.Second, heldRx)
+	const held = 0 // the first unit of the block A holds
 	holdSince := time.Now()
 	for _, name := range []string{"B", "C"} {
 		start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name)
@@ -234,6 +236,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The server's ack wait is wall-clock time: let two and a half pass.
 	time.Sleep(time.Until(holdSince.Add(5 * ackWait / 2)))
 	if vs, err := votesFor(ctx, kv, held); err != nil || len(vs) != 0 {
 		t.Fatalf("block %d, held by A with progress reports, was counted by %+v (%v) before A died", held, vs, err)
@@ -342,9 +345,10 @@ func TestProcessStoreLocked(t *testing.T) {
 }
 
 // TestProcessCoordinatorRestart kills the coordinator, and with it its
-// embedded nats-server, in the middle of a run of N = 14 (worker A holds a
-// unit, so the run cannot finish first), starts it again on the same store
-// folder, and checks that it resumes and gives the exact total.
+// embedded nats-server, in the middle of a run of N = 14 (worker A holds
+// unit 0 until SIGUSR1, so the run cannot finish first), starts it again on
+// the same store folder, and checks that it resumes and, once A lets the
+// unit go, gives the exact total.
 func TestProcessCoordinatorRestart(t *testing.T) {
 	const n = 14
 	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -353,8 +357,8 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 		"--ack-wait", "2s", "--progress-every", "100ms"}
 	coord := start(t, "coordinator", nil, args...)
 	coord.waitMatch(t, 10*time.Second, `published \d+ block`)
-	a := start(t, "worker A", []string{holdEnv + "=3s"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
-	a.waitMatch(t, 10*time.Second, `holding .* \(first \d+\)`)
+	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a.waitMatch(t, 10*time.Second, heldRx)
 	start(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
 	done := regexp.MustCompile(`N = 14: (\d+)/1632 units`)
 	waitFor(t, 10*time.Second, "100 units done", func() bool {
@@ -376,33 +380,35 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	if d, _ := strconv.Atoi(m[1]); d < 100 || d == 1632 {
 		t.Errorf("resumed with %d of 1632 units", d)
 	}
+	if err := a.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
 	if code := again.wait(t, 15*time.Second); code != 0 {
 		t.Fatalf("coordinator exit %d: %s", code, again.stderr.String())
 	}
 	checkTotal(t, n, again.stdout.String())
 }
 
-// TestProcessArrayShards runs the K = 4 shards of N = 17 as separate
+// TestProcessArrayShards runs the K = 4 shards of N = 12 as separate
 // processes (two of them taking their index from the environment, as in a
 // Kubernetes Indexed Job and a Slurm array), kills shard 2 with SIGKILL
-// after its first ledger line, and checks that merge lists the missing
-// units, that the rerun skips what the ledger holds, and that the merge of
-// the four ledgers is exact.
+// while it holds its fifth unit (fault injection) and its ledger holds the
+// four before, and checks that merge lists the missing units, that the
+// rerun skips what the ledger holds, and that the merge of the four
+// ledgers is exact.
 func TestProcessArrayShards(t *testing.T) {
-	// N = 17: a shard of N = 16 counts in a third of a second on one core,
-	// which can end before the kill lands.
-	const n, k = 17, 4
+	const n, k = 12, 4
+	const held, kept = 18, 4 // shard 2 of 4 counts units 2, 6, 10, 14, 18, …
 	dir := t.TempDir()
 	ledgerOf := func(i int) string { return filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", i)) }
-	shard := func(i int) *proc {
+	shard := func(i int, env ...string) *proc {
 		args := []string{"count", strconv.Itoa(n), "--ledger", ledgerOf(i), "--workers", "1", "--ledger-every", "20ms"}
-		var env []string
 		switch i {
 		case 1:
-			env = []string{"JOB_COMPLETION_INDEX=1"}
+			env = append(env, "JOB_COMPLETION_INDEX=1")
 			args = append(args, "--shard-from-env", "--shards", strconv.Itoa(k))
 		case 3:
-			env = []string{"SLURM_ARRAY_TASK_ID=3"}
+			env = append(env, "SLURM_ARRAY_TASK_ID=3")
 			args = append(args, "--shard-from-env", "--shards", strconv.Itoa(k))
 		default:
 			args = append(args, "--shard", fmt.Sprintf("%d/%d", i, k))
@@ -416,11 +422,16 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 	var procs []*proc
 	for i := range k {
-		procs = append(procs, shard(i))
+		var env []string
+		if i == 2 {
+			env = []string{fmt.Sprintf("%s=%d", holdEnv, held)}
+		}
+		procs = append(procs, shard(i, env...))
 	}
-	waitFor(t, 10*time.Second, "shard 2's first ledger line", func() bool {
+	procs[2].waitMatch(t, 10*time.Second, heldRx)
+	waitFor(t, 10*time.Second, "shard 2's ledger to hold the units before the held one", func() bool {
 		lf, err := ReadLedgerFile(ledgerOf(2))
-		return err == nil && lf.Records() > 0
+		return err == nil && lf.Units() == kept
 	})
 	procs[2].kill()
 	for i, p := range procs {
@@ -433,9 +444,8 @@ func TestProcessArrayShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := (Shard{2, k}).Size(n)
-	kept := lf.Units()
-	if kept == 0 || kept >= size {
-		t.Fatalf("killed shard 2 left %d of its %d units; the kill was not mid-run", kept, size)
+	if got := lf.Units(); got != kept {
+		t.Fatalf("killed shard 2 left %d of its %d units, want the %d before the held unit", got, size, kept)
 	}
 
 	all := []string{ledgerOf(0), ledgerOf(1), ledgerOf(2), ledgerOf(3)}

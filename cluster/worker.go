@@ -138,7 +138,6 @@ type runHandle struct {
 type worker struct {
 	js       jetstream.JetStream
 	o        WorkerOptions
-	held     atomic.Bool
 	lastWork atomic.Int64
 
 	mu      sync.Mutex

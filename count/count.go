@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/kernel"
 )
 
@@ -114,6 +115,9 @@ func Fingerprint(n int) string {
 // count, if ctx ends first (the search notices within a few milliseconds).
 // Cost: the unit's share of the search, no allocation.
 func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
+	if err := faults.WaitUnit(ctx, n, index); err != nil {
+		return UnitResult{}, err
+	}
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	r, ok, err := countUnit(n, index, &stop)

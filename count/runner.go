@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/runner"
 )
 
@@ -45,7 +46,12 @@ func RunUnits(ctx context.Context, n int, todo []int, o RunOptions) error {
 	if n < 1 || n > MaxN {
 		return errSize(n)
 	}
-	search := func(i int, stop *atomic.Bool) (UnitResult, bool, error) { return countUnit(n, i, stop) }
+	search := func(i int, stop *atomic.Bool) (UnitResult, bool, error) {
+		if faults.WaitUnit(ctx, n, i) != nil {
+			return UnitResult{}, false, nil // held by a test until the run ended
+		}
+		return countUnit(n, i, stop)
+	}
 	ro := runner.Options[UnitResult]{Workers: o.Workers, Every: o.Every}
 	if o.Take != nil {
 		ro.Take = func(b runner.Batch[UnitResult]) error { return o.Take(Batch(b)) }

@@ -47,7 +47,14 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	base, stop := serveLoopback(t, s)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second}
+	// Each client has its own loopback address, as real clients do: the
+	// server keeps the finished count jobs of one address (the latest 8), and
+	// 48 clients on one address evicted each other's jobs before they read
+	// their events.
+	clientFor := func(i int) *http.Client {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i))}}
+		return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 30 * time.Second}
+	}
 
 	type call struct {
 		method, path, body string
@@ -71,7 +78,10 @@ func TestLoad(t *testing.T) {
 		failures        = make(chan string, clients*perClient)
 	)
 	deadline := time.Now().Add(20 * time.Second)
+	var idle []*http.Client
 	for i := range clients {
+		client := clientFor(i)
+		idle = append(idle, client)
 		wg.Go(func() {
 			for j := range perClient {
 				if time.Now().After(deadline) {
@@ -155,7 +165,9 @@ func TestLoad(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
-	client.CloseIdleConnections()
+	for _, c := range idle {
+		c.CloseIdleConnections()
+	}
 	var after int
 	for range 500 {
 		after = runtime.NumGoroutine()
