@@ -1,0 +1,169 @@
+package variant
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxSide is the largest number of rows or columns a board may have: the
+// search keeps a row's squares in one 64-bit word.
+const MaxSide = 64
+
+// Piece is what stands on the board.
+type Piece uint8
+
+const (
+	// Queen attacks along its row, its column and both diagonals.
+	Queen Piece = iota
+	// Superqueen (also called an amazon) attacks as a queen and as a
+	// knight: also the squares two rows and one column, or one row and two
+	// columns, away.
+	Superqueen
+)
+
+func (p Piece) String() string {
+	if p == Superqueen {
+		return "superqueen"
+	}
+	return "queen"
+}
+
+// Spec names a variant: Queens pieces on a board of Rows × Cols squares,
+// no two attacking each other.
+//
+// The zero values of Cols and Queens mean a square board and one piece a
+// row; [Spec.Normal] fills them in. Validate before use. On a torus (square boards only) the
+// diagonals, and the superqueen's knight moves, wrap around the edges:
+// the square past the right edge is the first of the same row, the row
+// past the bottom is the top one.
+type Spec struct {
+	Rows   int   // rows, 1 … MaxSide
+	Cols   int   // columns, 1 … MaxSide; 0 means Rows
+	Torus  bool  // diagonals and knight moves wrap around (Rows = Cols)
+	Piece  Piece // queen or superqueen
+	Queens int   // pieces to place, K ≥ 1; 0 means Rows
+}
+
+// Normal returns s with Cols and Queens filled in.
+func (s Spec) Normal() Spec {
+	if s.Cols == 0 {
+		s.Cols = s.Rows
+	}
+	if s.Queens == 0 {
+		s.Queens = s.Rows
+	}
+	return s
+}
+
+// ErrSpec reports a variant that is not defined or out of range.
+var ErrSpec = errors.New("invalid variant")
+
+// Validate reports whether s describes a board this package handles. Too
+// many pieces for the board is not an error: [Count] gives 0 and says why.
+func (s Spec) Validate() error {
+	s = s.Normal()
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrSpec, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case s.Rows < 1 || s.Rows > MaxSide:
+		return bad("%d rows is out of range (1..%d)", s.Rows, MaxSide)
+	case s.Cols < 1 || s.Cols > MaxSide:
+		return bad("%d columns is out of range (1..%d)", s.Cols, MaxSide)
+	case s.Queens < 1:
+		return bad("the number of pieces must be 1 or more, got %d", s.Queens)
+	case s.Piece != Queen && s.Piece != Superqueen:
+		return bad("unknown piece %d", s.Piece)
+	case s.Torus && s.Rows != s.Cols:
+		return bad("a toroidal board must be square, not %d × %d", s.Rows, s.Cols)
+	}
+	return nil
+}
+
+// Square reports whether the board is square.
+func (s Spec) Square() bool { s = s.Normal(); return s.Rows == s.Cols }
+
+// TooMany returns a sentence when more pieces are asked for than the board
+// can hold without two sharing a row or column (so the count is 0), or "".
+func (s Spec) TooMany() string {
+	s = s.Normal()
+	if m := min(s.Rows, s.Cols); s.Queens > m {
+		return fmt.Sprintf("%d %ss cannot stand on %s without two sharing a row or column (at most %d can), so the count is 0",
+			s.Queens, s.Piece, s.boardName(), m)
+	}
+	return ""
+}
+
+func (s Spec) boardName() string {
+	kind := "board"
+	if s.Torus {
+		kind = "torus"
+	}
+	article := "a"
+	if s.Rows == 8 || s.Rows == 11 || s.Rows == 18 {
+		article = "an"
+	}
+	return fmt.Sprintf("%s %d × %d %s", article, s.Rows, s.Cols, kind)
+}
+
+// String names the variant as a person would: "8 queens on an 8 × 8
+// torus", "4 superqueens on a 6 × 9 board".
+func (s Spec) String() string {
+	s = s.Normal()
+	piece := s.Piece.String() + "s"
+	if s.Queens == 1 {
+		piece = s.Piece.String()
+	}
+	return fmt.Sprintf("%d %s on %s", s.Queens, piece, s.boardName())
+}
+
+// Symmetries returns the number of symmetries of the board that map
+// attacks to attacks, the group under which [Result.Unique] counts classes:
+// 8 for a square board, the torus included (its translations are not
+// merged), 4 for a rectangle (the two mirrors and the half turn).
+func (s Spec) Symmetries() int {
+	if s.Square() {
+		return 8
+	}
+	return 4
+}
+
+// Sequence is an OEIS sequence the count of a variant is a term of.
+type Sequence struct {
+	ID   string // "A051906"
+	Name string // what it counts
+	Term string // which term: "a(n)", "T(n, m)", ...
+}
+
+// OEIS returns the sequences that the total and the unique count of s are
+// terms of, where there are such (an empty ID otherwise). The table is in
+// testdata/oeis.tsv, checked by the tests.
+func (s Spec) OEIS() (total, unique Sequence) {
+	s = s.Normal()
+	full := s.Queens == s.Rows
+	switch {
+	case s.Torus && s.Piece == Queen && full:
+		total = Sequence{"A051906", "n queens on an n × n torus", "a(n)"}
+	case s.Torus && s.Piece == Queen && s.Queens == 2:
+		total = Sequence{"A172517", "2 queens on an n × n torus", "a(n)"}
+	case s.Torus:
+	case s.Piece == Superqueen && s.Square() && full:
+		total = Sequence{"A051223", "n superqueens on an n × n board", "a(n)"}
+		unique = Sequence{"A051224", "classes of the same under the 8 symmetries", "a(n)"}
+	case s.Piece == Superqueen:
+	case s.Square() && full:
+		total = Sequence{"A000170", "n queens on an n × n board", "a(n)"}
+		unique = Sequence{"A002562", "classes of the same under the 8 symmetries", "a(n)"}
+	case s.Square() && s.Queens == 2:
+		total = Sequence{"A036464", "2 queens on an n × n board", "a(n)"}
+	case s.Square() && s.Queens == 3:
+		total = Sequence{"A047659", "3 queens on an n × n board", "a(n)"}
+	case s.Square() && s.Queens == 4:
+		total = Sequence{"A061994", "4 queens on an n × n board", "a(n)"}
+	case s.Square() && s.Queens == 5:
+		total = Sequence{"A108792", "5 queens on an n × n board", "a(n)"}
+	case s.Queens == min(s.Rows, s.Cols):
+		total = Sequence{"A269133", "m queens on an m × n board, m ≤ n", "T(n, m)"}
+	}
+	return total, unique
+}
