@@ -22,9 +22,12 @@ const (
 	// [Verify], as a Placement cannot hold them, but a line along which the
 	// queens of a set of squares attack (classic's brute-combinations).
 	SameRow
+	// KnightMove, "knight's move", is two superqueens a knight's move
+	// apart (package variant); never a verdict of [Verify].
+	KnightMove
 )
 
-var kindNames = [...]string{"", "column out of range", "empty row", "same column", "same diagonal", "same anti-diagonal", "blocked square", "same row"}
+var kindNames = [...]string{"", "column out of range", "empty row", "same column", "same diagonal", "same anti-diagonal", "blocked square", "same row", "knight's move"}
 
 func (k ProblemKind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -35,7 +38,7 @@ func (k ProblemKind) String() string {
 
 // IsAttack reports whether k is two queens on one line.
 func (k ProblemKind) IsAttack() bool {
-	return k == SameRow || k == SameColumn || k == Diagonal || k == AntiDiagonal
+	return k == SameRow || k == SameColumn || k == Diagonal || k == AntiDiagonal || k == KnightMove
 }
 
 // ParseProblemKind accepts the names String prints.
@@ -87,6 +90,9 @@ func (p *Problem) Error() string {
 		return fmt.Sprintf("row %d has no queen", p.Row+1)
 	case Blocked:
 		return fmt.Sprintf("queen at row %d, column %d stands on a blocked square", p.Row+1, p.Col+1)
+	case KnightMove:
+		return fmt.Sprintf("superqueens at row %d, column %d and row %d, column %d attack each other by a knight's move",
+			p.Row2+1, p.Col2+1, p.Row+1, p.Col+1)
 	}
 	return fmt.Sprintf("queens at row %d, column %d and row %d, column %d attack each other on the %s",
 		p.Row2+1, p.Col2+1, p.Row+1, p.Col+1, p.Kind)

@@ -1,0 +1,172 @@
+package variant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// TestSolutions checks that Solutions gives Count's total, every placement
+// valid by Verify and none twice, on boards of every shape.
+func TestSolutions(t *testing.T) {
+	specs := []Spec{
+		{Rows: 10, Piece: Superqueen}, {Rows: 7, Torus: true}, {Rows: 7, Torus: true, Piece: Superqueen, Queens: 3},
+		{Rows: 6, Cols: 9, Queens: 4}, {Rows: 8, Cols: 5, Queens: 5}, {Rows: 6, Queens: 3, Piece: Superqueen}, {Rows: 8},
+	}
+	for _, s := range specs {
+		t.Run(s.String(), func(t *testing.T) {
+			r, err := Count(context.Background(), s, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for p, err := range Solutions(context.Background(), s) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := Verify(s, p); err != nil {
+					t.Fatalf("%v: %v", p, err)
+				}
+				if seen[p.String()] {
+					t.Fatalf("%v twice", p)
+				}
+				seen[p.String()] = true
+			}
+			if U(uint64(len(seen))) != r.Total {
+				t.Errorf("Solutions gives %d, Count %s", len(seen), r.Total)
+			}
+		})
+	}
+}
+
+// TestVerify holds Verify's verdict against the brute-force rule on every
+// pair of squares of small boards, and checks the kinds it names.
+func TestVerify(t *testing.T) {
+	for _, s := range []Spec{{Rows: 5, Torus: true, Piece: Superqueen}, {Rows: 4, Cols: 6, Piece: Superqueen}, {Rows: 5, Torus: true}, {Rows: 6}} {
+		s = s.Normal()
+		s.Queens = 2
+		for r1 := range s.Rows {
+			for r2 := r1 + 1; r2 < s.Rows; r2++ {
+				for c1 := range s.Cols {
+					for c2 := range s.Cols {
+						p := board.New(s.Rows)
+						p[r1], p[r2] = int32(c1), int32(c2)
+						err := Verify(s, p)
+						if want := bruteAttacks(s, r1, c1, r2, c2); want != (err != nil) {
+							t.Errorf("%v: %v: Verify says %v, brute force %v", s, p, err, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	cases := []struct {
+		s    Spec
+		p    board.Placement
+		kind board.ProblemKind
+	}{
+		{Spec{Rows: 5, Torus: true}, board.FromOneBased(1, 3, 5, 2, 4), 0},
+		{Spec{Rows: 7}, board.FromOneBased(1, 3, 5, 7, 2, 4, 6), 0},
+		{Spec{Rows: 4}, board.FromOneBased(2, 4, 1, 3), 0},
+		{Spec{Rows: 4, Piece: Superqueen}, board.FromOneBased(2, 4, 1, 3), board.KnightMove},
+		{Spec{Rows: 4, Cols: 6, Queens: 2}, board.FromOneBased(1, 0, 0, 6), 0},
+		{Spec{Rows: 4, Cols: 6, Queens: 2}, board.FromOneBased(1, 0, 0, 7), board.OutOfRange},
+		{Spec{Rows: 4}, board.FromOneBased(2, 4, 1, 0), board.EmptyRow},
+	}
+	for _, c := range cases {
+		err := Verify(c.s, c.p)
+		var pr *board.Problem
+		switch {
+		case c.kind == 0 && err != nil:
+			t.Errorf("%v %v: %v", c.s, c.p, err)
+		case c.kind != 0 && (!errors.As(err, &pr) || pr.Kind != c.kind):
+			t.Errorf("%v %v: %v, want %v", c.s, c.p, err, c.kind)
+		}
+	}
+	// The 40 solutions of 7 × 7 less the 28 of the torus fail on a
+	// diagonal that wraps round the edge.
+	wrapped := 0
+	for p := range Solutions(context.Background(), Spec{Rows: 7}) {
+		var pr *board.Problem
+		if err := Verify(Spec{Rows: 7, Torus: true}, p); errors.As(err, &pr) && (pr.Kind == board.Diagonal || pr.Kind == board.AntiDiagonal) {
+			wrapped++
+		} else if err != nil {
+			t.Errorf("%v: %v", p, err)
+		}
+	}
+	if wrapped != 40-28 {
+		t.Errorf("%d solutions of 7 × 7 fail on the torus, want 12", wrapped)
+	}
+	if err := Verify(Spec{Rows: 4, Queens: 2}, board.FromOneBased(2, 4, 1, 0)); err == nil {
+		t.Error("3 pieces pass for 2")
+	}
+	if err := Verify(Spec{Rows: 4, Cols: 0}, board.FromOneBased(2, 4, 1)); err == nil {
+		t.Error("3 rows pass for 4")
+	}
+}
+
+// TestSpecErrors checks the refusals and the zero with a sentence.
+func TestSpecErrors(t *testing.T) {
+	for _, s := range []Spec{{Rows: 0}, {Rows: 65}, {Rows: 4, Cols: -1}, {Rows: 4, Cols: 65}, {Rows: 4, Queens: -2}, {Rows: 4, Cols: 5, Torus: true}, {Rows: 4, Piece: 7}} {
+		if _, err := Count(context.Background(), s, Options{}); !errors.Is(err, ErrSpec) {
+			t.Errorf("%+v: %v, want ErrSpec", s, err)
+		}
+	}
+	r, err := Count(context.Background(), Spec{Rows: 8, Queens: 9}, Options{})
+	if err != nil || r.Total != U(0) || r.Note == "" {
+		t.Errorf("9 queens on 8 × 8: %v, %+v", err, r)
+	}
+}
+
+// TestCountStops checks that a count ends with the context's error.
+func TestCountStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Count(ctx, Spec{Rows: 12, Torus: true}, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestEstimate checks that Knuth's probes are near the exact count.
+func TestEstimate(t *testing.T) {
+	for _, s := range []Spec{{Rows: 12, Piece: Superqueen}, {Rows: 9, Queens: 4}, {Rows: 13, Torus: true}} {
+		e, err := EstimateTree(context.Background(), s, 20000, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Count(context.Background(), s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := e.Total - r.Total.Float64(); d*d > 25*e.TotalErr*e.TotalErr+1 {
+			t.Errorf("%v: estimate %.4g ± %.2g, exact %s", s, e.Total, e.TotalErr, r.Total)
+		}
+	}
+}
+
+func ExampleCount() {
+	r, err := Count(context.Background(), Spec{Rows: 10, Piece: Superqueen}, Options{})
+	if err != nil {
+		panic(err)
+	}
+	total, unique := r.Spec.OEIS()
+	fmt.Println(r.Spec, r.Total, total.ID, r.Unique, unique.ID)
+	// Output: 10 superqueens on a 10 × 10 board 4 A051223 1 A051224
+}
+
+func ExampleSolutions() {
+	for p, err := range Solutions(context.Background(), Spec{Rows: 5, Torus: true}) {
+		if err != nil {
+			panic(err)
+		}
+		if p[0] == 0 {
+			fmt.Println(p)
+		}
+	}
+	// Output:
+	// 1 3 5 2 4
+	// 1 4 2 5 3
+}
