@@ -1,0 +1,170 @@
+package dominate
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/board"
+)
+
+// terms reads the row named what of ../variant/testdata/oeis.tsv, the one
+// table of published terms (see there for the sources).
+func terms(t *testing.T, what string) (id string, from int, vals []uint64) {
+	t.Helper()
+	f, err := os.Open("../variant/testdata/oeis.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) != 5 || cols[1] != what {
+			continue
+		}
+		from, _ = strconv.Atoi(cols[2])
+		for _, s := range strings.Split(cols[3], ",") {
+			v, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals = append(vals, v)
+		}
+		return cols[0], from, vals
+	}
+	t.Fatalf("no %s row", what)
+	return
+}
+
+// TestOEIS checks the domination numbers (A075458, A075324) and the number
+// of minimum sets (A002564, A002568) for N = 1 … 12 (10 under -short).
+func TestOEIS(t *testing.T) {
+	max := 12
+	if testing.Short() {
+		max = 10
+	}
+	for _, independent := range []bool{false, true} {
+		name := map[bool]string{false: "dominate", true: "independent"}[independent]
+		idMin, from, mins := terms(t, name)
+		idCount, _, counts := terms(t, name+"-count")
+		for n := from; n <= max; n++ {
+			r, err := Solve(context.Background(), n, Options{Independent: independent, Count: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Exact || uint64(r.Minimum) != mins[n-from] || r.Count != counts[n-from] || len(r.Queens) != r.Minimum {
+				t.Errorf("N = %d, independent %v: minimum %d (exact %v), %d sets; %s(%d) = %d, %s(%d) = %d",
+					n, independent, r.Minimum, r.Exact, r.Count, idMin, n, mins[n-from], idCount, n, counts[n-from])
+			}
+			if err := Check(n, r.Queens, independent); err != nil {
+				t.Errorf("N = %d: %v", n, err)
+			}
+		}
+	}
+}
+
+// bruteMinimum tries every set of k squares for k = 1, 2, … and returns
+// the first k for which some set dominates (with independent, some set of
+// pairwise non-attacking queens), and how many sets of that size do.
+func bruteMinimum(n int, independent bool) (int, uint64) {
+	for k := 1; ; k++ {
+		var found uint64
+		set := make([]board.Square, k)
+		var rec func(i, from int)
+		rec = func(i, from int) {
+			if i == k {
+				if Check(n, set, independent) == nil {
+					found++
+				}
+				return
+			}
+			for v := from; v < n*n; v++ {
+				set[i] = board.Square{Row: v / n, Col: v % n}
+				rec(i+1, v+1)
+			}
+		}
+		rec(0, 0)
+		if found > 0 {
+			return k, found
+		}
+	}
+}
+
+// TestBrute holds Solve against bruteMinimum for N ≤ 6.
+func TestBrute(t *testing.T) {
+	for n := 1; n <= 6; n++ {
+		for _, independent := range []bool{false, true} {
+			k, c := bruteMinimum(n, independent)
+			r, err := Solve(context.Background(), n, Options{Independent: independent, Count: true})
+			if err != nil || r.Minimum != k || r.Count != c {
+				t.Errorf("N = %d, independent %v: %d, %d sets (%v); brute force %d, %d", n, independent, r.Minimum, r.Count, err, k, c)
+			}
+		}
+	}
+}
+
+// TestHeuristic checks the sets found past ExactReach: valid, no smaller
+// than the lower bound, and the same on every run.
+func TestHeuristic(t *testing.T) {
+	for _, n := range []int{ExactReach + 1, 20} {
+		for _, independent := range []bool{false, true} {
+			o := Options{Independent: independent, Steps: 2000}
+			r, err := Solve(context.Background(), n, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Check(n, r.Queens, independent); err != nil || r.Minimum < r.LowerBound || r.Minimum != len(r.Queens) {
+				t.Errorf("N = %d: %d queens, bound %d: %v", n, r.Minimum, r.LowerBound, err)
+			}
+			again, _ := Solve(context.Background(), n, o)
+			if fmt.Sprint(again.Queens) != fmt.Sprint(r.Queens) {
+				t.Errorf("N = %d: two runs differ", n)
+			}
+		}
+	}
+	if _, err := Solve(context.Background(), ExactReach+1, Options{Count: true}); err == nil {
+		t.Error("a count past exact reach did not fail")
+	}
+	for _, n := range []int{0, MaxN + 1} {
+		if _, err := Solve(context.Background(), n, Options{}); err == nil {
+			t.Errorf("N = %d did not fail", n)
+		}
+	}
+}
+
+// TestCheck checks the verdicts of Check.
+func TestCheck(t *testing.T) {
+	sq := func(r, c int) board.Square { return board.Square{Row: r, Col: c} }
+	cases := []struct {
+		n           int
+		q           []board.Square
+		independent bool
+		ok          bool
+	}{
+		{4, []board.Square{sq(0, 0), sq(2, 2)}, false, true},
+		{4, []board.Square{sq(0, 0), sq(3, 3)}, false, false},
+		{4, []board.Square{sq(0, 0), sq(2, 2)}, true, false},
+		{3, []board.Square{sq(1, 1)}, true, true},
+		{3, []board.Square{sq(1, 1), sq(1, 1)}, false, false},
+		{3, []board.Square{sq(1, 3)}, false, false},
+	}
+	for _, c := range cases {
+		if err := Check(c.n, c.q, c.independent); (err == nil) != c.ok {
+			t.Errorf("%d %v %v: %v", c.n, c.q, c.independent, err)
+		}
+	}
+}
+
+func ExampleSolve() {
+	r, err := Solve(context.Background(), 8, Options{Count: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Minimum, r.Exact, r.Count)
+	// Output: 5 true 4860
+}
