@@ -13,14 +13,18 @@ const MaxExact = 16
 // r·N + c being bit r·N + c.
 type set [4]uint64
 
-func (s *set) add(i int)          { s[i>>6] |= 1 << uint(i&63) }
-func (s *set) has(i int) bool     { return s[i>>6]&(1<<uint(i&63)) != 0 }
-func (s set) and(t set) set       { return set{s[0] & t[0], s[1] & t[1], s[2] & t[2], s[3] & t[3]} }
-func (s set) andNot(t set) set    { return set{s[0] &^ t[0], s[1] &^ t[1], s[2] &^ t[2], s[3] &^ t[3]} }
-func (s set) or(t set) set        { return set{s[0] | t[0], s[1] | t[1], s[2] | t[2], s[3] | t[3]} }
-func (s set) empty() bool         { return s[0]|s[1]|s[2]|s[3] == 0 }
-func (s set) count() int          { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3]) }
-func (s set) andCount(t set) int  { return bits.OnesCount64(s[0]&t[0]) + bits.OnesCount64(s[1]&t[1]) + bits.OnesCount64(s[2]&t[2]) + bits.OnesCount64(s[3]&t[3]) }
+func (s *set) add(i int)       { s[i>>6] |= 1 << uint(i&63) }
+func (s *set) has(i int) bool  { return s[i>>6]&(1<<uint(i&63)) != 0 }
+func (s set) and(t set) set    { return set{s[0] & t[0], s[1] & t[1], s[2] & t[2], s[3] & t[3]} }
+func (s set) andNot(t set) set { return set{s[0] &^ t[0], s[1] &^ t[1], s[2] &^ t[2], s[3] &^ t[3]} }
+func (s set) or(t set) set     { return set{s[0] | t[0], s[1] | t[1], s[2] | t[2], s[3] | t[3]} }
+func (s set) empty() bool      { return s[0]|s[1]|s[2]|s[3] == 0 }
+func (s set) count() int {
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+}
+func (s set) andCount(t set) int {
+	return bits.OnesCount64(s[0]&t[0]) + bits.OnesCount64(s[1]&t[1]) + bits.OnesCount64(s[2]&t[2]) + bits.OnesCount64(s[3]&t[3])
+}
 func (s set) subsetOf(t set) bool { return s.andNot(t).empty() }
 
 // each calls f on every square of s in increasing order.
