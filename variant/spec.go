@@ -132,7 +132,7 @@ func (s Spec) Symmetries() int {
 type Sequence struct {
 	ID   string // "A051906"
 	Name string // what it counts
-	Term string // which term: "a(n)", "T(n, m)", ...
+	Term string // which term it is: "a(13)", "T(9, 6)"
 }
 
 // OEIS returns the sequences that the total and the unique count of s are
@@ -143,27 +143,27 @@ func (s Spec) OEIS() (total, unique Sequence) {
 	full := s.Queens == s.Rows
 	switch {
 	case s.Torus && s.Piece == Queen && full:
-		total = Sequence{"A051906", "n queens on an n × n torus", "a(n)"}
+		total = Sequence{"A051906", "n queens on an n × n torus", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Torus && s.Piece == Queen && s.Queens == 2:
-		total = Sequence{"A172517", "2 queens on an n × n torus", "a(n)"}
+		total = Sequence{"A172517", "2 queens on an n × n torus", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Torus:
 	case s.Piece == Superqueen && s.Square() && full:
-		total = Sequence{"A051223", "n superqueens on an n × n board", "a(n)"}
-		unique = Sequence{"A051224", "classes of the same under the 8 symmetries", "a(n)"}
+		total = Sequence{"A051223", "n superqueens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
+		unique = Sequence{"A051224", "classes of the same under the 8 symmetries", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Piece == Superqueen:
 	case s.Square() && full:
-		total = Sequence{"A000170", "n queens on an n × n board", "a(n)"}
-		unique = Sequence{"A002562", "classes of the same under the 8 symmetries", "a(n)"}
+		total = Sequence{"A000170", "n queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
+		unique = Sequence{"A002562", "classes of the same under the 8 symmetries", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Square() && s.Queens == 2:
-		total = Sequence{"A036464", "2 queens on an n × n board", "a(n)"}
+		total = Sequence{"A036464", "2 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Square() && s.Queens == 3:
-		total = Sequence{"A047659", "3 queens on an n × n board", "a(n)"}
+		total = Sequence{"A047659", "3 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Square() && s.Queens == 4:
-		total = Sequence{"A061994", "4 queens on an n × n board", "a(n)"}
+		total = Sequence{"A061994", "4 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Square() && s.Queens == 5:
-		total = Sequence{"A108792", "5 queens on an n × n board", "a(n)"}
+		total = Sequence{"A108792", "5 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
 	case s.Queens == min(s.Rows, s.Cols):
-		total = Sequence{"A269133", "m queens on an m × n board, m ≤ n", "T(n, m)"}
+		total = Sequence{"A269133", "m queens on an m × n board, m ≤ n", fmt.Sprintf("T(%d, %d)", max(s.Rows, s.Cols), min(s.Rows, s.Cols))}
 	}
 	return total, unique
 }

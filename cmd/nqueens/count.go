@@ -14,6 +14,7 @@ import (
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/cluster"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -37,6 +38,9 @@ type countOptions struct {
 	lo, hi          int              // of --range
 	strategy        classic.Strategy // of --algo
 	key             sealKey
+	variant         *variantFlags
+	spec            variant.Spec // of the variant flags, when isVariant
+	isVariant       bool
 }
 
 // estimateFrom is the smallest N for which count estimates the run time
@@ -66,7 +70,18 @@ use in the configuration folder (~/.config/nqueens/seal.key), or with
 --key-file: one edited, or sealed under another key, is refused.
 
 --range A-B prints a table of N, total, unique and seconds, checking each row
-against the published counts.`
+against the published counts.
+
+The variants (see docs/variants.md) are counted with their own engine:
+--torus (diagonals wrap round the edges: OEIS A051906), --super (queens that
+also move as a knight: A051223, classes A051224), --queens K (K pieces, at
+most one a row: A036464, A047659, A061994, A108792 for K = 2 … 5 on N × N)
+and --cols M (N rows × M columns; N queens on N ≤ M columns: the triangle
+A269133), together where they make sense (a torus is square). They print
+the total and the classes under the board's symmetries (8 for a square, the
+torus included, whose turns are not merged; 4 for a rectangle), with the
+OEIS sequence each number is a term of. More pieces than the board's shorter
+side gives 0 with a sentence. A run estimated over an hour asks for --yes.`
 
 func newCountCmd() *cobra.Command {
 	o := &countOptions{}
@@ -90,6 +105,7 @@ func newCountCmd() *cobra.Command {
 	fl.BoolVar(&o.stats, "stats", false, "with --algo: print the strategy's counters and time")
 	o.shard = addShardFlags(cmd)
 	addKeyFlag(cmd, &o.key)
+	o.variant = addVariantFlags(cmd, "range", "algo", "ledger", "checkpoint", "resume", "shard", "shard-from-env")
 	algoNames(cmd, "algo")
 	// Four modes: a whole count (with checkpoints), --range, --algo, and a
 	// shard into a --ledger.
@@ -138,6 +154,12 @@ func (o *countOptions) validate(args []string) error {
 			return err
 		}
 		o.n = n
+		if o.variant.active(o.given) {
+			if o.spec, err = o.variant.spec(n, o.given); err != nil {
+				return err
+			}
+			o.isVariant = !plain(o.spec)
+		}
 	} else if o.resume == "" {
 		return usagef("count needs N (or --resume FILE, or --range A-B)")
 	}
@@ -152,6 +174,8 @@ func (o *countOptions) run(ctx context.Context) error {
 		return o.runAlgo(ctx)
 	case o.shard.active():
 		return o.runShard(ctx)
+	case o.isVariant:
+		return o.runVariant(ctx)
 	}
 	ck, cleanup, err := o.openCheckpoint()
 	if err != nil {

@@ -115,7 +115,7 @@ var commands = []func() *cobra.Command{
 	// Boards: make, list, check and draw them.
 	newSolveCmd, newListCmd, newVerifyCmd, newShowCmd, newCompleteCmd,
 	// Counting, on one machine or many.
-	newCountCmd, newEstimateCmd, newMergeCmd, newCoordinatorCmd, newWorkerCmd,
+	newCountCmd, newEstimateCmd, newDominateCmd, newMergeCmd, newCoordinatorCmd, newWorkerCmd,
 	// The classic algorithms, and the web page.
 	newAlgorithmsCmd, newCompareCmd, newTraceCmd, newServeCmd, newSiteCmd,
 	newVersionCmd,

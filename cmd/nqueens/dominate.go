@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nqueens/nqueens/dominate"
+	"github.com/spf13/cobra"
+)
+
+const dominateLong = `dominate prints the fewest queens that occupy or attack every square of an
+N × N board (the domination number, OEIS A075458), one such arrangement as a
+board, and with --count how many minimum arrangements there are, every
+placement counted (A002564). --independent asks for queens that also do not
+attack each other (A075324, counts A002568).
+
+Up to N = 13 the minimum is proved by exhaustive search: no arrangement of
+one queen fewer dominates the board (for --independent, none of any size
+from the plain minimum up). Past that, dominate prints the smallest
+arrangement a greedy choice and a local search find, beside the proved lower
+bound ⌈(N − 1)/2⌉, and says how wide the gap is; --count is refused there.
+Every arrangement printed is checked square by square.`
+
+// dominateOptions are the flags and arguments of dominate.
+type dominateOptions struct {
+	streams
+	n           int
+	independent bool
+	count       bool
+	jsonOut     bool
+	workers     int
+}
+
+func newDominateCmd() *cobra.Command {
+	o := &dominateOptions{}
+	cmd := &cobra.Command{
+		Use:   "dominate N",
+		Short: "The fewest queens that attack every square, proved, with the count of minimum arrangements",
+		Long:  dominateLong,
+		Args:  exactArgs(1, "N"),
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&o.independent, "independent", false, "queens that do not attack each other")
+	fl.BoolVar(&o.count, "count", false, "count the minimum arrangements (N ≤ 13)")
+	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
+	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores)")
+	return command(cmd, o)
+}
+
+func (o *dominateOptions) validate(args []string) error {
+	if err := checkWorkers(o.workers); err != nil {
+		return err
+	}
+	n, err := parseN(args[0], "dominate", dominate.MaxN)
+	if err != nil {
+		return err
+	}
+	if o.count && n > dominate.ExactReach {
+		return usagef("--count is within reach up to N = %d (an exhaustive search), not N = %d", dominate.ExactReach, n)
+	}
+	o.n = n
+	return nil
+}
+
+// dominateJSON is the --json output of dominate. Minimum is absent past
+// exact reach, where Found and LowerBound bound it.
+type dominateJSON struct {
+	N           int      `json:"n"`
+	Independent bool     `json:"independent"`
+	Minimum     *int     `json:"minimum,omitempty"`
+	Found       int      `json:"found"`
+	LowerBound  int      `json:"lower_bound"`
+	Exact       bool     `json:"exact"`
+	Queens      [][2]int `json:"queens"`
+	Count       *uint64  `json:"count,omitempty"`
+	OEIS        string   `json:"oeis"`
+	OEISCount   string   `json:"oeis_count,omitempty"`
+	Seconds     float64  `json:"seconds"`
+}
+
+func (o *dominateOptions) run(ctx context.Context) error {
+	r, err := dominate.Solve(ctx, o.n, dominate.Options{Independent: o.independent, Count: o.count, Workers: o.workers})
+	if err != nil {
+		return err
+	}
+	seqMin, seqCount := "A075458", "A002564"
+	if o.independent {
+		seqMin, seqCount = "A075324", "A002568"
+	}
+	if o.jsonOut {
+		j := dominateJSON{N: r.N, Independent: r.Independent, Found: r.Minimum, LowerBound: r.LowerBound, Exact: r.Exact, OEIS: seqMin, Seconds: r.Elapsed.Seconds()}
+		if r.Exact {
+			j.Minimum = &r.Minimum
+		}
+		for _, q := range r.Queens {
+			j.Queens = append(j.Queens, [2]int{q.Row + 1, q.Col + 1})
+		}
+		if r.Counted {
+			j.Count, j.OEISCount = &r.Count, seqCount
+		}
+		return writeJSONLine(o.stdout, j)
+	}
+	w := o.stdout
+	what := "queens"
+	if o.independent {
+		what = "independent queens"
+	}
+	switch {
+	case r.Exact && o.n <= dominate.ExactReach:
+		fmt.Fprintf(w, "minimum %d (OEIS %s, a(%d); no %d %s dominate the board: exhaustive search)\n", r.Minimum, seqMin, o.n, r.Minimum-1, what)
+	case r.Exact:
+		fmt.Fprintf(w, "minimum %d (OEIS %s, a(%d); it meets the lower bound ⌈(N − 1)/2⌉)\n", r.Minimum, seqMin, o.n)
+	default:
+		fmt.Fprintf(w, "found %d %s; lower bound %d (⌈(N − 1)/2⌉): the minimum is %d … %d, not proved here (exhaustive search reaches N = %d)\n",
+			r.Minimum, what, r.LowerBound, r.LowerBound, r.Minimum, dominate.ExactReach)
+	}
+	rows := make([][]byte, o.n)
+	for i := range rows {
+		rows[i] = []byte(strings.Repeat(".", o.n))
+	}
+	for _, q := range r.Queens {
+		rows[q.Row][q.Col] = 'Q'
+	}
+	for _, row := range rows {
+		fmt.Fprintf(w, "%s\n", row)
+	}
+	if r.Counted {
+		fmt.Fprintf(w, "count %d (OEIS %s, a(%d): every minimum arrangement, rotations and mirrors included)\n", r.Count, seqCount, o.n)
+	}
+	return nil
+}

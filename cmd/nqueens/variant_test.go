@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestCountVariants(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		stdout   string // exact, if not empty
+		inStderr string
+	}{
+		{[]string{"count", "13", "--torus"}, 0, "total 4524 (OEIS A051906, a(13))\nunique 572 (classes under the 8 symmetries of the square; turns of the torus not merged)\n", ""},
+		{[]string{"count", "11", "--super"}, 0, "total 44 (OEIS A051223, a(11))\nunique 6 (classes under the 8 symmetries of the square; OEIS A051224)\n", ""},
+		{[]string{"count", "8", "--queens", "3"}, 0, "total 10320 (OEIS A047659, a(8))\n", ""},
+		{[]string{"count", "6", "--cols", "9"}, 0, "total 2292 (OEIS A269133, T(9, 6))\n", ""},
+		{[]string{"count", "9", "--cols", "6", "--queens", "6"}, 0, "total 2292 (OEIS A269133, T(9, 6))\n", ""},
+		{[]string{"count", "8", "--queens", "8"}, 0, "total 92\nunique 12\n", ""}, // the plain problem, by count's engine
+		{[]string{"count", "8", "--queens", "9"}, 0, "total 0\n", "at most 8 can"},
+		{[]string{"count", "9", "--cols", "6"}, 0, "total 0\n", "at most 6 can"},
+		{[]string{"count", "7", "--torus", "--super", "--queens", "3"}, 0, "", ""},
+		{[]string{"count", "8", "--cols", "0"}, 2, "", "--cols must be between 1 and 64"},
+		{[]string{"count", "8", "--queens", "0"}, 2, "", "--queens must be 1 or more"},
+		{[]string{"count", "8", "--torus", "--cols", "9"}, 2, "", "square"},
+		{[]string{"count", "8", "--torus", "--range", "1-3"}, 2, "", "not both"},
+		{[]string{"count", "8", "--super", "--algo", "bitmask"}, 2, "", "not both"},
+		{[]string{"dominate", "8", "--count"}, 0, "", ""},
+		{[]string{"dominate", "14", "--count"}, 2, "", "within reach up to N = 13"},
+		{[]string{"dominate", "0"}, 2, "", "out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(tt.args...)
+			if code != tt.code || (tt.stdout != "" && !strings.HasPrefix(out, tt.stdout)) || !strings.Contains(errOut, tt.inStderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout starting %q, stderr containing %q",
+					code, out, errOut, tt.code, tt.stdout, tt.inStderr)
+			}
+		})
+	}
+}
+
+func TestCountVariantJSON(t *testing.T) {
+	code, out, _ := runCLI("count", "10", "--super", "--json")
+	var j map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	want := map[string]any{"n": 10.0, "cols": 10.0, "queens": 10.0, "torus": false, "piece": "superqueen", "total": 4.0, "unique": 1.0,
+		"symmetries": 8.0, "oeis": "A051223", "oeis_unique": "A051224"}
+	for k, v := range want {
+		if j[k] != v {
+			t.Errorf("%s = %v, want %v (%s)", k, j[k], v, out)
+		}
+	}
+}
+
+func TestDominate(t *testing.T) {
+	code, out, errOut := runCLI("dominate", "5", "--count")
+	want := "minimum 3 (OEIS A075458, a(5); no 2 queens dominate the board: exhaustive search)\n"
+	if code != 0 || !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "count 186 (OEIS A002564, a(5): every minimum arrangement, rotations and mirrors included)\n") {
+		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
+	if got := strings.Count(out, "Q"); got != 3 {
+		t.Errorf("%d queens drawn:\n%s", got, out)
+	}
+	code, out, _ = runCLI("dominate", "12", "--independent", "--json")
+	var j struct {
+		N, Minimum int
+		Queens     [][2]int
+		Count      *uint64
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.N != 12 || j.Minimum != 7 || len(j.Queens) != 7 || j.Count != nil {
+		t.Errorf("exit %d: %s", code, out)
+	}
+	code, out, _ = runCLI("dominate", "16", "--json")
+	if code != 0 || strings.Contains(out, `"minimum"`) || !strings.Contains(out, `"lower_bound":8`) {
+		t.Errorf("exit %d: %s", code, out)
+	}
+}
