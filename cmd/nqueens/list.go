@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/solve"
+	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -32,6 +33,8 @@ type listOptions struct {
 	unique, jsonOut bool
 	limit           int
 	output          string
+	variant         *variantFlags
+	spec            *variant.Spec // of the variant flags, if given
 }
 
 func newListCmd() *cobra.Command {
@@ -51,6 +54,7 @@ func newListCmd() *cobra.Command {
 	fl.IntVarP(&o.limit, "limit", "k", 0, "stop after this many solutions (0: all)")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines (the same as --format json)")
 	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	o.variant = addVariantFlags(cmd, "unique")
 	return command(cmd, o)
 }
 
@@ -69,6 +73,16 @@ func (o *listOptions) validate(args []string) error {
 	if o.n, err = parseN(args[0], "list", min(solve.MaxEnumerateN, board.MaxWriteN(f))); err != nil {
 		return err
 	}
+	if o.variant.active(o.given) {
+		s, err := o.variant.spec(o.n, o.given)
+		if err != nil {
+			return err
+		}
+		if s.Cols != s.Rows && f != board.List {
+			return usagef("a board of %d rows and %d columns lists in the list format only (a column per row, 0 for an empty row)", s.Rows, s.Cols)
+		}
+		o.spec = &s
+	}
 	return nil
 }
 
@@ -76,7 +90,16 @@ func (o *listOptions) run(ctx context.Context) error {
 	// Every solution is a class of one for the loop below, whose orbit
 	// size 0 says "not asked for".
 	sols := solve.Unique(o.n)
-	if !o.unique {
+	switch {
+	case o.spec != nil:
+		sols = func(yield func(solve.Class, error) bool) {
+			for p, err := range variant.Solutions(ctx, *o.spec) {
+				if !yield(solve.Class{Canonical: p}, err) {
+					return
+				}
+			}
+		}
+	case !o.unique:
 		sols = func(yield func(solve.Class, error) bool) {
 			for p, err := range solve.All(o.n) {
 				if !yield(solve.Class{Canonical: p}, err) {
@@ -95,7 +118,12 @@ func (o *listOptions) run(ctx context.Context) error {
 				return fmt.Errorf("stopped after %d solutions: %w", k, err)
 			}
 			k++
-			if err := writeListed(w, c.Canonical, o.f, k, c.Size); err != nil {
+			if o.spec != nil && o.spec.Cols != o.spec.Rows {
+				// A rectangle: the list format, with columns past N.
+				if _, err := fmt.Fprintln(w, c.Canonical.String()); err != nil {
+					return err
+				}
+			} else if err := writeListed(w, c.Canonical, o.f, k, c.Size); err != nil {
 				return err
 			}
 			if k == o.limit {

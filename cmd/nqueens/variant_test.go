@@ -80,3 +80,28 @@ func TestDominate(t *testing.T) {
 		t.Errorf("exit %d: %s", code, out)
 	}
 }
+
+func TestListVerifyVariants(t *testing.T) {
+	code, out, _ := runCLI("list", "10", "--super")
+	if code != 0 || out != "3 6 9 1 4 7 10 2 5 8\n4 8 1 5 9 2 6 10 3 7\n7 3 10 6 2 9 5 1 8 4\n8 5 2 10 7 4 1 9 6 3\n" {
+		t.Errorf("list 10 --super: exit %d, %q", code, out)
+	}
+	code, out, _ = runCLI("list", "3", "--cols", "5")
+	if code != 0 || strings.Count(out, "\n") != 14 {
+		t.Errorf("list 3 --cols 5: exit %d, %q", code, out)
+	}
+	if code, _, errOut := runCLI("list", "3", "--cols", "5", "--format", "dots"); code != 2 || !strings.Contains(errOut, "list format only") {
+		t.Errorf("dots of a rectangle: exit %d, %q", code, errOut)
+	}
+	_, sols, _ := runCLI("list", "7", "--torus")
+	if code, out, _ := runCLIIn(sols, "verify", "--torus"); code != 0 || strings.Count(out, "ok") != 28 {
+		t.Errorf("verify --torus of list 7 --torus: exit %d, %q", code, out)
+	}
+	_, plain7, _ := runCLI("list", "7")
+	if code, out, _ := runCLIIn(plain7, "verify", "--torus"); code != 1 || strings.Count(out, ": ok") != 28 || !strings.Contains(out, "diagonal") {
+		t.Errorf("verify --torus of list 7: exit %d, %q", code, out)
+	}
+	if code, out, _ := runCLIIn("2 4 1 3\n", "verify", "--super"); code != 1 || !strings.Contains(out, "knight's move") {
+		t.Errorf("verify --super 2 4 1 3: exit %d, %q", code, out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"iter"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -19,6 +20,7 @@ type verifyOptions struct {
 	inFormat         string
 	f                board.Format
 	path             string
+	torus, super     bool
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -47,6 +49,8 @@ Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 	fl.StringVarP(&o.inFormat, "format", "f", "auto", "input format: auto, list, grid, dots, json")
 	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object per board")
 	fl.BoolVar(&o.partial, "partial", false, "accept empty rows: check only that no two queens attack each other")
+	fl.BoolVar(&o.torus, "torus", false, "check on a torus: diagonals (and knight moves) wrap round the edges")
+	fl.BoolVar(&o.super, "super", false, "check superqueens: queens that also move as a knight")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(append([]string{"auto"}, formatNames(board.InputFormats)...), cobra.ShellCompDirectiveNoFileComp))
 	return command(cmd, o)
 }
@@ -68,9 +72,36 @@ func (o *verifyOptions) run(ctx context.Context) error {
 	if o.partial {
 		check = board.Partial.Check
 	}
+	if o.torus || o.super {
+		check = o.variantCheck(check)
+	}
 	return o.writeOutput("", func(w *bufio.Writer) error {
 		return verifyAll(w, readBoards(in, name, o.f), name, check, o.jsonOut)
 	})
+}
+
+// variantCheck checks a board by the rules of --torus and --super, after
+// plain (which checks blocked squares, and which a variant's stricter rule
+// does not loosen except for the torus's wrapped diagonals, checked here).
+func (o *verifyOptions) variantCheck(plain func(board.Partial) error) func(board.Partial) error {
+	return func(p board.Partial) error {
+		if len(p.Blocked) > 0 {
+			if err := board.CheckBlocked(p.Queens, p.Blocked); err != nil {
+				return err
+			}
+		}
+		if len(p.Queens) == 0 || len(p.Queens) > variant.MaxSide {
+			return plain(p)
+		}
+		s := variant.Spec{Rows: len(p.Queens), Torus: o.torus, Queens: p.Queens.Queens()}
+		if s.Queens == 0 || !o.partial {
+			s.Queens = s.Rows
+		}
+		if o.super {
+			s.Piece = variant.Superqueen
+		}
+		return variant.Verify(s, p.Queens)
+	}
 }
 
 // verifyAll prints a verdict for each board of boards and fails (exit 1)
