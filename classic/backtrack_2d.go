@@ -2,19 +2,21 @@ package classic
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/nqueens/nqueens/board"
 )
 
-// backtrack2D is recursive backtracking on an n×n grid of booleans, testing
-// a square by scanning its whole row, column and both diagonals, as the
-// articles first write it.
+// backtrack2D is recursive backtracking on an n×n grid of booleans, as the
+// articles first write it: a try scans the grid from the square up its
+// column, then up its two diagonals, cell by cell, until a queen or the
+// edge (the rows below are still empty).
 type backtrack2D struct{}
 
 func (backtrack2D) Name() string { return "backtrack-2d" }
 func (backtrack2D) Description() string {
-	return "recursive backtracking on an n×n grid, scanning the row, column and diagonals of each square"
+	return "recursive backtracking on an n×n grid, scanning up the column and both diagonals of each square"
 }
 
 // Solve costs O(n) per try for the scans, plus O(n²) per solution to read
@@ -42,30 +44,49 @@ func (g grid) Col(row int) int {
 	return board.Empty
 }
 
-// safe scans every square that shares a line with (row, col).
-func (g grid) safe(row, col int) bool {
-	n := len(g)
-	for i := range n {
-		if g[row][i] || g[i][col] {
-			return false
+// scan reads the cells above (row, col) on its three lines, in the order
+// column, ↖ diagonal, ↗ diagonal, and stops at the first queen: the cells
+// it read, the queen (row Empty for none) and the line.
+func (g grid) scan(row, col int) (Scan, board.Square, board.ProblemKind) {
+	var s Scan
+	for r := row - 1; r >= 0; r-- {
+		s.Column++
+		if g[r][col] {
+			return s, board.Square{Row: r, Col: col}, board.SameColumn
 		}
 	}
-	for _, d := range [4][2]int{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
-		for r, c := row+d[0], col+d[1]; r >= 0 && r < n && c >= 0 && c < n; r, c = r+d[0], c+d[1] {
-			if g[r][c] {
-				return false
-			}
+	for r, c := row-1, col-1; r >= 0 && c >= 0; r, c = r-1, c-1 {
+		s.Diagonal++
+		if g[r][c] {
+			return s, board.Square{Row: r, Col: c}, board.Diagonal
 		}
 	}
-	return true
+	for r, c := row-1, col+1; r >= 0 && c < len(g); r, c = r-1, c+1 {
+		s.AntiDiagonal++
+		if g[r][c] {
+			return s, board.Square{Row: r, Col: c}, board.AntiDiagonal
+		}
+	}
+	return s, board.Square{Row: board.Empty, Col: board.Empty}, 0
 }
 
-func (backtrack2D) run(s *search, n int) {
+func (backtrack2D) run(s *search) {
+	if s.emit != nil {
+		search2D[traced](s)
+	} else {
+		search2D[quiet](s)
+	}
+}
+
+func search2D[M mode](s *search) {
+	n := s.n
 	g := make(grid, n)
 	for r := range g {
 		g[r] = make([]bool, n)
 	}
-	s.view = &g
+	if tracing[M]() {
+		s.view = g
+	}
 	solution := make(board.Placement, n)
 	var solve func(row int)
 	solve = func(row int) {
@@ -73,21 +94,97 @@ func (backtrack2D) run(s *search, n int) {
 			for r := range n {
 				solution[r] = int32(g.Col(r))
 			}
-			s.solution(solution)
+			s.solved(solution)
+			if tracing[M]() {
+				s.event(Event{Kind: Solution, Row: board.Empty, Col: board.Empty})
+			}
 			return
 		}
 		for col := 0; col < n && !s.stop; col++ {
-			if !g.safe(row, col) {
-				s.reject(row, col)
+			scan, by, how := g.scan(row, col)
+			s.c.Reads += uint64(scan.Cells())
+			if by.Row != board.Empty {
+				s.rejected()
+				if tracing[M]() {
+					s.event(Event{Kind: Reject, Row: row, Col: col, By: by, Attack: how, Scan: ptr(scan)})
+				}
 				continue
 			}
 			g[row][col] = true
-			if s.place(row, col) {
-				solve(row + 1)
+			if !s.placed() || tracing[M]() && !s.event(Event{Kind: Place, Row: row, Col: col, Scan: ptr(scan)}) {
+				return
+			}
+			solve(row + 1)
+			if s.stop {
+				return
 			}
 			g[row][col] = false
-			s.remove(row, col)
+			s.c.Backtracks++
+			if tracing[M]() {
+				s.event(Event{Kind: Remove, Row: row, Col: col})
+			}
 		}
 	}
 	solve(0)
+}
+
+func (backtrack2D) lesson() *lesson { return &lesson2D }
+
+var lesson2D = lesson{
+	title: "a 2-D grid",
+	summary: "Backtracking as the articles first write it: the board is an n×n grid of 0s and 1s, and each try " +
+		"scans the grid cell by cell from the square up its column, then up its two diagonals, until it meets " +
+		"a 1 or the edge. A partial board that is already attacked is abandoned at once, but every try pays for " +
+		"its scan: of all the backtracking strategies this one reads the most.",
+	code: []codeLine{
+		{"solve(row):", 0},
+		{"  if row > n: report the grid as a solution; return", Solution},
+		{"  for col in 1..n:", 0},
+		{"    if scan(row, col) meets a 1: continue", Reject},
+		{"    grid[row][col] = 1", Place},
+		{"    solve(row + 1)", 0},
+		{"    grid[row][col] = 0", Remove},
+		{"scan(row, col): read up the column, then up the ↖ and ↗ diagonals, one cell at a time,", 0},
+		{"                until a 1 or the edge", 0},
+		{"solve(1); report the number of solutions", Done},
+	},
+	say: say2D,
+}
+
+// scanned says what a 2-D scan read, up to the line where it met a queen
+// (0 for none): "2 cells up the column", "3 cells up the column, then 1 up
+// the ↖ diagonal", …
+func scanned(s Scan, row int, met board.ProblemKind) string {
+	if row == 0 {
+		return "no cell (row 1 has nothing above it)"
+	}
+	col := fmt.Sprintf("%d cells up the column", s.Column)
+	if s.Column == 1 {
+		col = "1 cell up the column"
+	}
+	switch met {
+	case board.SameColumn:
+		return col
+	case board.Diagonal:
+		return fmt.Sprintf("%s, then %d up the ↖ diagonal", col, s.Diagonal)
+	}
+	return fmt.Sprintf("%s, %d up the ↖ diagonal and %d up the ↗ diagonal", col, s.Diagonal, s.AntiDiagonal)
+}
+
+func say2D(e *Event, n int, _ EventKind) string {
+	if s, ok := sayCommon(e); ok {
+		return s
+	}
+	r, c := e.Row, e.Col
+	switch e.Kind {
+	case Reject:
+		return fmt.Sprintf("Try %s: the scan reads %s and meets the 1 of the queen in %s, on %s: rejected; %s.",
+			square(r, c), scanned(*e.Scan, r, e.Attack), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, n))
+	case Place:
+		return fmt.Sprintf("Try %s: the scan reads %s and meets no 1: grid[%d][%d] = 1; %s.",
+			square(r, c), scanned(*e.Scan, r, 0), r+1, c+1, down(r, n))
+	case Remove:
+		return fmt.Sprintf("%s: grid[%d][%d] = 0, the queen leaves %s; %s.", backFrom(e, n), r+1, c+1, square(r, c), next(r, c, n))
+	}
+	return e.Kind.String()
 }

@@ -2,6 +2,7 @@ package classic
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/nqueens/nqueens/board"
@@ -9,8 +10,9 @@ import (
 
 // backtrackArray is recursive backtracking on the 1-D column array:
 // queens[row] is the column of the queen in that row, so two queens can
-// never share a row, and a square is safe when no earlier queen is in its
-// column or at |Δrow| == |Δcol|.
+// never share a row, and a try compares the square with the earlier queens
+// one by one, from row 1, until one attacks it (same column, or |Δrow| ==
+// |Δcol|).
 type backtrackArray struct{}
 
 func (backtrackArray) Name() string { return "backtrack-array" }
@@ -27,39 +29,147 @@ func (b backtrackArray) Trace(ctx context.Context, n int) iter.Seq2[Event, error
 	return traceWith(ctx, b, n)
 }
 
-// safeInArray reports whether (row, col) is attacked by none of the queens
-// in rows 0..row-1 of queens.
-func safeInArray(queens board.Placement, row, col int) bool {
+// firstAttacker compares (row, col) with the queens of rows 0..row-1 of
+// queens in order and returns the row of the first that attacks it (row
+// itself for none) and the line; the rows compared are 0..that row.
+func firstAttacker(queens board.Placement, row, col int) (int, board.ProblemKind) {
 	for r := range row {
-		c := int(queens[r])
-		if c == col || row-r == col-c || row-r == c-col {
-			return false
+		switch c := int(queens[r]); {
+		case c == col:
+			return r, board.SameColumn
+		case row-r == col-c:
+			return r, board.Diagonal
+		case row-r == c-col:
+			return r, board.AntiDiagonal
 		}
 	}
-	return true
+	return row, 0
 }
 
-func (backtrackArray) run(s *search, n int) {
+// upTo lists the rows 0..k-1 (nil for none).
+func upTo(k int) []int {
+	if k == 0 {
+		return nil
+	}
+	rows := make([]int, k)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
+}
+
+func (backtrackArray) run(s *search) {
+	if s.emit != nil {
+		searchArray[traced](s)
+	} else {
+		searchArray[quiet](s)
+	}
+}
+
+func searchArray[M mode](s *search) {
+	n := s.n
 	queens := board.New(n)
-	s.view = queens
+	if tracing[M]() {
+		s.view = queens
+	}
 	var solve func(row int)
 	solve = func(row int) {
 		if row == n {
-			s.solution(queens)
+			s.solved(queens)
+			if tracing[M]() {
+				s.event(Event{Kind: Solution, Row: board.Empty, Col: board.Empty})
+			}
 			return
 		}
 		for col := 0; col < n && !s.stop; col++ {
-			if !safeInArray(queens, row, col) {
-				s.reject(row, col)
+			r, how := firstAttacker(queens, row, col)
+			if r < row {
+				s.c.Reads += uint64(r + 1)
+				s.rejected()
+				if tracing[M]() {
+					s.event(Event{Kind: Reject, Row: row, Col: col, By: board.Square{Row: r, Col: int(queens[r])}, Attack: how, Compared: upTo(r + 1)})
+				}
 				continue
 			}
+			s.c.Reads += uint64(row)
 			queens[row] = int32(col)
-			if s.place(row, col) {
-				solve(row + 1)
+			if !s.placed() || tracing[M]() && !s.event(Event{Kind: Place, Row: row, Col: col, Compared: upTo(row)}) {
+				return
+			}
+			solve(row + 1)
+			if s.stop {
+				return
 			}
 			queens[row] = board.Empty
-			s.remove(row, col)
+			s.c.Backtracks++
+			if tracing[M]() {
+				s.event(Event{Kind: Remove, Row: row, Col: col})
+			}
 		}
 	}
 	solve(0)
+}
+
+func (backtrackArray) lesson() *lesson { return &lessonArray }
+
+var lessonArray = lesson{
+	title: "a 1-D array of columns",
+	summary: "The same search on a 1-D array: queens[row] is the column of that row's queen, so two queens can never " +
+		"share a row, and a try compares the new square with the earlier queens one by one, from row 1, until one " +
+		"is in its column or at |Δrow| = |Δcolumn|. A comparison reads one array element, where the 2-D scan read " +
+		"every cell in between.",
+	code: []codeLine{
+		{"solve(row):", 0},
+		{"  if row > n: report queens; return", Solution},
+		{"  for col in 1..n:", 0},
+		{"    for r in 1..row − 1:", 0},
+		{"      if queens[r] == col or |row − r| == |col − queens[r]|: next col", Reject},
+		{"    queens[row] = col", Place},
+		{"    solve(row + 1)", 0},
+		{"    queens[row] = 0", Remove},
+		{"solve(1); report the number of solutions", Done},
+	},
+	say: sayArray,
+}
+
+// compared says which earlier queens a try was compared with.
+func compared(rows []int) string {
+	switch len(rows) {
+	case 0:
+		return "there is no earlier queen to compare with"
+	case 1:
+		return "compared with the queen of row 1"
+	case 2:
+		return "compared with the queens of rows 1 and 2"
+	}
+	return fmt.Sprintf("compared with the queens of rows 1 to %d", len(rows))
+}
+
+// attackWhy says why the queen at by attacks (row, col), in the array's terms.
+func attackWhy(row, col int, by board.Square, how board.ProblemKind) string {
+	if how == board.SameColumn {
+		return fmt.Sprintf("queens[%d] = %d, the same column", by.Row+1, by.Col+1)
+	}
+	return fmt.Sprintf("|%d − %d| = |%d − %d|, %s", row+1, by.Row+1, col+1, by.Col+1, lineName(how))
+}
+
+func sayArray(e *Event, n int, _ EventKind) string {
+	if s, ok := sayCommon(e); ok {
+		return s
+	}
+	r, c := e.Row, e.Col
+	switch e.Kind {
+	case Reject:
+		return fmt.Sprintf("Try %s: %s; the queen in %s attacks it (%s): rejected; %s.",
+			square(r, c), compared(e.Compared), square(e.By.Row, e.By.Col), attackWhy(r, c, e.By, e.Attack), next(r, c, n))
+	case Place:
+		none := "none shares its column or a diagonal"
+		if r == 0 {
+			none = "nothing attacks it"
+		}
+		return fmt.Sprintf("Try %s: %s, %s: queens[%d] = %d; %s.", square(r, c), compared(e.Compared), none, r+1, c+1, down(r, n))
+	case Remove:
+		return fmt.Sprintf("%s: queens[%d] = 0, the queen leaves %s; %s.", backFrom(e, n), r+1, square(r, c), next(r, c, n))
+	}
+	return e.Kind.String()
 }

@@ -2,14 +2,16 @@ package classic
 
 import (
 	"context"
+	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/nqueens/nqueens/board"
 )
 
 // flags marks the lines already taken: a column, a ↘ diagonal (row-col
 // constant) and a ↙ diagonal (row+col constant) each have one flag, so a
-// square is tested in O(1).
+// square is tested in at most three reads.
 type flags struct {
 	n          int
 	col        []bool
@@ -20,12 +22,45 @@ func newFlags(n int) *flags {
 	return &flags{n: n, col: make([]bool, n), diag: make([]bool, 2*n-1), anti: make([]bool, 2*n-1)}
 }
 
-func (f *flags) free(row, col int) bool {
-	return !f.col[col] && !f.diag[row-col+f.n-1] && !f.anti[row+col]
+// check reads the column flag, then the ↘ one, then the ↙ one, stopping at
+// the first that is set: the number of flags read and the line of the set
+// one (0 for a free square).
+func (f *flags) check(row, col int) (int, board.ProblemKind) {
+	switch {
+	case f.col[col]:
+		return 1, board.SameColumn
+	case f.diag[row-col+f.n-1]:
+		return 2, board.Diagonal
+	case f.anti[row+col]:
+		return 3, board.AntiDiagonal
+	}
+	return 3, 0
 }
 
 func (f *flags) set(row, col int, on bool) {
 	f.col[col], f.diag[row-col+f.n-1], f.anti[row+col] = on, on, on
+}
+
+// read lists the first k flags of (row, col), as check reads them, for an
+// event.
+func (f *flags) read(row, col, k int) []Flag {
+	all := []Flag{{"cols", col, f.col[col]}, {"diag", row - col + f.n - 1, f.diag[row-col+f.n-1]}, {"anti", row + col, f.anti[row+col]}}
+	return all[:k]
+}
+
+// queenOn finds the queen of queens on the line through (row, col) that a
+// set flag stands for.
+func queenOn(queens board.Placement, row, col int, how board.ProblemKind) board.Square {
+	for r, c := range queens {
+		if c == board.Empty || r == row {
+			continue
+		}
+		if how == board.SameColumn && int(c) == col || how == board.Diagonal && r-int(c) == row-col ||
+			how == board.AntiDiagonal && r+int(c) == row+col {
+			return board.Square{Row: r, Col: int(c)}
+		}
+	}
+	return board.Square{Row: board.Empty, Col: board.Empty}
 }
 
 // backtrackFlags is recursive backtracking with the three flag arrays.
@@ -33,7 +68,7 @@ type backtrackFlags struct{}
 
 func (backtrackFlags) Name() string { return "backtrack-flags" }
 func (backtrackFlags) Description() string {
-	return "recursive backtracking with column and two diagonal flag arrays, O(1) per try"
+	return "recursive backtracking with column and two diagonal flag arrays, at most three reads per try"
 }
 
 // Solve costs O(1) per try.
@@ -45,32 +80,120 @@ func (b backtrackFlags) Trace(ctx context.Context, n int) iter.Seq2[Event, error
 	return traceWith(ctx, b, n)
 }
 
-func (backtrackFlags) run(s *search, n int) {
+func (backtrackFlags) run(s *search) {
+	if s.emit != nil {
+		searchFlags[traced](s)
+	} else {
+		searchFlags[quiet](s)
+	}
+}
+
+func searchFlags[M mode](s *search) {
+	n := s.n
 	f := newFlags(n)
 	queens := board.New(n)
-	s.view = queens
+	if tracing[M]() {
+		s.view = queens
+	}
 	var solve func(row int)
 	solve = func(row int) {
 		if row == n {
-			s.solution(queens)
+			s.solved(queens)
+			if tracing[M]() {
+				s.event(Event{Kind: Solution, Row: board.Empty, Col: board.Empty})
+			}
 			return
 		}
 		for col := 0; col < n && !s.stop; col++ {
-			if !f.free(row, col) {
-				s.reject(row, col)
+			k, how := f.check(row, col)
+			s.c.Reads += uint64(k)
+			if how != 0 {
+				s.rejected()
+				if tracing[M]() {
+					s.event(Event{Kind: Reject, Row: row, Col: col, By: queenOn(queens, row, col, how), Attack: how, Flags: f.read(row, col, k)})
+				}
 				continue
+			}
+			var read []Flag
+			if tracing[M]() {
+				read = f.read(row, col, k)
 			}
 			f.set(row, col, true)
 			queens[row] = int32(col)
-			if s.place(row, col) {
-				solve(row + 1)
+			if !s.placed() || tracing[M]() && !s.event(Event{Kind: Place, Row: row, Col: col, Flags: read}) {
+				return
+			}
+			solve(row + 1)
+			if s.stop {
+				return
 			}
 			f.set(row, col, false)
 			queens[row] = board.Empty
-			s.remove(row, col)
+			s.c.Backtracks++
+			if tracing[M]() {
+				s.event(Event{Kind: Remove, Row: row, Col: col})
+			}
 		}
 	}
 	solve(0)
+}
+
+func (backtrackFlags) lesson() *lesson { return &lessonFlags }
+
+var lessonFlags = lesson{
+	title: "flag arrays",
+	summary: "Three arrays of flags, one per column and one per diagonal of each direction, answer \"is this square " +
+		"attacked?\" in at most three reads: a ↘ diagonal keeps row − column constant, a ↙ one row + column. A try " +
+		"reads the column flag, then the ↘ one, then the ↙ one, and stops at the first that is set. Hover a square " +
+		"to see its three flags.",
+	code: []codeLine{
+		{"solve(row):", 0},
+		{"  if row > n: report queens; return", Solution},
+		{"  for col in 1..n:", 0},
+		{"    if cols[col] or diag[row − col + n] or anti[row + col − 1]: continue", Reject},
+		{"    queens[row] = col; cols[col] = diag[row − col + n] = anti[row + col − 1] = 1", Place},
+		{"    solve(row + 1)", 0},
+		{"    queens[row] = 0; cols[col] = diag[row − col + n] = anti[row + col − 1] = 0", Remove},
+		{"solve(1); report the number of solutions", Done},
+	},
+	say: sayFlags,
+}
+
+// flagNames names the three flags of (row, col), 1-based: "cols[2],
+// diag[10] and anti[5]".
+func flagNames(row, col, n int) string {
+	return fmt.Sprintf("cols[%d], diag[%d] and anti[%d]", col+1, row-col+n, row+col+1)
+}
+
+// flagsRead says what a try read: "cols[2] = 0, diag[10] = 1".
+func flagsRead(fs []Flag) string {
+	var s []string
+	for _, f := range fs {
+		v := 0
+		if f.Set {
+			v = 1
+		}
+		s = append(s, fmt.Sprintf("%s[%d] = %d", f.Array, f.Index+1, v))
+	}
+	return strings.Join(s, ", ")
+}
+
+func sayFlags(e *Event, n int, _ EventKind) string {
+	if s, ok := sayCommon(e); ok {
+		return s
+	}
+	r, c := e.Row, e.Col
+	switch e.Kind {
+	case Reject:
+		return fmt.Sprintf("Try %s: it reads %s, set by the queen in %s on %s: rejected; %s.",
+			square(r, c), flagsRead(e.Flags), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, n))
+	case Place:
+		return fmt.Sprintf("Try %s: %s are all 0: queens[%d] = %d and the three flags are set; %s.",
+			square(r, c), flagNames(r, c, n), r+1, c+1, down(r, n))
+	case Remove:
+		return fmt.Sprintf("%s: queens[%d] = 0 and %s are cleared; %s.", backFrom(e, n), r+1, flagNames(r, c, n), next(r, c, n))
+	}
+	return e.Kind.String()
 }
 
 // backtrackFlagsIterative is backtrackFlags without recursion: a row pointer
@@ -92,10 +215,21 @@ func (b backtrackFlagsIterative) Trace(ctx context.Context, n int) iter.Seq2[Eve
 	return traceWith(ctx, b, n)
 }
 
-func (backtrackFlagsIterative) run(s *search, n int) {
+func (backtrackFlagsIterative) run(s *search) {
+	if s.emit != nil {
+		searchFlagsIterative[traced](s)
+	} else {
+		searchFlagsIterative[quiet](s)
+	}
+}
+
+func searchFlagsIterative[M mode](s *search) {
+	n := s.n
 	f := newFlags(n)
 	queens := board.New(n)
-	s.view = queens
+	if tracing[M]() {
+		s.view = queens
+	}
 	row := 0
 	for row >= 0 && !s.stop {
 		// Resume the row: take its queen off, if any, and go on to the
@@ -104,26 +238,77 @@ func (backtrackFlagsIterative) run(s *search, n int) {
 		if q := int(queens[row]); q != board.Empty {
 			f.set(row, q, false)
 			queens[row] = board.Empty
-			s.remove(row, q)
+			s.c.Backtracks++
+			if tracing[M]() && !s.event(Event{Kind: Remove, Row: row, Col: q}) {
+				return
+			}
 			col = q + 1
 		}
-		for col < n && !f.free(row, col) {
-			s.reject(row, col)
-			col++
+		for ; col < n; col++ {
+			k, how := f.check(row, col)
+			s.c.Reads += uint64(k)
+			if how == 0 {
+				break
+			}
+			s.rejected()
+			if tracing[M]() && !s.event(Event{Kind: Reject, Row: row, Col: col, By: queenOn(queens, row, col, how), Attack: how, Flags: f.read(row, col, k)}) {
+				return
+			}
 		}
-		if col == n || s.stop {
+		if col == n {
 			row-- // the row is exhausted: back to the queen above
 			continue
 		}
+		var read []Flag
+		if tracing[M]() {
+			read = f.read(row, col, 3)
+		}
 		f.set(row, col, true)
 		queens[row] = int32(col)
-		if !s.place(row, col) {
-			break
+		if !s.placed() || tracing[M]() && !s.event(Event{Kind: Place, Row: row, Col: col, Flags: read}) {
+			return
 		}
 		if row == n-1 {
-			s.solution(queens) // stay: the next pass moves this queen on
+			s.solved(queens) // stay: the next pass moves this queen on
+			if tracing[M]() {
+				s.event(Event{Kind: Solution, Row: board.Empty, Col: board.Empty})
+			}
 		} else {
 			row++
 		}
 	}
+}
+
+func (backtrackFlagsIterative) lesson() *lesson { return &lessonFlagsIterative }
+
+var lessonFlagsIterative = lesson{
+	title: "flag arrays, iterative",
+	summary: "The flag arrays without recursion: a row pointer goes down after a placement and back up when a row " +
+		"runs out of columns, and queens[row] remembers where to resume. The same placements, rejected tries and " +
+		"flag reads as the recursion, in one loop.",
+	code: []codeLine{
+		{"row = 1; queens = [0] * n", 0},
+		{"while row ≥ 1:", 0},
+		{"  col = 1", 0},
+		{"  if queens[row] ≠ 0: col = queens[row] + 1; clear the three flags of (row, queens[row]); queens[row] = 0", Remove},
+		{"  while col ≤ n and (cols[col] or diag[row − col + n] or anti[row + col − 1]): col = col + 1", Reject},
+		{"  if col > n: row = row − 1; continue", 0},
+		{"  queens[row] = col; cols[col] = diag[row − col + n] = anti[row + col − 1] = 1", Place},
+		{"  if row == n: report queens", Solution},
+		{"  else: row = row + 1", 0},
+		{"report the number of solutions", Done},
+	},
+	say: sayFlagsIterative,
+}
+
+func sayFlagsIterative(e *Event, n int, last EventKind) string {
+	if e.Kind != Remove {
+		return sayFlags(e, n, last)
+	}
+	r, c := e.Row, e.Col
+	why := fmt.Sprintf("Row %d has no column left, so the pointer is back in row %d", r+2, r+1)
+	if r == n-1 {
+		why = fmt.Sprintf("Solution %d is reported and the last queen moves on", e.Counters.Solutions)
+	}
+	return fmt.Sprintf("%s: queens[%d] = %d is taken off, %s are cleared; %s.", why, r+1, c+1, flagNames(r, c, n), next(r, c, n))
 }

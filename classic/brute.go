@@ -2,6 +2,8 @@ package classic
 
 import (
 	"context"
+	"fmt"
+	"iter"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
@@ -19,6 +21,7 @@ type candidates struct {
 	err   error
 	start time.Time
 	emit  func(Event) bool // nil unless traced (TraceCandidates)
+	say   *lesson          // the strategy's sentences, when traced
 	pick  []int            // brute-combinations' squares, row·n + col, for events
 }
 
@@ -26,11 +29,22 @@ func newCandidates(ctx context.Context, visit func(board.Placement) bool) *candi
 	return &candidates{ctx: ctx, visit: visit, start: time.Now()}
 }
 
+// verdict is a brute-force check of one candidate: the first pair of queens
+// that attack each other, in the order the check compares them (the later
+// queen at, the earlier by, the line how; how is 0 for a solution), and the
+// elements of the board it read to decide.
+type verdict struct {
+	at, by board.Square
+	how    board.ProblemKind
+	reads  int
+}
+
 // test counts one candidate p and reports whether to go on.
-func (t *candidates) test(p board.Placement, solution bool) bool {
+func (t *candidates) test(p board.Placement, v verdict) bool {
 	t.c.Nodes++
 	t.c.Tries++
-	if !solution {
+	t.c.Reads += uint64(v.reads)
+	if v.how != 0 {
 		t.c.Rejected++
 	} else {
 		t.c.Solutions++
@@ -42,7 +56,7 @@ func (t *candidates) test(p board.Placement, solution bool) bool {
 		if t.err = t.ctx.Err(); t.err != nil {
 			return false
 		}
-		return t.emit(t.event(p, solution))
+		return t.emit(t.event(p, v))
 	}
 	if t.c.Nodes%checkEvery == 0 {
 		if t.err = t.ctx.Err(); t.err != nil {
@@ -62,25 +76,92 @@ func solveCandidates(ctx context.Context, s Strategy, n int, visit func(board.Pl
 	if t.err = ctx.Err(); t.err == nil {
 		run(t, n)
 	}
-	return t.done()
-}
-
-func (t *candidates) done() (Counters, error) {
 	t.c.Elapsed = time.Since(t.start)
 	return t.c, t.err
 }
 
-// noTwoAttack is the articles' whole-board check: every pair of queens,
-// compared on columns and diagonals (|Δrow| == |Δcol|). It is O(n²) where
-// board.Verify is O(n), but it allocates nothing and usually fails on the
-// first pairs, which is what makes brute force bearable at all.
-func noTwoAttack(p board.Placement) bool {
-	for i := range p {
+// traceCandidates runs a brute-force strategy for TraceCandidates: run tests
+// every candidate through t, which emits one event for each, and a final
+// Done event follows a whole search.
+func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candidates, n int)) iter.Seq2[Event, error] {
+	return runTrace(ctx, s, n, func(emit func(Event) bool) error {
+		t := newCandidates(ctx, nil)
+		t.say = s.(teacher).lesson()
+		stopped := false
+		t.emit = func(e Event) bool {
+			stopped = !emit(e)
+			return !stopped
+		}
+		run(t, n)
+		if t.err == nil && !stopped {
+			e := Event{Kind: Done, Step: t.c.Nodes + 1, Row: board.Empty, Col: board.Empty, Queens: board.New(n), Counters: t.c}
+			e.Line, e.Text = t.say.line(Done), t.say.say(&e, n, 0)
+			emit(e)
+		}
+		return t.err
+	})
+}
+
+// event is the event of the candidate p just counted by test.
+func (t *candidates) event(p board.Placement, v verdict) Event {
+	e := Event{Kind: Solution, Step: t.c.Nodes, Candidate: t.c.Nodes, Row: board.Empty, Col: board.Empty,
+		Queens: p.Clone(), Counters: t.c}
+	n := len(p)
+	for _, sq := range t.pick {
+		e.Squares = append(e.Squares, board.Square{Row: sq / n, Col: sq % n})
+	}
+	if v.how != 0 {
+		e.Kind = Reject
+		e.Row, e.Col, e.By, e.Attack = v.at.Row, v.at.Col, v.by, v.how
+	}
+	e.Line, e.Text = t.say.line(e.Kind), t.say.say(&e, n, 0)
+	return e
+}
+
+// firstPair is the articles' whole-board check: every pair of queens i < j,
+// in that order, compared on columns (unless diagonalsOnly) and diagonals
+// (|Δrow| == |Δcol|). It reads p[i] once for each i and p[j] once for each
+// pair. It is O(n²) where board.Verify is O(n), but it allocates nothing and
+// usually fails on the first pairs, which is what makes brute force
+// bearable at all.
+func firstPair(p board.Placement, diagonalsOnly bool) verdict {
+	var v verdict
+	for i := 0; i < len(p)-1; i++ {
+		ci := p[i]
+		v.reads++
 		for j := i + 1; j < len(p); j++ {
-			if d := p[j] - p[i]; d == 0 || int(d) == j-i || int(-d) == j-i {
-				return false
+			d := p[j] - ci
+			v.reads++
+			switch {
+			case d == 0 && !diagonalsOnly:
+				v.how = board.SameColumn
+			case int(d) == j-i:
+				v.how = board.Diagonal
+			case int(-d) == j-i:
+				v.how = board.AntiDiagonal
+			default:
+				continue
 			}
+			v.at, v.by = board.Square{Row: j, Col: int(p[j])}, board.Square{Row: i, Col: int(ci)}
+			return v
 		}
 	}
-	return true
+	return v
+}
+
+// Sentences of the brute-force strategies; what names a candidate.
+func sayCandidate(what string) func(e *Event, n int, _ EventKind) string {
+	return func(e *Event, n int, _ EventKind) string {
+		switch e.Kind {
+		case Solution:
+			return fmt.Sprintf("Candidate %s (queens at %s, the column of each row): no two queens attack each other: solution %d.",
+				Group(e.Candidate), e.Queens, e.Counters.Solutions)
+		case Done:
+			return fmt.Sprintf("The search is over: %s among %s.", plural(e.Counters.Solutions, "solution"), plural(e.Counters.Nodes, "candidate"))
+		}
+		line := map[board.ProblemKind]string{board.SameRow: "a row", board.SameColumn: "a column",
+			board.Diagonal: "a ↘ diagonal", board.AntiDiagonal: "a ↙ diagonal"}[e.Attack]
+		return fmt.Sprintf("Candidate %s: the queens in %s and %s share %s: rejected; on to the next %s.",
+			Group(e.Candidate), square(e.By.Row, e.By.Col), square(e.Row, e.Col), line, what)
+	}
 }

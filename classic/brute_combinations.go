@@ -58,19 +58,39 @@ func (bruteCombinations) run(t *candidates, n int) {
 	}
 }
 
-// isSolutionSet fills p from the chosen squares and reports whether they are
-// a solution: no two in a row, then no two attacking each other.
-func isSolutionSet(pick []int, p board.Placement) bool {
+// isSolutionSet fills p from the chosen squares and checks them: no two in
+// a row (one read of p a square), then no two attacking each other.
+func isSolutionSet(pick []int, p board.Placement) verdict {
 	n := len(p)
 	for i := range p {
 		p[i] = board.Empty
 	}
+	reads := 0
 	for _, sq := range pick {
 		r, c := sq/n, sq%n
+		reads++
 		if p[r] != board.Empty {
-			return false
+			return verdict{at: board.Square{Row: r, Col: c}, by: board.Square{Row: r, Col: int(p[r])}, how: board.SameRow, reads: reads}
 		}
 		p[r] = int32(c)
 	}
-	return noTwoAttack(p)
+	v := firstPair(p, false)
+	v.reads += reads
+	return v
+}
+
+func (bruteCombinations) lesson() *lesson { return &lessonCombinations }
+
+var lessonCombinations = lesson{
+	title: "brute force, C(n², n) sets",
+	summary: "The most naive search: choose any n squares of the n² and check the board whole. For n = 8 that is " +
+		"C(64, 8) = 4,426,165,368 candidates for 92 solutions; most put two queens in one row, which the smallest " +
+		"insight rules out.",
+	code: []codeLine{
+		{"for each set of n squares out of n², in order (C(n², n) of them):", 0},
+		{"  if two share a row, or two queens attack each other (pair by pair): next set", Reject},
+		{"  report the board", Solution},
+		{"report the number of solutions", Done},
+	},
+	say: sayCandidate("set of squares"),
 }

@@ -1,11 +1,14 @@
 // Package classic implements the classic N-Queens algorithms the articles
 // walk through, from brute force to the bitmask search, each as a separate,
 // readable [Strategy] with the data structure the articles use, counting the
-// work it does in [Counters]. The backtracking strategies are also a
-// [Tracer]: their search is a sequence of [Event] (place, reject, remove,
-// solution) that the command line draws and a web page can play, an
-// iter.Seq2[Event, error] whose last pair may carry the error that ended it
-// (the convention of package board).
+// work it does in [Counters]. Each is also traceable: its search is a
+// sequence of [Event] (place, reject, remove, solution, dead-end, done) that
+// its own code emits, each with what its check read, the line of its
+// pseudocode ([Lesson]) and a sentence; the command line prints them and a
+// web page plays them. A trace is an iter.Seq2[Event, error] whose last pair
+// may carry the error that ended it (the convention of package board). The
+// tracing costs the untraced search nothing: each search is compiled twice,
+// quiet and traced, from one generic function.
 //
 // Strategies, by [Lookup] name:
 //
@@ -21,15 +24,25 @@
 //	fast                       the counting engine of package count: counts only
 //
 // Counting conventions, shared by every backtracking strategy so that their
-// counters agree exactly: rows are filled top down and, on a board with k < n
-// queens, every column of row k is tried left to right. A try tests one
+// counters compare: rows are filled top down and, on a board with k < n
+// queens, the columns of row k are taken left to right. A try tests one
 // square; it is rejected when a queen already placed attacks the square, and
 // otherwise a queen is placed there (pushed). Removing a queen to go on with
 // the next column is a backtrack, so a search that runs to the end has as
-// many backtracks as placements. Nodes are the boards visited: the empty
-// board plus one per placement. Tries = placed + rejected. For n = 8 this
-// gives 2,057 nodes (Knuth's count of the backtrack tree), 2,056 placements,
-// 13,664 rejected tries of 15,720, and 92 solutions.
+// many backtracks as placements. Nodes are the placements: the boards the
+// search visits below the empty board, which is not counted. Tries = placed
+// + rejected. The bitmask search never tries an attacked square: its tries
+// are its placements and it rejects nothing. For n = 8 every backtracking
+// strategy places 2,056 queens and finds 92 solutions; all but bitmask
+// reject 13,664 tries of 15,720.
+//
+// Reads are the elementary reads a strategy's check makes, the one unit in
+// which all of them can be compared: cells of the grid for backtrack-2d,
+// queens of the array for backtrack-array, (row, column) halves of a stack
+// entry for stack, flags for the flag strategies, words for bitmask (three
+// to form a row's free mask, one for each bit taken), and columns of the
+// candidate for brute force. For n = 8: backtrack-2d 81,318, backtrack-array
+// 46,752, backtrack-flags 24,648, bitmask 7,951.
 //
 // Brute-force strategies never place a queen on a partial board: they
 // generate whole candidate boards and test each once, so for them nodes and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
@@ -28,7 +29,11 @@ func TestCandidateTraces(t *testing.T) {
 		t.Fatalf("%d brute-force strategies can be traced, want 3", len(candidateTracers()))
 	}
 	for _, tr := range candidateTracers() {
-		for n := 1; n <= 5; n++ {
+		maxN := 6 // C(36, 6) = 1,947,792 sets for brute-combinations
+		if testing.Short() || tr.Name() == "brute-combinations" {
+			maxN = 5
+		}
+		for n := 1; n <= maxN; n++ {
 			var want []board.Placement
 			solved, err := tr.Solve(context.Background(), n, func(p board.Placement) bool {
 				want = append(want, p.Clone())
@@ -45,6 +50,16 @@ func TestCandidateTraces(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if e.Kind == Done {
+					if e.Step != k+1 || e.Counters != last.Counters || !strings.Contains(e.Text, plural(solved.Solutions, "solution")) {
+						t.Fatalf("%s n=%d: done %v %q after %d candidates", tr.Name(), n, e, e.Text, k)
+					}
+					continue
+				}
+				if want := last.Counters.Reads + candidateReads(e); e.Counters.Reads != want {
+					t.Fatalf("%s n=%d: candidate %d reads %d, want %d", tr.Name(), n, k+1, e.Counters.Reads-last.Counters.Reads, want-last.Counters.Reads)
+				}
+				checkNumbers(t, tr.Name(), e.Text, n)
 				k++
 				where := func() string { return tr.Name() + " " + e.String() }
 				if e.Step != k || e.Candidate != k || e.Counters.Nodes != k || e.Counters.Tries != k {
@@ -69,6 +84,35 @@ func TestCandidateTraces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// candidateReads is what the brute-force check of the candidate of e reads,
+// by its definition: a square of a set is one read to see whether its row
+// is taken; then the pairs i < j in order, p[i] once for each i that has a
+// pair and p[j] once for each pair, up to the first that attack each other.
+func candidateReads(e Event) uint64 {
+	n := len(e.Queens)
+	var reads uint64
+	if e.Squares != nil {
+		if e.Attack == board.SameRow {
+			for k, sq := range e.Squares {
+				if sq == (board.Square{Row: e.Row, Col: e.Col}) {
+					return uint64(k + 1)
+				}
+			}
+		}
+		reads = uint64(n)
+	}
+	for i := 0; i < n-1; i++ {
+		reads++
+		for j := i + 1; j < n; j++ {
+			reads++
+			if e.Kind == Reject && e.By.Row == i && e.Row == j {
+				return reads
+			}
+		}
+	}
+	return reads
 }
 
 // checkFirstAttack checks a rejected candidate: (Row, Col) and By are two of
@@ -131,7 +175,7 @@ func TestCandidateEventJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		const want = `{"step":1,"kind":"reject","row":1,"col":2,"by":{"row":1,"col":1},"attack":"same row","queens":[1,0,0,0],"counters":{"nodes":1,"tries":1,"placed":0,"rejected":1,"backtracks":0,"solutions":0},"candidate":1,"squares":[{"row":1,"col":1},{"row":1,"col":2},{"row":1,"col":3},{"row":1,"col":4}]}`
+		const want = `{"step":1,"kind":"reject","row":1,"col":2,"by":{"row":1,"col":1},"attack":"same row","queens":[1,0,0,0],"counters":{"nodes":1,"tries":1,"reads":2,"placed":0,"rejected":1,"backtracks":0,"solutions":0},"text":"Candidate 1: the queens in row 1, column 1 and row 1, column 2 share a row: rejected; on to the next set of squares.","line":2,"candidate":1,"squares":[{"row":1,"col":1},{"row":1,"col":2},{"row":1,"col":3},{"row":1,"col":4}]}`
 		if string(b) != want {
 			t.Fatalf("JSON\n%s\nwant\n%s", b, want)
 		}

@@ -38,21 +38,8 @@ func (permutations) run(t *candidates, n int) {
 	for i := range p {
 		p[i] = int32(i)
 	}
-	for t.test(p, diagonalsFree(p)) && nextPermutation(p) {
+	for t.test(p, firstPair(p, true)) && nextPermutation(p) {
 	}
-}
-
-// diagonalsFree reports whether no two queens share a diagonal, the one
-// attack a permutation allows: |Δrow| == |Δcol|.
-func diagonalsFree(p board.Placement) bool {
-	for i := range p {
-		for j := i + 1; j < len(p); j++ {
-			if d := p[j] - p[i]; int(d) == j-i || int(-d) == j-i {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // nextPermutation steps p to the next permutation in lexicographic order
@@ -74,4 +61,19 @@ func nextPermutation(p board.Placement) bool {
 		p[l], p[r] = p[r], p[l]
 	}
 	return true
+}
+
+func (permutations) lesson() *lesson { return &lessonPermutations }
+
+var lessonPermutations = lesson{
+	title: "brute force, n! permutations",
+	summary: "One queen a row and a column: the n! permutations (40,320 for n = 8), so only the diagonals need " +
+		"checking. Counting the candidates shows what each piece of knowledge about the problem saves.",
+	code: []codeLine{
+		{"for each permutation of the columns (n!, one queen a row and a column):", 0},
+		{"  if two queens share a diagonal (pair by pair): next permutation", Reject},
+		{"  report the board", Solution},
+		{"report the number of solutions", Done},
+	},
+	say: sayCandidate("permutation"),
 }

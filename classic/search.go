@@ -14,86 +14,65 @@ import (
 const checkEvery = 1 << 12
 
 // search is the bookkeeping every backtracking strategy shares: counters by
-// the package's conventions, the visit callback, the optional trace and
-// cancellation. A strategy calls place after putting a queen down, reject
-// for an attacked square, remove after taking a queen off, and solution
-// when every row holds a queen; it stops as soon as stop is set.
+// the package's conventions, the visit callback, cancellation, and, when
+// traced, the events. A strategy counts its own work with the methods
+// below, and in the traced mode describes each step with emit.
 type search struct {
 	ctx   context.Context
+	n     int
 	c     Counters
 	visit func(board.Placement) bool
-	emit  func(Event) bool // nil unless traced
-	view  board.Columns    // the queens on the board, read for events
 	stop  bool
 	err   error
+
+	// Traced mode only.
+	emit   func(Event) bool
+	step   uint64
+	view   board.Columns // the queens on the board, read for events
+	lesson *lesson       // the strategy's pseudocode and sentences
+	last   EventKind     // the kind of the event before
 }
 
-func (s *search) place(row, col int) bool {
-	if s.stop {
-		return false
-	}
+// placed counts a queen put on the board and reports whether to go on.
+func (s *search) placed() bool {
 	s.c.Placed++
 	s.c.Tries++
 	s.c.Nodes++
 	if s.c.Placed%checkEvery == 0 {
 		if err := s.ctx.Err(); err != nil {
 			s.err, s.stop = err, true
-			return false
 		}
 	}
-	return s.emit == nil || s.event(Event{Kind: Place, Row: row, Col: col})
+	return !s.stop
 }
 
-func (s *search) reject(row, col int) {
-	if s.stop {
-		return
-	}
+// rejected counts a try whose square is attacked.
+func (s *search) rejected() {
 	s.c.Rejected++
 	s.c.Tries++
-	if s.emit != nil {
-		by, how := attacker(s.view, row, col)
-		s.event(Event{Kind: Reject, Row: row, Col: col, By: by, Attack: how})
-	}
 }
 
-// rejectMany counts k rejected tries at once, for a search that skips
-// attacked squares without looking at them (bitmask) and is not traced.
-func (s *search) rejectMany(k int) {
-	if !s.stop {
-		s.c.Rejected += uint64(k)
-		s.c.Tries += uint64(k)
-	}
-}
-
-func (s *search) remove(row, col int) {
-	if s.stop {
-		return
-	}
-	s.c.Backtracks++
-	if s.emit != nil {
-		s.event(Event{Kind: Remove, Row: row, Col: col})
-	}
-}
-
-// solution counts p and hands it to visit and the trace.
-func (s *search) solution(p board.Placement) {
-	if s.stop {
-		return
-	}
+// solved counts the solution p and hands it to visit.
+func (s *search) solved(p board.Placement) {
 	s.c.Solutions++
 	if s.visit != nil && !s.visit(p) {
 		s.stop = true
-		return
-	}
-	if s.emit != nil {
-		s.event(Event{Kind: Solution, Row: board.Empty, Col: board.Empty})
 	}
 }
 
+// event completes e (step, board, counters, pseudocode line and sentence)
+// and hands it to the consumer; false when the search must stop.
 func (s *search) event(e Event) bool {
-	e.Step = s.c.Tries + s.c.Backtracks + s.c.Solutions
+	if s.stop {
+		return false
+	}
+	s.step++
+	e.Step = s.step
 	e.Queens = board.Collect(s.view)
 	e.Counters = s.c
+	e.Line = s.lesson.line(e.Kind)
+	e.Text = s.lesson.say(&e, s.n, s.last)
+	s.last = e.Kind
 	if err := s.ctx.Err(); err != nil {
 		s.err, s.stop = err, true
 	} else if !s.emit(e) {
@@ -103,10 +82,12 @@ func (s *search) event(e Event) bool {
 }
 
 // backtracker is implemented by the backtracking strategies: run searches
-// the n×n board, reporting to s, and sets s.view before the first event.
+// the n×n board quietly or, when s.emit is set, traced (setting s.view
+// before the first event).
 type backtracker interface {
 	Strategy
-	run(s *search, n int)
+	teacher
+	run(s *search)
 }
 
 // solveWith runs a backtracking strategy for Solve.
@@ -118,17 +99,21 @@ func solveWith(ctx context.Context, b backtracker, n int, visit func(board.Place
 		return Counters{}, err
 	}
 	start := time.Now()
-	s := &search{ctx: ctx, visit: visit, c: Counters{Nodes: 1}}
-	b.run(s, n)
+	s := &search{ctx: ctx, n: n, visit: visit}
+	b.run(s)
 	s.c.Elapsed = time.Since(start)
 	return s.c, s.err
 }
 
-// traceWith runs a backtracking strategy for Trace.
+// traceWith runs a backtracking strategy for Trace: its events, then a
+// final Done event when the search ran to its end.
 func traceWith(ctx context.Context, b backtracker, n int) iter.Seq2[Event, error] {
-	return traced(ctx, b, n, func(emit func(Event) bool) error {
-		s := &search{ctx: ctx, emit: emit, c: Counters{Nodes: 1}}
-		b.run(s, n)
+	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
+		s := &search{ctx: ctx, n: n, emit: emit, lesson: b.lesson()}
+		b.run(s)
+		if !s.stop {
+			s.event(Event{Kind: Done, Row: board.Empty, Col: board.Empty})
+		}
 		return s.err
 	})
 }
@@ -136,7 +121,7 @@ func traceWith(ctx context.Context, b backtracker, n int) iter.Seq2[Event, error
 // traced is a trace of strategy s as board's convention has it: a size out
 // of range, or a context ended before the search starts, is the only pair;
 // the error run returns (the end of ctx) is the last one.
-func traced(ctx context.Context, s Strategy, n int, run func(emit func(Event) bool) error) iter.Seq2[Event, error] {
+func runTrace(ctx context.Context, s Strategy, n int, run func(emit func(Event) bool) error) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		err := checkN(s, n, MaxN)
 		if err == nil {

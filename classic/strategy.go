@@ -71,8 +71,9 @@ type Estimator interface {
 // Counters is the work a strategy did. Every count is exact. See the package
 // comment for the conventions.
 type Counters struct {
-	Nodes      uint64        `json:"nodes"`      // boards visited (backtracking: empty board + placements) or candidates generated (brute force)
+	Nodes      uint64        `json:"nodes"`      // queens placed on a partial board (backtracking), or candidates generated (brute force)
 	Tries      uint64        `json:"tries"`      // squares tested (placed + rejected) or candidates tested
+	Reads      uint64        `json:"reads"`      // elementary reads of the strategy's check: cells, array elements, flags or words
 	Placed     uint64        `json:"placed"`     // queens placed on a partial board
 	Rejected   uint64        `json:"rejected"`   // tries whose square was attacked, or candidates that are not solutions
 	Backtracks uint64        `json:"backtracks"` // queens removed to try the next column
@@ -82,8 +83,8 @@ type Counters struct {
 
 // String is a one-line summary with thousands separators (no time).
 func (c Counters) String() string {
-	return fmt.Sprintf("nodes %s, tries %s, placed %s, rejected %s, backtracks %s, solutions %s",
-		Group(c.Nodes), Group(c.Tries), Group(c.Placed), Group(c.Rejected), Group(c.Backtracks), Group(c.Solutions))
+	return fmt.Sprintf("nodes %s, tries %s, reads %s, placed %s, rejected %s, backtracks %s, solutions %s",
+		Group(c.Nodes), Group(c.Tries), Group(c.Reads), Group(c.Placed), Group(c.Rejected), Group(c.Backtracks), Group(c.Solutions))
 }
 
 // Group writes v with a comma every three digits: 4,426,165,368.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"iter"
 	"os"
 	"path/filepath"
@@ -42,77 +41,61 @@ func collect(t *testing.T, tr Tracer, n int) []Event {
 	return events
 }
 
-// checkReplay checks that each event is what its predecessor's board allows:
-// a place puts a queen on a free square of the next row, a reject names a
-// queen that really attacks the square, a remove takes off the last queen,
-// a solution is a full valid board; and the counters move by one each time.
-func checkReplay(t *testing.T, name string, n int, events []Event) {
-	t.Helper()
-	prev := Event{Queens: board.New(n), Counters: Counters{Nodes: 1}}
-	for i, e := range events {
-		where := fmt.Sprintf("%s n=%d event %d (%v)", name, n, i+1, e)
-		if e.Step != uint64(i+1) {
-			t.Fatalf("%s: step %d", where, e.Step)
-		}
-		q := prev.Queens.Clone()
-		c := prev.Counters
-		row := q.Queens() // the row being filled
-		switch e.Kind {
-		case Place:
-			q[row] = int32(e.Col)
-			if e.Row != row || board.Check(q) != nil {
-				t.Fatalf("%s: placed on an attacked square or out of turn", where)
+// TestTracesAgree checks that every traceable strategy's events replay
+// (see replay), that its final counters are those of Solve, and that the
+// trace ends with a Done event.
+func TestTracesAgree(t *testing.T) {
+	maxN := 10
+	switch {
+	case testing.Short():
+		maxN = 6
+	case raceOn:
+		maxN = 8
+	}
+	for _, tr := range tracers() {
+		t.Run(tr.Name(), func(t *testing.T) {
+			t.Parallel()
+			for n := 1; n <= maxN; n++ {
+				events := collect(t, tr, n)
+				replay(t, tr.Name(), n, events)
+				solved, _ := tr.Solve(context.Background(), n, nil)
+				solved.Elapsed = 0
+				if got := events[len(events)-1].Counters; got != solved {
+					t.Errorf("%s n=%d: the trace ends with %v, Solve counts %v", tr.Name(), n, got, solved)
+				}
 			}
-			c.Placed++
-			c.Tries++
-			c.Nodes++
-		case Reject:
-			if e.Row != row || q[e.By.Row] != int32(e.By.Col) ||
-				!board.Attacks(board.Square{Row: e.Row, Col: e.Col}, e.By) {
-				t.Fatalf("%s: the reason does not hold", where)
-			}
-			if by, _ := attacker(q, e.Row, e.Col); by != e.By {
-				t.Fatalf("%s: attacker is not the topmost one, %v", where, by)
-			}
-			c.Rejected++
-			c.Tries++
-		case Remove:
-			if row == 0 || e.Row != row-1 || q[e.Row] != int32(e.Col) {
-				t.Fatalf("%s: removes a queen that is not on top", where)
-			}
-			q[e.Row] = board.Empty
-			c.Backtracks++
-		case Solution:
-			if board.Verify(q) != nil {
-				t.Fatalf("%s: not a solution", where)
-			}
-			c.Solutions++
-		}
-		if !q.Equal(e.Queens) || c != e.Counters {
-			t.Fatalf("%s: board %v counters %v, want %v and %v", where, e.Queens, e.Counters, q, c)
-		}
-		prev = e
+		})
 	}
 }
 
-// TestTracesAgree checks that every traceable strategy, whatever its data
-// structure, emits the same events, and that the events replay.
-func TestTracesAgree(t *testing.T) {
-	st, _ := Lookup("stack")
-	for n := 1; n <= 6; n++ {
-		want := collect(t, st.(Tracer), n)
-		checkReplay(t, "stack", n, want)
-		solved, _ := st.Solve(context.Background(), n, nil)
-		solved.Elapsed = 0
-		if got := want[len(want)-1].Counters; got != solved {
-			t.Errorf("n=%d: the trace ends with %v, Solve counts %v", n, got, solved)
+// TestTracesDiffer checks that the strategies show their own work: at
+// n = 8 the streams of the 2-D, array, flags and bitmask searches differ
+// pairwise, the bitmask has no rejected try, and the stack keeps the
+// articles' figures.
+func TestTracesDiffer(t *testing.T) {
+	streams := map[string][]byte{}
+	kinds := map[string]map[EventKind]int{}
+	for _, name := range []string{"backtrack-2d", "backtrack-array", "backtrack-flags", "bitmask", "stack"} {
+		s, _ := Lookup(name)
+		var buf bytes.Buffer
+		kinds[name] = map[EventKind]int{}
+		for _, e := range collect(t, s.(Tracer), 8) {
+			b, _ := json.Marshal(e)
+			buf.Write(b)
+			kinds[name][e.Kind]++
 		}
-		for _, tr := range tracers() {
-			if got := collect(t, tr, n); !reflect.DeepEqual(got, want) {
-				checkReplay(t, tr.Name(), n, got)
-				t.Errorf("%s n=%d: %d events differ from stack's %d", tr.Name(), n, len(got), len(want))
+		for other, b := range streams {
+			if bytes.Equal(b, buf.Bytes()) {
+				t.Errorf("%s and %s emit the same events", name, other)
 			}
 		}
+		streams[name] = buf.Bytes()
+	}
+	if k := kinds["bitmask"]; k[Reject] != 0 || k[Place] != 2056 || k[Solution] != 92 || k[Done] != 1 {
+		t.Errorf("bitmask at n = 8: %v, want 0 rejects, 2,056 places, 92 solutions, 1 done", k)
+	}
+	if k := kinds["stack"]; k[Reject] != 13664 || k[Place] != 2056 {
+		t.Errorf("stack at n = 8: %v, want 13,664 rejects and 2,056 places", k)
 	}
 }
 
@@ -202,8 +185,11 @@ func golden(t *testing.T, path string, got []byte) {
 }
 
 func TestEventJSONRoundTrip(t *testing.T) {
-	st, _ := Lookup("stack")
-	for _, e := range collect(t, st.(Tracer), 5) {
+	var events []Event
+	for _, tr := range tracers() {
+		events = append(events, collect(t, tr, 5)...)
+	}
+	for _, e := range events {
 		data, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
@@ -280,5 +266,40 @@ func TestEventString(t *testing.T) {
 	}
 	if !strings.Contains(EventKind(9).String(), "9") {
 		t.Error("unknown kind prints no number")
+	}
+}
+
+// TestLessons checks each strategy's pseudocode: every kind of event the
+// strategy emits marks one line, and a marked line is code, not a comment
+// or a blank.
+func TestLessons(t *testing.T) {
+	for _, s := range All() {
+		l, ok := LessonOf(s)
+		if _, traced := TraceOf(s); traced != ok {
+			t.Errorf("%s: traceable %v but lesson %v", s.Name(), traced, ok)
+		}
+		if !ok {
+			continue
+		}
+		if l.Title == "" || len(l.Summary) < 80 || len(l.Code) < 3 {
+			t.Errorf("%s: lesson %+v", s.Name(), l)
+		}
+		kinds := map[EventKind]bool{}
+		trace, _ := TraceOf(s)
+		for e, err := range trace(context.Background(), 5) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds[e.Kind] = true
+			text := strings.TrimSpace(l.Code[e.Line-1])
+			if text == "" || strings.Contains(text, "#") || strings.HasPrefix(text, "//") {
+				t.Errorf("%s: a %s step marks line %d, %q, not code", s.Name(), e.Kind, e.Line, text)
+			}
+		}
+		for _, k := range []EventKind{Solution, Done} {
+			if !kinds[k] {
+				t.Errorf("%s n=5: no %s event", s.Name(), k)
+			}
+		}
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package classic
+
+const raceOn = false
