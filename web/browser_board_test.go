@@ -121,6 +121,19 @@ func openStep(b *browser, where, algo string, n, step int) {
 	if m := markedLine(b); len(m) != 1 {
 		b.t.Fatalf("%s: marked pseudocode lines %q, want one", where, m)
 	}
+	checkSentence(b, where, e)
+}
+
+// checkSentence checks that the step's sentence on the page is the
+// library's, and that the marked pseudocode line is the event's.
+func checkSentence(b *browser, where string, e classic.Event) {
+	b.t.Helper()
+	if got := eval[string](b, `document.querySelector('[data-testid=step-sentence]').textContent`); got != e.Text {
+		b.t.Fatalf("%s: the step sentence reads %q, the library says %q", where, got, e.Text)
+	}
+	if got := eval[int](b, `[...document.querySelectorAll('#pseudocode li')].findIndex((li) => li.getAttribute('aria-current') === 'step') + 1`); got != e.Line {
+		b.t.Fatalf("%s: pseudocode line %d marked, the step runs line %d", where, got, e.Line)
+	}
 }
 
 func testAcceptance(b *browser) {
@@ -160,7 +173,7 @@ func testBoardPanel(b *browser) {
 		b.t.Fatal(err)
 	}
 	want.Elapsed = 0
-	steps := want.Tries + want.Backtracks + want.Solutions
+	steps := want.Tries + want.Backtracks + want.Solutions + 1 // and the final step
 	if got := b.text("trace-step"); got != fmt.Sprintf("Empty board (%s steps)", classic.Group(steps)) {
 		b.t.Fatalf("before playing: %q", got)
 	}
@@ -283,7 +296,7 @@ func shownCounters(b *browser) classic.Counters {
 	b.t.Helper()
 	return classic.Counters{
 		Placed: b.number("c-placed"), Rejected: b.number("c-rejected"), Backtracks: b.number("c-backtracks"),
-		Solutions: b.number("c-solutions"), Nodes: b.number("c-nodes"), Tries: b.number("c-tries"),
+		Solutions: b.number("c-solutions"), Nodes: b.number("c-nodes"), Tries: b.number("c-tries"), Reads: b.number("c-reads"),
 	}
 }
 
@@ -570,5 +583,86 @@ func testInvalidInput(b *browser) {
 			}
 		}
 		b.do("fix the field", chromedp.SetValue(chromedp.ID(tc.field), "8"))
+	}
+}
+
+// testLesson checks what the trace panel teaches: the last step of a whole
+// search (step=end) says it is over with the count; each strategy's own
+// data is the library's at that step (the 2-D scan drawn on the board, the
+// bitmask's words); the navigation buttons and keys reach the next
+// placement, backtrack and solution; the solutions are marked under the
+// slider.
+func testLesson(b *browser) {
+	b.visit("/?n=8&algo=stack&step=end")
+	b.waitTrace()
+	last := eventAt(b, "stack", 8, uint64(shownStep(b)))
+	if last.Kind != classic.Done || !strings.Contains(b.text("trace-explain"), "92 solutions") {
+		b.t.Fatalf("step=end shows step %d (%v): %q", shownStep(b), last, b.text("trace-explain"))
+	}
+	checkSentence(b, "step=end", last)
+
+	// backtrack-2d: a reject reached by a scan up a diagonal draws the cells
+	// read, one dashed line a direction, and the attack line.
+	var scanStep classic.Event
+	tr, _ := classic.Lookup("backtrack-2d")
+	for e := range tr.(classic.Tracer).Trace(context.Background(), 6) {
+		if e.Kind == classic.Reject && e.Scan.Diagonal > 0 && e.Scan.AntiDiagonal > 0 {
+			scanStep = e
+			break
+		}
+	}
+	openStep(b, "2-D scan", "backtrack-2d", 6, int(scanStep.Step))
+	if k := eval[int](b, `document.querySelectorAll('#trace-board svg line.scan').length`); k != 3 {
+		b.t.Fatalf("backtrack-2d step %d (%v): %d scan lines, want 3", scanStep.Step, scanStep.Scan, k)
+	}
+
+	// bitmask: the current call's words are the event's.
+	openStep(b, "bitmask", "bitmask", 6, 20)
+	e := eventAt(b, "bitmask", 6, 20)
+	row := eval[[]string](b, `[...document.querySelectorAll('#structure tr.now td')].map((td) => td.textContent)`)
+	js, _ := json.Marshal(e)
+	var m struct{ Masks map[string]string }
+	json.Unmarshal(js, &m)
+	if want := []string{m.Masks["cols"], m.Masks["ld"], m.Masks["rd"], m.Masks["free"]}; !slices.Equal(row, want) {
+		b.t.Fatalf("bitmask step 20 (%s): the current call shows %q, want %q", e.Text, row, want)
+	}
+
+	// Navigation: S from the start goes to the first solution, B to the
+	// first backtrack after it, Shift+P to the placement before.
+	b.visit("/?n=6&algo=backtrack-flags")
+	b.waitTrace()
+	var firstSol, backAfter, placeBefore uint64
+	tr, _ = classic.Lookup("backtrack-flags")
+	var events []classic.Event
+	for e := range tr.(classic.Tracer).Trace(context.Background(), 6) {
+		events = append(events, e)
+	}
+	for _, e := range events {
+		if firstSol == 0 && e.Kind == classic.Solution {
+			firstSol = e.Step
+		}
+		if firstSol != 0 && backAfter == 0 && e.Kind == classic.Remove {
+			backAfter = e.Step
+		}
+	}
+	for _, e := range events[:backAfter-1] {
+		if e.Kind == classic.Place {
+			placeBefore = e.Step
+		}
+	}
+	b.do("press S", chromedp.KeyEvent("s"))
+	if got := uint64(shownStep(b)); got != firstSol {
+		b.t.Fatalf("S goes to step %d, the first solution is step %d", got, firstSol)
+	}
+	b.do("click backtrack ▶", chromedp.Click(chromedp.ID("next-backtrack")))
+	if got := uint64(shownStep(b)); got != backAfter {
+		b.t.Fatalf("backtrack ▶ goes to step %d, want %d", got, backAfter)
+	}
+	b.do("press Shift+P", chromedp.KeyEvent("P"))
+	if got := uint64(shownStep(b)); got != placeBefore {
+		b.t.Fatalf("Shift+P goes to step %d, want %d", got, placeBefore)
+	}
+	if k := eval[int](b, `document.querySelectorAll('#timeline-marks .tick').length`); k != 4 {
+		b.t.Fatalf("%d solutions marked under the slider, want 4", k)
 	}
 }

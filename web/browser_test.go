@@ -333,6 +333,7 @@ func TestBrowser(t *testing.T) {
 		{"board", testBoardPanel},
 		{"timeline", testTimeline},
 		{"strategies", testStrategies},
+		{"lesson", testLesson},
 		{"live", testLiveRegion},
 		{"invalid", testInvalidInput},
 		{"gallery", testGalleryPanel},

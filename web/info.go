@@ -46,22 +46,43 @@ func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-// algorithmJSON is one strategy, as `nqueens algorithms --json` prints it.
+// algorithmJSON is one strategy, as `nqueens algorithms --json` prints it,
+// with its lesson (title, summary, pseudocode) for the page.
 type algorithmJSON struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Traceable   bool   `json:"traceable"`
 	Enumerates  bool   `json:"enumerates"`
+	// Candidates is the number of candidate boards of a brute-force
+	// strategy for ?n=, exact, as a decimal string.
+	Candidates string `json:"candidates,omitempty"`
+	*classic.Lesson
 }
 
+// handleAlgorithms lists the strategies; with ?n= each brute-force one
+// carries its number of candidates for that n.
 func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error {
-	if _, err := query(r); err != nil {
+	q, err := query(r, "n")
+	if err != nil {
 		return err
+	}
+	n := 0
+	if q["n"] != "" {
+		if n, err = nParam(q, "algorithms", classic.MaxN); err != nil {
+			return err
+		}
 	}
 	var out []algorithmJSON
 	for _, a := range classic.All() {
 		_, traceable := classic.TraceOf(a)
-		out = append(out, algorithmJSON{a.Name(), a.Description(), traceable, classic.Enumerates(a)})
+		j := algorithmJSON{Name: a.Name(), Description: a.Description(), Traceable: traceable, Enumerates: classic.Enumerates(a)}
+		if l, ok := classic.LessonOf(a); ok {
+			j.Lesson = &l
+		}
+		if e, ok := a.(classic.Estimator); ok && n > 0 {
+			j.Candidates = e.Candidates(n).String()
+		}
+		out = append(out, j)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -85,10 +85,10 @@ func TestTraceLimit(t *testing.T) {
 		events    int
 		truncated bool
 	}{
-		{"n=8", 50, true},         // the server's limit
-		{"n=8&limit=7", 7, true},  // the client's
-		{"n=4&limit=50", 0, true}, // the n=4 search has more than 50 steps
-		{"n=1&limit=50", 3, false},
+		{"n=8", 50, true},          // the server's limit
+		{"n=8&limit=7", 7, true},   // the client's
+		{"n=4&limit=50", 0, true},  // the n=4 search has more than 50 steps
+		{"n=1&limit=50", 4, false}, // place, solution, remove, done
 	} {
 		events := readEvents(t, get(t, ts.URL+"/api/trace?"+tc.query).Body)
 		var end traceEnd

@@ -61,6 +61,7 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 		{"solutions", classic.Group(c.Solutions)},
 		{"nodes", classic.Group(c.Nodes)},
 		{"tries", classic.Group(c.Tries)},
+		{"reads", classic.Group(c.Reads)},
 		{"placed", classic.Group(c.Placed)},
 		{"rejected", classic.Group(c.Rejected)},
 		{"backtracks", classic.Group(c.Backtracks)},

@@ -33,13 +33,14 @@ func TestAlgoCountStats(t *testing.T) {
 	want := `algorithm   stack
 n           8
 solutions   92
-nodes       2,057
+nodes       2,056
 tries       15,720
+reads       93,504
 placed      2,056
 rejected    13,664
 backtracks  2,056
 time        `
-	if !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 9 {
+	if !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 10 {
 		t.Errorf("got\n%s\nwant\n%s…", got, want)
 	}
 }

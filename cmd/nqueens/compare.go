@@ -106,12 +106,14 @@ type compareRow struct {
 	runs     int
 	relative float64 // perRun / bitmask's; 0 when unknown
 	note     string
+	classic  bool // one of the classic strategies, which count reads
 }
 
 // compareOne runs s for n within timeout. Only a cancellation of ctx itself
 // (Ctrl-C) is an error.
 func compareOne(ctx context.Context, s classic.Strategy, n int, timeout time.Duration) (compareRow, error) {
-	r := compareRow{name: s.Name(), status: "ok"}
+	_, isClassic := classic.LessonOf(s)
+	r := compareRow{name: s.Name(), status: "ok", classic: isClassic}
 	if e, ok := s.(classic.Estimator); ok {
 		c, err := solveWithin(ctx, s, n, min(calibration, timeout))
 		if err != nil {
@@ -192,19 +194,22 @@ func relativeToBitmask(rows []compareRow) {
 }
 
 func writeCompareTable(w io.Writer, rows []compareRow) error {
-	table := [][]string{{"algorithm", "solutions", "nodes", "tries", "time", "vs bitmask"}}
+	table := [][]string{{"algorithm", "solutions", "nodes", "tries", "reads", "time", "vs bitmask"}}
 	var notes []string
 	for _, r := range rows {
-		line := []string{r.name, "-", "-", "-", "-", "-"}
+		line := []string{r.name, "-", "-", "-", "-", "-", "-"}
 		if r.status != "skipped" {
 			c := r.counters
 			line[1], line[2], line[3] = classic.Group(c.Solutions), classic.Group(c.Nodes), classic.Group(c.Tries)
-			line[4] = roundDuration(r.perRun).String()
+			if r.classic {
+				line[4] = classic.Group(c.Reads)
+			}
+			line[5] = roundDuration(r.perRun).String()
 			if r.status == "timeout" {
-				line[4] = ">" + line[4]
+				line[5] = ">" + line[5]
 			}
 			if r.relative > 0 {
-				line[5] = formatRelative(r.relative)
+				line[6] = formatRelative(r.relative)
 			}
 		}
 		table = append(table, line)
@@ -242,18 +247,21 @@ func writeCompareTable(w io.Writer, rows []compareRow) error {
 func writeCompareJSON(w io.Writer, n int, rows []compareRow) error {
 	for _, r := range rows {
 		out := struct {
-			N         int               `json:"n"`
-			Algorithm string            `json:"algorithm"`
-			Status    string            `json:"status"`
-			Counters  *classic.Counters `json:"counters,omitempty"`
-			Runs      int               `json:"runs,omitempty"`
-			Relative  float64           `json:"relative_to_bitmask,omitempty"`
-			Note      string            `json:"note,omitempty"`
+			N         int     `json:"n"`
+			Algorithm string  `json:"algorithm"`
+			Status    string  `json:"status"`
+			Counters  any     `json:"counters,omitempty"`
+			Runs      int     `json:"runs,omitempty"`
+			Relative  float64 `json:"relative_to_bitmask,omitempty"`
+			Note      string  `json:"note,omitempty"`
 		}{N: n, Algorithm: r.name, Status: r.status, Runs: r.runs, Relative: r.relative, Note: r.note}
 		if r.status != "skipped" {
 			c := r.counters
 			c.Elapsed = r.perRun
-			out.Counters = &c
+			out.Counters = c
+			if !r.classic {
+				out.Counters = engineCounters(c) // its reads mean nothing
+			}
 		}
 		line, err := json.Marshal(out)
 		if err != nil {
@@ -264,6 +272,20 @@ func writeCompareJSON(w io.Writer, n int, rows []compareRow) error {
 		}
 	}
 	return nil
+}
+
+// engineCounters are the counters of a counting engine (fast), which has no
+// reads: the classic counters without that field.
+func engineCounters(c classic.Counters) any {
+	return struct {
+		Nodes      uint64 `json:"nodes"`
+		Tries      uint64 `json:"tries"`
+		Placed     uint64 `json:"placed"`
+		Rejected   uint64 `json:"rejected"`
+		Backtracks uint64 `json:"backtracks"`
+		Solutions  uint64 `json:"solutions"`
+		Elapsed    int64  `json:"elapsed_ns,omitempty"`
+	}{c.Nodes, c.Tries, c.Placed, c.Rejected, c.Backtracks, c.Solutions, int64(c.Elapsed)}
 }
 
 // roundDuration keeps three significant digits: 187ms, 24.4µs, 1.72s.

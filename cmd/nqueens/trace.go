@@ -36,15 +36,20 @@ func newTraceCmd() *cobra.Command {
 	o := &traceOptions{}
 	cmd := &cobra.Command{
 		Use:   "trace N",
-		Short: "Show a classic backtracking search step by step",
-		Long: `Show the search of one backtracking algorithm on the N×N board as a stream
-of events: place (row, col), reject (row, col and the queen that attacks
-it), remove (row, col) and solution. Rows and columns are 1-based.
+		Short: "Show a classic search step by step, as its own code takes it",
+		Long: `Show the search of one classic algorithm on the N×N board as a stream of
+events, each emitted by the algorithm's own code: place (row, col), reject
+(row, col and the queen its check met), remove (row, col), solution,
+dead-end (bitmask: a row with no free column) and, when the search ran to
+its end, done. Each event says in a sentence what the code did; rows and
+columns are 1-based.
 
-The text format draws the board after each event (Q queen, x attacked
-square, * the square just rejected) with a one-line description and the
-counters; --format json writes one JSON object a line with the board after
-the event ("queens", 0 for an empty row) and the counters. --every K shows
+The text format prints that sentence and draws the board after each event
+(Q queen, x attacked square, * the square just rejected) with the counters;
+--format json writes one JSON object a line with the board after the event
+("queens", 0 for an empty row), the counters, the sentence ("text"), the
+line of the algorithm's pseudocode ("line") and what its check read
+("scan", "compared", "flags" or "masks"; see docs/algorithms.md). --every K shows
 only every K-th event (and the last), --limit K stops the search after K
 events. --play animates the board in place on a terminal at --speed events
 per second; Ctrl-C stops it.`,
@@ -201,7 +206,7 @@ func traceError(err error) error {
 // with attacked squares marked, and the counters.
 func drawEvent(e classic.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "step %d: %s\n", e.Step, e)
+	fmt.Fprintf(&b, "step %d: %s\n", e.Step, e.Text)
 	for _, row := range boardRows(e, true) {
 		b.WriteString(row + "\n")
 	}

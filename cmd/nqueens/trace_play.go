@@ -52,7 +52,7 @@ const minFrameLines = 3
 // over it.
 func playFrame(header string, e classic.Event, width int) []string {
 	lines := wrap(header, width)
-	lines = append(lines, wrap(fmt.Sprintf("step %d: %s", e.Step, e), width)...)
+	lines = append(lines, wrap(fmt.Sprintf("step %d: %s", e.Step, e.Text), width)...)
 	n := len(e.Queens)
 	for _, row := range boardRows(e, 2*n-1 <= width) {
 		if len(row) > width {

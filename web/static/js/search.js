@@ -8,17 +8,20 @@ import * as api from './api.js';
 import { Board, attackers } from './board.js';
 import { readInt, setRange } from './field.js';
 import { drawStructure } from './structure.js';
-import { explain, lineFor, paragraphs, pseudocode } from './strategies.js';
+import * as strategies from './strategies.js';
 import { $, fmt, plural, setStatus } from './text.js';
 import { Timeline } from './timeline.js';
 import { SearchTree } from './tree.js';
 
-const zero = { nodes: 1, tries: 0, placed: 0, rejected: 0, backtracks: 0, solutions: 0 };
-const names = {
-  stack: 'an explicit stack', bitmask: 'bit masks', 'backtrack-2d': 'a 2-D array',
-  'backtrack-array': 'a 1-D array of columns', 'backtrack-flags': 'flag arrays',
-  'backtrack-flags-iterative': 'flag arrays, iterative', 'brute-rows': 'brute force, n^n boards',
-  permutations: 'brute force, n! permutations', 'brute-combinations': 'brute force, C(n², n) sets',
+const zero = { nodes: 0, tries: 0, reads: 0, placed: 0, rejected: 0, backtracks: 0, solutions: 0 };
+const counterNames = ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 'tries', 'reads'];
+
+// The steps to jump to with the navigation buttons and keys: a kind of step
+// and the test of an event.
+const jumps = {
+  placement: (e) => e.kind === 'place',
+  backtrack: (e) => e.kind === 'remove',
+  solution: (e) => e.kind === 'solution',
 };
 
 export class SearchPanel {
@@ -66,28 +69,43 @@ export class SearchPanel {
   }
 
   async init() {
-    const algos = await api.getJSON('/api/algorithms');
+    const algos = await strategies.load();
     const select = $('trace-algo');
     for (const a of algos.filter((x) => x.traceable)) {
       const opt = document.createElement('option');
       opt.value = a.name;
-      opt.textContent = `${a.name} (${names[a.name] || a.description})`;
+      opt.textContent = `${a.name} (${a.title || a.description})`;
       select.append(opt);
     }
-    $('lesson-list').replaceChildren(...Object.entries(paragraphs).flatMap(([name, text]) => {
+    $('lesson-list').replaceChildren(...strategies.classics().flatMap((a) => {
       const dt = document.createElement('dt');
-      dt.textContent = name;
+      dt.textContent = a.name;
       const dd = document.createElement('dd');
-      dd.textContent = text;
+      dd.textContent = a.summary;
       return [dt, dd];
     }));
+    for (const [what, is] of Object.entries(jumps)) {
+      $(`next-${what}`).addEventListener('click', () => this.jump(is, 1));
+      $(`prev-${what}`).addEventListener('click', () => this.jump(is, -1));
+    }
+  }
+
+  // jump goes to the next (dir 1) or previous (dir -1) step that is(e).
+  jump(is, dir) {
+    const t = this.timeline;
+    t.pause();
+    for (let p = t.pos + dir; p >= 0 && p < this.events.length; p += dir) {
+      if (is(this.events[p])) { t.go(p); return; }
+    }
+    if (dir < 0) t.go(-1);
   }
 
   // enter opens the panel at the state of params (n, algo, step).
   enter(params) {
     const n = Number(params.get('n') || this.n || 6);
     const algo = params.get('algo') || this.algo;
-    const step = Number(params.get('step') || 0);
+    const raw = params.get('step');
+    const step = raw === 'end' ? Infinity : Number(raw || 0);
     $('trace-n').value = n;
     if ([...$('trace-algo').options].some((o) => o.value === algo)) $('trace-algo').value = algo;
     if (n !== this.n || $('trace-algo').value !== this.algo || !this.events.length) this.loadFromForm(step);
@@ -117,11 +135,13 @@ export class SearchPanel {
     this.tree.reset(n);
     this.board.setSize(n);
     this.drawCode();
-    $('algo-paragraph').textContent = paragraphs[algo] || '';
+    $('algo-paragraph').textContent = strategies.lesson(algo).summary;
+    this.frames = [];
     setStatus($('trace-status'), 'Loading the search…');
     this.timeline.setLength(0, true);
     this.show(-1);
     const limit = Math.min(this.limits.max_trace_events, 100000);
+    strategies.loadCandidates(n).then(() => this.drawSide()).catch(() => {});
     let cut = '';
     let pending = step;
     try {
@@ -130,6 +150,7 @@ export class SearchPanel {
         else if (name === 'error') cut = data.error;
         else {
           if (data.kind === 'solution') this.solutions.push(this.events.length);
+          this.keepFrames(data);
           this.events.push(data);
           this.tree.add(data);
           if (pending && this.events.length >= pending) {
@@ -148,7 +169,8 @@ export class SearchPanel {
     this.loading = false;
     this.abort = null;
     this.timeline.setLength(this.events.length, false);
-    if (pending) this.timeline.go(pending - 1);
+    if (pending) this.timeline.go(Math.min(pending, this.events.length) - 1);
+    this.timeline.setMarks(this.solutions);
     this.reportEnd(cut, limit);
     this.show(this.timeline.pos);
   }
@@ -178,6 +200,16 @@ export class SearchPanel {
     } else {
       setStatus($('trace-status'), `${algo} on ${n}×${n}: the whole search, ${fmt(this.events.length)} steps.`, 'good');
     }
+  }
+
+  // keepFrames gives a bitmask event the masks of every call on the stack
+  // as they are at that step: the current call's from the event, each
+  // caller's from its last step (a suspended call's words do not change).
+  keepFrames(e) {
+    if (!e.masks || !e.row) return;
+    this.frames = this.frames.slice(0, e.row - 1);
+    this.frames[e.row - 1] = e.masks;
+    e.frames = this.frames.slice();
   }
 
   event(pos) { return pos >= 0 ? this.events[pos] : null; }
@@ -231,9 +263,19 @@ export class SearchPanel {
         }
         return { classes, label };
       },
-      lines: e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [],
+      lines: [...this.scanLines(e), ...(e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [])],
     });
     this.board.el.classList.toggle('solved', !!e && e.kind === 'solution');
+  }
+
+  // scanLines are the cells a 2-D try read: from the square up its column,
+  // then up its ↖ and ↗ diagonals, as far as the scan went (to the queen it
+  // met, or the edge).
+  scanLines(e) {
+    if (!e || !e.scan) return [];
+    const { column, diagonal, anti_diagonal: anti } = e.scan;
+    const rays = [[column, 0], [diagonal, -1], [anti, 1]];
+    return rays.filter(([k]) => k > 0).map(([k, dc]) => ({ from: [e.row, e.col], to: [e.row - k, e.col + dc * k], kind: 'scan' }));
   }
 
   stepText() {
@@ -242,21 +284,22 @@ export class SearchPanel {
     const e = this.event(pos);
     if (!e) return `Empty board (${total} steps)`;
     if (e.candidate !== undefined) return `Step ${fmt(e.step)} of ${total}: candidate ${fmt(e.candidate)}, ${e.kind === 'solution' ? `solution ${e.counters.solutions}` : 'rejected'}`;
-    return `Step ${fmt(e.step)} of ${total}: ${e.kind}${e.kind === 'solution' ? ' ' + e.counters.solutions : ` row ${e.row}, column ${e.col}`}`;
+    const where = { solution: ` ${e.counters.solutions}`, done: '', 'dead-end': ` row ${e.row}` }[e.kind];
+    return `Step ${fmt(e.step)} of ${total}: ${e.kind}${where !== undefined ? where : ` row ${e.row}, column ${e.col}`}`;
   }
 
   drawStep() {
     const e = this.event(this.timeline.pos);
     $('trace-step').textContent = this.stepText();
-    $('trace-explain').textContent = explain(this.algo, e, this.n);
+    $('trace-explain').textContent = e ? e.text : `The empty ${this.n}×${this.n} board: the search starts at the first line of its pseudocode.`;
     const c = e ? e.counters : zero;
-    for (const k of ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 'tries']) $('c-' + k).textContent = fmt(c[k]);
+    for (const k of counterNames) $('c-' + k).textContent = fmt(c[k]);
   }
 
   drawSide() {
     const e = this.event(this.timeline.pos);
     drawStructure($('structure'), this.algo, e, this.n, this.focus);
-    const line = lineFor(this.algo, e);
+    const line = e ? e.line - 1 : 0;
     [...$('pseudocode').children].forEach((li, i) => {
       if (i === line) li.setAttribute('aria-current', 'step');
       else li.removeAttribute('aria-current');
@@ -265,7 +308,7 @@ export class SearchPanel {
 
   drawCode() {
     const ol = $('pseudocode');
-    ol.replaceChildren(...pseudocode(this.algo).map(([text]) => {
+    ol.replaceChildren(...strategies.lesson(this.algo).pseudocode.map((text) => {
       const li = document.createElement('li');
       li.textContent = text;
       return li;
@@ -330,6 +373,9 @@ export class SearchPanel {
       ArrowLeft: () => { t.pause(); t.go(t.pos - 1); },
       Home: () => { t.pause(); t.go(-1); },
       End: () => { t.pause(); t.go(t.length - 1); },
+      p: () => this.jump(jumps.placement, 1), P: () => this.jump(jumps.placement, -1),
+      b: () => this.jump(jumps.backtrack, 1), B: () => this.jump(jumps.backtrack, -1),
+      s: () => this.jump(jumps.solution, 1), S: () => this.jump(jumps.solution, -1),
     };
     if (!actions[e.key]) return;
     e.preventDefault();

@@ -13,20 +13,8 @@ const el = (tag, props = {}, ...kids) => {
   return e;
 };
 
-// candidates is the number of boards a brute-force strategy tests, exactly.
-export function candidates(algo, n) {
-  const N = BigInt(n);
-  let v = 1n;
-  if (algo === 'brute-rows') return N ** N;
-  if (algo === 'permutations') {
-    for (let i = 2n; i <= N; i++) v *= i;
-    return v;
-  }
-  for (let i = 0n; i < N; i++) v = v * (N * N - i) / (i + 1n); // C(n², n)
-  return v;
-}
-
-const group = (v) => v.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+import { candidates } from './strategies.js';
+import { fmtBig as group } from './text.js';
 
 // drawStructure fills box for strategy algo at event e (null: the empty
 // board) on the n×n board; focus is a square [r, c] the user points at.
@@ -36,6 +24,10 @@ export function drawStructure(box, algo, e, n, focus) {
     'backtrack-2d': gridView, 'backtrack-array': arrayView, 'backtrack-flags': flagsView,
     'backtrack-flags-iterative': flagsView, stack: stackView, bitmask: bitsView,
   };
+  if (e && e.kind === 'done') {
+    box.replaceChildren(el('p', { class: 'caption', text: `The search is over: ${algo} has emptied its data and counted ${e.counters.solutions} solution${e.counters.solutions === 1 ? '' : 's'}.` }));
+    return;
+  }
   const view = e && e.candidate !== undefined ? candidateView : (views[algo] || stackView);
   box.replaceChildren(...view({ algo, e, n, queens, focus }));
 }
@@ -67,10 +59,12 @@ function arrayView({ e, n, queens }) {
   for (let r = 1; r <= n; r++) {
     const now = at && at[0] === r ? 'now' : '';
     const by = e && e.by && e.by.row === r ? 'by' : '';
+    const read = e && e.compared && e.compared.includes(r) ? 'read' : '';
     head.push(el('th', { scope: 'col', text: String(r) }));
-    vals.push(el('td', { class: [now, by, queens[r - 1] ? 'one' : ''].join(' ').trim(), text: String(queens[r - 1]) }));
+    vals.push(el('td', { class: [now, by, read, queens[r - 1] ? 'one' : ''].join(' ').trim(), text: String(queens[r - 1]) }));
   }
-  return [el('p', { class: 'caption', text: 'queens[row] = the column of the queen in that row, 0 for none' }),
+  const k = e && e.compared ? e.compared.length : 0;
+  return [el('p', { class: 'caption', text: `queens[row] = the column of the queen in that row, 0 for none. This try compared ${k} element${k === 1 ? '' : 's'} (underlined).` }),
     el('table', { class: 'bits', 'aria-label': 'the 1-D array queens' }, el('tbody', {}, el('tr', {}, ...head), el('tr', {}, ...vals)))];
 }
 
@@ -87,10 +81,11 @@ function flagsView({ e, n, queens, focus }) {
   });
   const at = focus || cur(e);
   const pick = at ? { cols: at[1], diag: at[0] - at[1] + n, anti: at[0] + at[1] - 1 } : {};
+  const read = new Set(!focus && e && e.flags ? e.flags.map((f) => `${f.array}[${f.index}]`) : []);
   const row = (name, flags, len, title) => {
     const cells = [el('th', { scope: 'row', text: name, title })];
     for (let i = 1; i <= len; i++) {
-      const cls = [flags[i] ? 'one' : '', pick[name] === i ? 'now' : ''].join(' ').trim();
+      const cls = [flags[i] ? 'one' : '', pick[name] === i ? 'now' : '', read.has(`${name}[${i}]`) ? 'read' : ''].join(' ').trim();
       cells.push(el('td', { class: cls, title: `${name}[${i}]`, text: flags[i] ? '1' : '0' }));
     }
     return el('tr', {}, ...cells);
@@ -104,31 +99,22 @@ function flagsView({ e, n, queens, focus }) {
     el('p', { class: 'caption', text: where })];
 }
 
-function bitsView({ e, n, queens }) {
-  // Masks as the recursion enters each row: bit c (shown as column c, on
-  // the left for column 1) is set when the square is attacked.
-  const depth = queens.findIndex((c) => !c);
-  const rowsShown = Math.min(n, depth < 0 ? n : depth + 1);
-  const bits = (set) => Array.from({ length: n }, (_, i) => (set.has(i + 1) ? '1' : '0')).join('');
-  const trs = [el('tr', {}, ...['row', 'cols', 'ld ↘', 'rd ↙', 'free'].map((t) => el('th', { scope: 'col', text: t })))];
-  for (let d = 1; d <= rowsShown; d++) {
-    const cols = new Set();
-    const ld = new Set();
-    const rd = new Set();
-    for (let i = 1; i < d; i++) {
-      const q = queens[i - 1];
-      cols.add(q);
-      if (q + (d - i) <= n) ld.add(q + (d - i));
-      if (q - (d - i) >= 1) rd.add(q - (d - i));
-    }
-    const free = new Set();
-    for (let c = 1; c <= n; c++) if (!cols.has(c) && !ld.has(c) && !rd.has(c)) free.add(c);
-    const now = e && e.kind !== 'solution' && e.row === d;
-    trs.push(el('tr', { class: now ? 'now' : '' }, el('th', { scope: 'row', text: String(d) }),
-      ...[cols, ld, rd, free].map((s) => el('td', { class: 'mask', text: bits(s) }))));
-  }
-  return [el('p', { class: 'caption', text: 'The masks as the recursion enters each row, column 1 (bit 0) on the left: ld moves one column right and rd one left per row down.' }),
-    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'The bit masks (scroll sideways)' }, el('table', { class: 'bits masks', 'aria-label': 'the bit masks row by row' }, el('tbody', {}, ...trs)))];
+function bitsView({ e, n }) {
+  // The words of every call on the stack as they are at this step, from the
+  // trace itself: the current call's from the step, each caller's from its
+  // own last step. Column 1 (bit 0) is on the left.
+  const frames = (e && e.frames) || [];
+  const trs = [el('tr', {}, ...['call', 'cols', 'ld ↘', 'rd ↙', 'free left'].map((t) => el('th', { scope: 'col', text: t })))];
+  frames.forEach((m, i) => {
+    const now = i === frames.length - 1;
+    trs.push(el('tr', { class: now ? 'now' : '' }, el('th', { scope: 'row', text: `row ${i + 1}${now ? ' ←' : ''}` }),
+      ...[m.cols, m.ld, m.rd, m.free].map((bits) => el('td', { class: 'mask', text: bits }))));
+  });
+  const caption = frames.length
+    ? `The calls on the stack, the current one marked ←: their masks now, column 1 (bit 0) on the left. ${n} bits a word.`
+    : 'No call yet: solve(1, 0, 0, 0) starts with every mask 0.';
+  return [el('p', { class: 'caption', text: caption }),
+    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'The bit masks (scroll sideways)' }, el('table', { class: 'bits masks', 'aria-label': 'the bit masks of each call' }, el('tbody', {}, ...trs)))];
 }
 
 function stackView({ e, n, queens }) {
@@ -147,6 +133,7 @@ function candidateView({ algo, e, n }) {
   const total = candidates(algo, n);
   const k = BigInt(e.candidate);
   const list = e.squares ? e.squares.map((q) => `(${q.row}, ${q.col})`).join(' ') : e.queens.join(' ');
-  return [el('p', { class: 'caption', text: `Candidate ${group(k)} of ${group(total)}; ${group(total - k)} remain.` }),
+  const of = total === null || total === undefined ? `Candidate ${group(k)}.` : `Candidate ${group(k)} of ${group(total)}; ${group(total - k)} remain.`;
+  return [el('p', { class: 'caption', text: of }),
     el('p', { class: 'caption' }, e.squares ? 'Squares: ' : 'Columns, row by row: ', el('code', { text: list }))];
 }

@@ -44,6 +44,19 @@ export class Timeline {
     this.refresh();
   }
 
+  // setMarks marks the steps at positions (the solutions) along the slider.
+  setMarks(positions) {
+    const box = $('timeline-marks');
+    const max = Math.max(this.length, 1);
+    box.replaceChildren(...positions.map((p) => {
+      const tick = document.createElement('span');
+      tick.className = 'tick';
+      tick.style.left = `${(100 * (p + 1)) / max}%`;
+      tick.title = `solution at step ${fmt(p + 1)}`;
+      return tick;
+    }));
+  }
+
   get atEnd() { return this.pos >= this.length - 1 && !this.loading; }
 
   go(pos) {

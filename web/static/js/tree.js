@@ -89,7 +89,9 @@ export class SearchTree {
     const children = new Map();
     const folded = new Set();
     const whole = visible <= LIMIT;
+    let placements = 0;
     for (let v = 1; v < visible; v++) {
+      if (this.kind[v] !== 'reject') placements++;
       const p = this.parent[v];
       if (!whole && !onPath.has(p)) continue;
       if (!children.has(p)) children.set(p, []);
@@ -141,10 +143,11 @@ export class SearchTree {
     if (cx !== undefined && (cx < this.box.scrollLeft || cx > this.box.scrollLeft + this.box.clientWidth)) {
       this.box.scrollLeft = Math.max(0, cx - this.box.clientWidth / 2);
     }
-    const all = visible - 1;
+    const rejects = visible - 1 - placements;
+    const so = `${placements.toLocaleString('en-US')} node${placements === 1 ? '' : 's'} (placements) and ${rejects.toLocaleString('en-US')} rejected tr${rejects === 1 ? 'y' : 'ies'} so far`;
     this.summary.textContent = whole
-      ? `${all.toLocaleString('en-US')} node${all === 1 ? '' : 's'} so far (placements and rejected tries), all drawn. Click a node to go to its step.`
-      : `${all.toLocaleString('en-US')} nodes so far; drawn: the path to the current board and the tries beside it (${drawn - 1}), each other subtree folded into one square labelled with its size. Click a node to go to its step.`;
+      ? `${so}, all drawn; the current call is ringed. Click a node to go to its step.`
+      : `${so}; drawn: the path to the current call and the tries beside it (${drawn - 1}), each other subtree folded into one square labelled with its size. Click a node to go to its step.`;
   }
 
   // outcome is what node v is at step now.
