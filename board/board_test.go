@@ -1,31 +1,8 @@
 package board
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
-
-// golden compares got with testdata/name; go test -update rewrites it.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\ngot:\n%s", path, got)
-	}
-}
 
 // solutions lists every solution of the n×n board by the plainest search
 // there is: one queen a row, each checked against all earlier ones. Tests

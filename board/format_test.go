@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestParseFormats reads the same boards written in every input format.
@@ -194,7 +196,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, name+"."+string(f), buf.Bytes())
+			testkit.Golden(t, "testdata/"+name+"."+string(f), buf.Bytes())
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 const (
@@ -69,7 +71,7 @@ func TestDocTable(t *testing.T) {
 	if got == want {
 		return
 	}
-	if *update {
+	if testkit.Update() {
 		doc = doc[:i+len(tableBegin)] + want + doc[j:]
 		if err := os.WriteFile(filepath.FromSlash(docPath), []byte(doc), 0o644); err != nil {
 			t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"iter"
 	"os"
 	"path/filepath"
@@ -15,9 +14,8 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ and the table in docs/algorithms.md")
 
 func tracers() []Tracer {
 	var ts []Tracer
@@ -165,23 +163,7 @@ func TestTraceGolden(t *testing.T) {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
-	golden(t, filepath.Join("testdata", "trace-4-stack.jsonl"), buf.Bytes())
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
+	testkit.Golden(t, "testdata/trace-4-stack.jsonl", buf.Bytes())
 }
 
 func TestEventJSONRoundTrip(t *testing.T) {

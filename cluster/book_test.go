@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // voteOf returns worker's vote for block k of run, with the true results
@@ -22,7 +23,7 @@ func voteOf(t *testing.T, run Run, all []count.UnitResult, k int, worker string,
 // checks what it decides, asks to recount and bans.
 func TestBook(t *testing.T) {
 	const n = 9
-	all := unitResults(t, n)
+	all := testkit.AllUnits(t, n, count.Units, count.CountUnit)
 	type step struct {
 		k      int
 		worker string // "" for the coordinator's recount
@@ -92,7 +93,7 @@ func TestBook(t *testing.T) {
 // decided alone, and that deficit then asks for new copies.
 func TestBookBanReopens(t *testing.T) {
 	const n = 9
-	all := unitResults(t, n)
+	all := testkit.AllUnits(t, n, count.Units, count.CountUnit)
 	run := runFor(n, 4, 1)
 	bk := newBook(run, 0, [2]uint64{1, 2})
 	for k := range 3 {

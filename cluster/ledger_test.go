@@ -13,21 +13,8 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
-
-// unitResults counts every unit of N, in order.
-func unitResults(t testing.TB, n int) []count.UnitResult {
-	t.Helper()
-	out := make([]count.UnitResult, count.Units(n))
-	for i := range out {
-		r, err := count.CountUnit(context.Background(), n, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = r
-	}
-	return out
-}
 
 // recordLine returns the ledger line of a record of N holding units.
 func recordLine(t testing.TB, n int, units []count.UnitResult, shard string) string {
@@ -80,7 +67,7 @@ func unit(m map[string]any, i int) map[string]any {
 }
 
 func TestParseRecord(t *testing.T) {
-	all := unitResults(t, 8)
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	good := recordLine(t, 8, all[3:6], "0/1")
 	// The unit of N = 8 placed first in good whose constellation no
 	// rotation fixes: its rot90 must stay 0.
@@ -156,7 +143,7 @@ func FuzzParseRecord(f *testing.F) {
 	}
 	// Lines of this engine, so that the seeds reach past the fingerprint
 	// check whatever the engine version of the files above.
-	all := unitResults(f, 8)
+	all := testkit.AllUnits(f, 8, count.Units, count.CountUnit)
 	for _, units := range [][]count.UnitResult{all[:1], all[3:9], all} {
 		line := recordLine(f, 8, units, "1/3")
 		f.Add([]byte(line))
@@ -196,10 +183,10 @@ func FuzzParseRecord(f *testing.F) {
 }
 
 func TestReadLedger(t *testing.T) {
-	all := unitResults(t, 8)
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	a := recordLine(t, 8, all[:10], "")
 	b := recordLine(t, 8, all[10:20], "")
-	other := recordLine(t, 9, unitResults(t, 9)[:2], "")
+	other := recordLine(t, 9, testkit.AllUnits(t, 9, count.Units, count.CountUnit)[:2], "")
 	tests := []struct {
 		name      string
 		text      string
@@ -239,7 +226,7 @@ func TestReadLedger(t *testing.T) {
 }
 
 func TestOpenLedgerRepairs(t *testing.T) {
-	all := unitResults(t, 8)
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	a := recordLine(t, 8, all[:10], "")
 	b := recordLine(t, 8, all[10:20], "")
 	tests := []struct {
@@ -280,7 +267,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 }
 
 func TestOpenLedgerRefuses(t *testing.T) {
-	all := unitResults(t, 8)
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	changed := append([]count.UnitResult(nil), all[:2]...)
 	changed[1].Total += 8
 	dir := t.TempDir()

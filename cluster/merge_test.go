@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // ledger builds a ledger file named path from lines of records.
@@ -24,7 +25,7 @@ func ledger(t *testing.T, path string, lines ...string) *LedgerFile {
 
 func TestMerge(t *testing.T) {
 	const n = 10
-	all := unitResults(t, n)
+	all := testkit.AllUnits(t, n, count.Units, count.CountUnit)
 	u := len(all)
 	half := u / 2
 	changed := append([]count.UnitResult(nil), all[half:]...)
@@ -87,7 +88,7 @@ func TestMerge(t *testing.T) {
 		{"missing shard", shardLines(4)[1:], 0, []string{"no result at all from shard 0/4", "0, 4, 8, 12"}},
 		{"different runs", []*LedgerFile{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
-			ledger(t, "b.jsonl", recordLine(t, 9, unitResults(t, 9), "")),
+			ledger(t, "b.jsonl", recordLine(t, 9, testkit.AllUnits(t, 9, count.Units, count.CountUnit), "")),
 		}, 0, []string{"ledgers of different runs: a.jsonl has", "b.jsonl has"}},
 		{"nothing", []*LedgerFile{ledger(t, "empty.jsonl")}, 0, []string{"hold no results"}},
 		{"a total raised by 8", []*LedgerFile{
@@ -128,7 +129,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestMergeErrorTypes(t *testing.T) {
-	all := unitResults(t, 8)
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	changed := append([]count.UnitResult(nil), all[:1]...)
 	changed[0].Total += 8
 	_, err := Merge([]*LedgerFile{

@@ -3,22 +3,20 @@ package cluster
 // Tests with real processes: the nqueens command is built once, with the
 // fault-injection hooks of internal/faults compiled in, and coordinators,
 // workers and shards run as separate processes on loopback, some of them
-// killed with SIGKILL, some of them lying. Each test is bounded by a
-// deadline.
+// killed with SIGKILL, some of them lying. Every wait is bounded by
+// testkit.WaitLimit.
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,45 +24,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
-// The command under test is built once, on first use: fuzzing workers and
-// runs of the unit tests alone (-run) never pay for the build.
-var (
-	binOnce  sync.Once
-	binDir   string
-	binPath  string
-	binError error
-)
-
-// nqueensBin returns the path of the nqueens command, building it the first
-// time.
-func nqueensBin(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		binDir, binError = os.MkdirTemp("", "nqueens-cluster-test-")
-		if binError != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "nqueens")
-		build := exec.Command("go", "build", "-tags", "nqueens_faults", "-o", binPath, "github.com/nqueens/nqueens/cmd/nqueens")
-		if out, err := build.CombinedOutput(); err != nil {
-			binError = fmt.Errorf("building nqueens for the process tests: %v\n%s", err, out)
-		}
-	})
-	if binError != nil {
-		t.Fatal(binError)
-	}
-	return binPath
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
+// The command under test is built once, on first use (testkit.BuildBinary):
+// fuzzing workers and runs of the unit tests alone (-run) never pay for the
+// build.
+func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }
 
 // proc is one nqueens process.
 type proc struct {
@@ -80,7 +46,7 @@ type proc struct {
 func start(t *testing.T, name string, env []string, args ...string) *proc {
 	t.Helper()
 	p := &proc{name: name, done: make(chan struct{})}
-	p.cmd = exec.Command(nqueensBin(t), args...)
+	p.cmd = exec.Command(testkit.BuildBinary(t, "nqueens_faults"), args...)
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
@@ -106,16 +72,12 @@ func (p *proc) kill() {
 }
 
 // wait waits for the process to end and returns its exit code.
-func (p *proc) wait(t *testing.T, timeout time.Duration) int {
+func (p *proc) wait(t *testing.T) int {
 	t.Helper()
 	select {
 	case <-p.done:
-	default:
-		select {
-		case <-p.done:
-		case <-time.After(timeout):
-			t.Fatalf("%s still runs after %s; stderr:\n%s", p.name, timeout, p.stderr.String())
-		}
+	case <-time.After(testkit.WaitLimit):
+		t.Fatalf("%s still runs after %s; stderr:\n%s", p.name, testkit.WaitLimit, p.stderr.String())
 	}
 	var ee *exec.ExitError
 	if errors.As(p.err, &ee) {
@@ -127,25 +89,13 @@ func (p *proc) wait(t *testing.T, timeout time.Duration) int {
 	return 0
 }
 
-// waitFor polls cond until it holds, failing the test after timeout.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // waitMatch waits until the process's stderr matches re and returns the
 // submatches.
-func (p *proc) waitMatch(t *testing.T, timeout time.Duration, re string) []string {
+func (p *proc) waitMatch(t *testing.T, re string) []string {
 	t.Helper()
 	rx := regexp.MustCompile(re)
 	var m []string
-	waitFor(t, timeout, fmt.Sprintf("%s to log %q", p.name, re), func() bool {
+	testkit.WaitFor(t, fmt.Sprintf("%s to log %q", p.name, re), func() bool {
 		m = rx.FindStringSubmatch(p.stderr.String())
 		return m != nil
 	})
@@ -160,16 +110,6 @@ func checkTotal(t *testing.T, n int, stdout string) {
 		t.Fatalf("output %q is not a count: %v", stdout, err)
 	}
 	checkResult(t, n, total, unique)
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // votesFor reads the results stored for the block starting at unit first.
@@ -223,9 +163,9 @@ func TestProcessWorkerKilled(t *testing.T) {
 
 	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url,
 		"--ack-wait", ackWait.String(), "--progress-every", "500ms", "--block-size", "8", "--verify-fraction", "0")
-	coord.waitMatch(t, 10*time.Second, `published \d+ block`)
+	coord.waitMatch(t, `published \d+ block`)
 	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
-	a.waitMatch(t, 10*time.Second, heldRx)
+	a.waitMatch(t, heldRx)
 	const held = 0 // the first unit of the block A holds
 	holdSince := time.Now()
 	for _, name := range []string{"B", "C"} {
@@ -243,7 +183,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 	}
 	a.kill()
 
-	if code := coord.wait(t, 15*time.Second); code != 0 {
+	if code := coord.wait(t); code != 0 {
 		t.Fatalf("coordinator exit %d: %s", code, coord.stderr.String())
 	}
 	checkTotal(t, n, coord.stdout.String())
@@ -289,17 +229,17 @@ func TestProcessRogueWorkers(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
 			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--ack-wait", "2s", "--block-size", "32"}, tt.args...)
 			coord := start(t, "coordinator", nil, args...)
-			coord.waitMatch(t, 10*time.Second, `published \d+ block`)
+			coord.waitMatch(t, `published \d+ block`)
 			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
 			if tt.alone {
 				// R alone takes every block at first, so that the random
 				// checks must meet its work.
-				coord.waitMatch(t, 30*time.Second, "worker R is banned")
+				coord.waitMatch(t, "worker R is banned")
 			}
 			for _, name := range tt.honest {
 				start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name, "--exit-when-idle", "2s")
 			}
-			if code := coord.wait(t, 90*time.Second); code != tt.code {
+			if code := coord.wait(t); code != tt.code {
 				t.Fatalf("coordinator exit %d, want %d; stdout %q", code, tt.code, coord.stdout.String())
 			}
 			for _, w := range tt.want {
@@ -314,7 +254,7 @@ func TestProcessRogueWorkers(t *testing.T) {
 				return
 			}
 			checkTotal(t, n, coord.stdout.String())
-			if code := rogue.wait(t, 10*time.Second); code != 1 || !strings.Contains(rogue.stderr.String(), "banned this worker") {
+			if code := rogue.wait(t); code != 1 || !strings.Contains(rogue.stderr.String(), "banned this worker") {
 				t.Errorf("rogue worker: exit %d, stderr %s", code, rogue.stderr.String())
 			}
 		})
@@ -326,11 +266,11 @@ func TestProcessRogueWorkers(t *testing.T) {
 // stored results alone (before the lock, it erased them).
 func TestProcessStoreLocked(t *testing.T) {
 	store := t.TempDir()
-	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	listen := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
 	first := start(t, "coordinator", nil, "coordinator", "14", "--listen", listen, "--store", store)
-	first.waitMatch(t, 10*time.Second, `published \d+ block`)
-	second := start(t, "second coordinator", nil, "coordinator", "14", "--listen", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--store", store)
-	if code := second.wait(t, 5*time.Second); code != 1 {
+	first.waitMatch(t, `published \d+ block`)
+	second := start(t, "second coordinator", nil, "coordinator", "14", "--listen", fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t)), "--store", store)
+	if code := second.wait(t); code != 1 {
 		t.Fatalf("second coordinator: exit %d", code)
 	}
 	want := fmt.Sprintf("is in use by another coordinator (pid %d on host ", first.cmd.Process.Pid)
@@ -338,7 +278,7 @@ func TestProcessStoreLocked(t *testing.T) {
 		t.Errorf("second coordinator's error lacks %q: %s", want, second.stderr.String())
 	}
 	start(t, "worker", nil, "worker", "--nats", "nats://"+listen, "--exit-when-idle", "2s")
-	if code := first.wait(t, 20*time.Second); code != 0 {
+	if code := first.wait(t); code != 0 {
 		t.Fatalf("first coordinator: exit %d: %s", code, first.stderr.String())
 	}
 	checkTotal(t, 14, first.stdout.String())
@@ -351,17 +291,17 @@ func TestProcessStoreLocked(t *testing.T) {
 // unit go, gives the exact total.
 func TestProcessCoordinatorRestart(t *testing.T) {
 	const n = 14
-	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	listen := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
 	url := "nats://" + listen
 	args := []string{"coordinator", strconv.Itoa(n), "--listen", listen, "--store", t.TempDir(),
 		"--ack-wait", "2s", "--progress-every", "100ms"}
 	coord := start(t, "coordinator", nil, args...)
-	coord.waitMatch(t, 10*time.Second, `published \d+ block`)
+	coord.waitMatch(t, `published \d+ block`)
 	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
-	a.waitMatch(t, 10*time.Second, heldRx)
+	a.waitMatch(t, heldRx)
 	start(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
 	done := regexp.MustCompile(`N = 14: (\d+)/1632 units`)
-	waitFor(t, 10*time.Second, "100 units done", func() bool {
+	testkit.WaitFor(t, "100 units done", func() bool {
 		for _, m := range done.FindAllStringSubmatch(coord.stderr.String(), -1) {
 			if d, _ := strconv.Atoi(m[1]); d >= 100 {
 				return true
@@ -370,20 +310,20 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 		return false
 	})
 	coord.kill()
-	coord.wait(t, 5*time.Second)
+	coord.wait(t)
 	if out := coord.stdout.String(); out != "" {
 		t.Fatalf("the run finished before the kill: %q", out)
 	}
 
 	again := start(t, "coordinator again", nil, args...)
-	m := again.waitMatch(t, 10*time.Second, `resuming run \S+: (\d+) of 1632 units already counted`)
+	m := again.waitMatch(t, `resuming run \S+: (\d+) of 1632 units already counted`)
 	if d, _ := strconv.Atoi(m[1]); d < 100 || d == 1632 {
 		t.Errorf("resumed with %d of 1632 units", d)
 	}
 	if err := a.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
-	if code := again.wait(t, 15*time.Second); code != 0 {
+	if code := again.wait(t); code != 0 {
 		t.Fatalf("coordinator exit %d: %s", code, again.stderr.String())
 	}
 	checkTotal(t, n, again.stdout.String())
@@ -417,7 +357,7 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 	merge := func(paths ...string) *proc {
 		p := start(t, "merge", nil, append([]string{"merge"}, paths...)...)
-		p.wait(t, 10*time.Second)
+		p.wait(t)
 		return p
 	}
 	var procs []*proc
@@ -428,14 +368,14 @@ func TestProcessArrayShards(t *testing.T) {
 		}
 		procs = append(procs, shard(i, env...))
 	}
-	procs[2].waitMatch(t, 10*time.Second, heldRx)
-	waitFor(t, 10*time.Second, "shard 2's ledger to hold the units before the held one", func() bool {
+	procs[2].waitMatch(t, heldRx)
+	testkit.WaitFor(t, "shard 2's ledger to hold the units before the held one", func() bool {
 		lf, err := ReadLedgerFile(ledgerOf(2))
 		return err == nil && lf.Units() == kept
 	})
 	procs[2].kill()
 	for i, p := range procs {
-		if code := p.wait(t, 15*time.Second); i != 2 && code != 0 {
+		if code := p.wait(t); i != 2 && code != 0 {
 			t.Fatalf("shard %d exit %d: %s", i, code, p.stderr.String())
 		}
 	}
@@ -449,29 +389,29 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 
 	all := []string{ledgerOf(0), ledgerOf(1), ledgerOf(2), ledgerOf(3)}
-	if p := merge(all...); p.wait(t, 0) != 1 || !strings.Contains(p.stderr.String(), fmt.Sprintf("%d of %d units of N = %d are missing: ", size-kept, count.Units(n), n)) {
-		t.Errorf("merge with the killed shard: exit %d, stdout %q, stderr %s", p.wait(t, 0), p.stdout.String(), p.stderr.String())
+	if p := merge(all...); p.wait(t) != 1 || !strings.Contains(p.stderr.String(), fmt.Sprintf("%d of %d units of N = %d are missing: ", size-kept, count.Units(n), n)) {
+		t.Errorf("merge with the killed shard: exit %d, stdout %q, stderr %s", p.wait(t), p.stdout.String(), p.stderr.String())
 	}
 	without := []string{ledgerOf(0), ledgerOf(1), ledgerOf(3)}
-	if p := merge(without...); p.wait(t, 0) != 1 || !strings.Contains(p.stderr.String(), "(no result at all from shard 2/4: rerun it): 2, 6, 10, 14,") {
-		t.Errorf("merge without shard 2: exit %d, stderr %s", p.wait(t, 0), p.stderr.String())
+	if p := merge(without...); p.wait(t) != 1 || !strings.Contains(p.stderr.String(), "(no result at all from shard 2/4: rerun it): 2, 6, 10, 14,") {
+		t.Errorf("merge without shard 2: exit %d, stderr %s", p.wait(t), p.stderr.String())
 	}
 
 	rerun := shard(2)
-	if code := rerun.wait(t, 15*time.Second); code != 0 {
+	if code := rerun.wait(t); code != 0 {
 		t.Fatalf("rerun of shard 2: exit %d: %s", code, rerun.stderr.String())
 	}
 	if want := fmt.Sprintf("%d of its %d units were already in", kept, size); !strings.Contains(rerun.stderr.String(), want) {
 		t.Errorf("rerun of shard 2 did not say %q:\n%s", want, rerun.stderr.String())
 	}
 	p := merge(all...)
-	if code := p.wait(t, 0); code != 0 {
+	if code := p.wait(t); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, p.stderr.String())
 	}
 	checkTotal(t, n, p.stdout.String())
 	// A ledger given twice holds equal duplicates only.
 	p = merge(append(all, ledgerOf(2))...)
-	if code := p.wait(t, 0); code != 0 || !strings.Contains(p.stderr.String(), fmt.Sprintf("%d unit(s) were counted more than once", size)) {
+	if code := p.wait(t); code != 0 || !strings.Contains(p.stderr.String(), fmt.Sprintf("%d unit(s) were counted more than once", size)) {
 		t.Errorf("merge with a ledger twice: exit %d: %s", code, p.stderr.String())
 	}
 	checkTotal(t, n, p.stdout.String())

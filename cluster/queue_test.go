@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // startServer runs an embedded server on a free loopback port for one test.
@@ -119,7 +120,7 @@ func TestStoreVote(t *testing.T) {
 	defer cancel()
 	c := openRun(ctx, t, url, 8, CoordinatorOptions{BlockSize: 4})
 	b := c.run.block(1)
-	first := vote{N: 8, First: b.First, Last: b.Last, Units: unitResults(t, 8)[b.First : b.Last+1], Worker: "a", Delivered: 1}
+	first := vote{N: 8, First: b.First, Last: b.Last, Units: testkit.AllUnits(t, 8, count.Units, count.CountUnit)[b.First : b.Last+1], Worker: "a", Delivered: 1}
 	same := first
 	same.Seconds, same.Delivered = 3, 2
 	wrong := first

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,10 +12,9 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/internal/faults"
+	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
 // testKey seals the checkpoints of the tests; it is fixed, so that the
 // golden checkpoint does not change from run to run.
@@ -25,13 +23,7 @@ var testKey, _ = seal.FromSecret(bytes.Repeat([]byte{0x5e}, 32))
 func sampleCheckpoint(t *testing.T, n, k int) *Checkpoint {
 	t.Helper()
 	c := NewCheckpoint(n)
-	for i := range k {
-		u, err := CountUnit(context.Background(), n, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Units = append(c.Units, u)
-	}
+	c.Units = testkit.AllUnits(t, n, Units, CountUnit)[:k]
 	return c
 }
 
@@ -49,18 +41,8 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Errorf("round trip: %+v", got)
 	}
 	// golden copy, also the seed of the fuzz target
-	golden := filepath.Join("testdata", "checkpoint", "n8-5units.json")
 	data, _ := os.ReadFile(path)
-	if *update {
-		os.WriteFile(golden, data, 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(data, want) {
-		t.Errorf("checkpoint bytes differ from %s (run go test -update if the change is intended)", golden)
-	}
+	testkit.Golden(t, "testdata/checkpoint/n8-5units.json", data)
 }
 
 func TestCheckpointRefusals(t *testing.T) {

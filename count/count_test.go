@@ -12,6 +12,7 @@ import (
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/internal/kernel"
 	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // referenceCounts is the published table (internal/reference, a copy of
@@ -266,7 +267,7 @@ func TestCountCancel(t *testing.T) {
 
 func TestCombine(t *testing.T) {
 	const n = 9
-	us := allUnits(t, n)
+	us := testkit.AllUnits(t, n, Units, CountUnit)
 	r, err := combine(n, us)
 	if err != nil || r.Total != U128(352) || r.Unique != U128(46) {
 		t.Fatalf("combine: %+v, %v", r, err)

@@ -1,27 +1,13 @@
 package count
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
-
-// allUnits counts every unit of n.
-func allUnits(t *testing.T, n int) []UnitResult {
-	t.Helper()
-	var us []UnitResult
-	for i := range Units(n) {
-		u, err := CountUnit(context.Background(), n, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		us = append(us, u)
-	}
-	return us
-}
 
 // firstUnit returns the index of the first unit of n whose spec and
 // result match pred.
@@ -67,7 +53,7 @@ func TestTallyRefusesForgedResults(t *testing.T) {
 		{"Burnside sum off by 4", fixed180, func(u *UnitResult) { u.Rot180 += 4 }, "Burnside"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			us := allUnits(t, n)
+			us := testkit.AllUnits(t, n, Units, CountUnit)
 			i := firstUnit(t, n, us, tc.unit)
 			tc.edit(&us[i])
 			_, err := combine(n, us)
@@ -93,7 +79,7 @@ func contains(xs []int, x int) bool {
 
 func TestCheckAcceptsEveryRealUnit(t *testing.T) {
 	for n := 1; n <= 11; n++ {
-		for _, u := range allUnits(t, n) {
+		for _, u := range testkit.AllUnits(t, n, Units, CountUnit) {
 			if err := Check(n, u); err != nil {
 				t.Fatalf("N=%d: %v", n, err)
 			}

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // startCountFrom starts a count of n for the client at remote (an
@@ -30,7 +31,7 @@ func startCountFrom(t *testing.T, s *Server, remote string, n int) string {
 	}
 	// Finished: done and filed among the finished jobs, which comes after,
 	// so that jobs are filed in the order they were started.
-	waitFor(t, 10*time.Second, "the count to finish", func() bool {
+	testkit.WaitFor(t, "the count to finish", func() bool {
 		s.counts.mu.Lock()
 		defer s.counts.mu.Unlock()
 		return slices.Contains(s.counts.finished, j)

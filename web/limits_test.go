@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestMoreErrors covers the error answers that TestErrors and
@@ -109,7 +110,7 @@ func TestBusy(t *testing.T) {
 			t.Fatalf("%s %s with a free slot: status %d: %s", h.method, h.target, rec.Code, rec.Body)
 		}
 		// A count job keeps its slot until it ends.
-		waitFor(t, 10*time.Second, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
+		testkit.WaitFor(t, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
 	}
 }
 
@@ -183,14 +184,14 @@ func TestClientGoneCancelsSolve(t *testing.T) {
 		}
 		done <- err
 	}()
-	waitFor(t, 10*time.Second, "the solve to start", func() bool { return len(s.jobs) == 1 })
+	testkit.WaitFor(t, "the solve to start", func() bool { return len(s.jobs) == 1 })
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("the request finished before it was cancelled")
 	}
-	waitFor(t, 20*time.Second, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
+	testkit.WaitFor(t, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
 	var got []map[string]any
-	waitFor(t, 5*time.Second, "the request's log line", func() bool {
+	testkit.WaitFor(t, "the request's log line", func() bool {
 		got = logs.records(t, "request")
 		return len(got) == 1
 	})

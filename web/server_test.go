@@ -2,7 +2,6 @@ package web
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -442,17 +441,3 @@ func equal32(a, b []int32) bool {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
-
-// waitFor polls cond until it holds or the test times out after d.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	for !cond() {
-		select {
-		case <-ctx.Done():
-			t.Fatalf("timed out waiting for %s", what)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // stallBody opens a connection to addr and sends the headers of a POST
@@ -104,8 +106,8 @@ func TestStalledStreamFreesSlot(t *testing.T) {
 	fmt.Fprintf(conn, "GET /api/trace?n=20&limit=1000000000 HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
 	// The client reads nothing: the socket buffers fill, then the
 	// server's writes block.
-	waitFor(t, 10*time.Second, "the trace to start", func() bool { return len(s.jobs) == 1 })
-	waitFor(t, 30*time.Second, "the stalled stream to free its slot", func() bool { return len(s.jobs) == 0 })
+	testkit.WaitFor(t, "the trace to start", func() bool { return len(s.jobs) == 1 })
+	testkit.WaitFor(t, "the stalled stream to free its slot", func() bool { return len(s.jobs) == 0 })
 }
 
 // TestShutdownIs503: a request cut off because the server stops is
@@ -134,7 +136,7 @@ func TestShutdownIs503(t *testing.T) {
 	go func() {
 		read(http.Post(base+"/api/complete", "application/json", strings.NewReader(`{"queens":[`+strings.Repeat("0,", 19)+`0],"count":true}`)))
 	}()
-	waitFor(t, 10*time.Second, "the count to start", func() bool { return len(s.jobs) == 1 })
+	testkit.WaitFor(t, "the count to start", func() bool { return len(s.jobs) == 1 })
 	conn := stallBody(t, addr, "/api/verify")
 	go func() { read(http.ReadResponse(bufio.NewReader(conn), nil)) }()
 	if err := stop(); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // startHTTP serves s on a loopback port for the tests that stream.
@@ -124,7 +125,7 @@ func TestTraceClientGone(t *testing.T) {
 	}
 	cancel()
 	res.Body.Close()
-	waitFor(t, 10*time.Second, "the trace to stop", func() bool { return len(s.jobs) == 0 })
+	testkit.WaitFor(t, "the trace to stop", func() bool { return len(s.jobs) == 0 })
 }
 
 // countEvents starts a count of n and returns the job and its event stream.
@@ -212,7 +213,7 @@ func TestCountCancel(t *testing.T) {
 	if last.Name != "stopped" || !strings.Contains(last.Data, `"state":"cancelled"`) {
 		t.Fatalf("last event %+v", last)
 	}
-	waitFor(t, 5*time.Second, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
+	testkit.WaitFor(t, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
 }
 
 // TestCountIdle checks the policy for a page that goes away: with nobody
@@ -224,7 +225,7 @@ func TestCountIdle(t *testing.T) {
 
 	// Nobody ever connects.
 	st := startCount(t, ts, 20)
-	waitFor(t, 10*time.Second, "the unwatched job to be cancelled", func() bool {
+	testkit.WaitFor(t, "the unwatched job to be cancelled", func() bool {
 		j, _ := s.counts.get(st.ID)
 		return j.status().State == stateCancelled
 	})
@@ -248,8 +249,8 @@ func TestCountIdle(t *testing.T) {
 	}
 	cancel()
 	res.Body.Close()
-	waitFor(t, 10*time.Second, "the abandoned job to be cancelled", func() bool { return j.status().State == stateCancelled })
-	waitFor(t, 5*time.Second, "the job slots to be freed", func() bool { return len(s.jobs) == 0 })
+	testkit.WaitFor(t, "the abandoned job to be cancelled", func() bool { return j.status().State == stateCancelled })
+	testkit.WaitFor(t, "the job slots to be freed", func() bool { return len(s.jobs) == 0 })
 }
 
 // TestCloseStopsJobs checks that closing the server ends running jobs.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestTraceStreamTimeout checks that a trace stream cut off by the stream
@@ -31,7 +33,7 @@ func TestTraceStreamTimeout(t *testing.T) {
 			t.Fatalf("event %+v before the error", ev)
 		}
 	}
-	waitFor(t, 10*time.Second, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
+	testkit.WaitFor(t, "the job slot to be freed", func() bool { return len(s.jobs) == 0 })
 }
 
 // TestCountStreamTimeout checks that a count's event stream cut off by the

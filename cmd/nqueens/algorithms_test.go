@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 func TestAlgorithmsGolden(t *testing.T) {
@@ -13,7 +14,7 @@ func TestAlgorithmsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "algorithms_list.txt", out)
+	testkit.Golden(t, "testdata/algorithms_list.txt", []byte(out))
 }
 
 func TestAlgorithmsJSON(t *testing.T) {

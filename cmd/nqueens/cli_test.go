@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestCLIGolden pins the output of the foundation commands.
@@ -35,7 +36,7 @@ func TestCLIGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			_, out, _ := runCLIIn(tt.stdin, tt.args...)
-			golden(t, filepath.Join("cli", tt.file), out)
+			testkit.Golden(t, "testdata/cli/"+tt.file, []byte(out))
 		})
 	}
 }

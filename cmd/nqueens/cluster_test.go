@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/nqueens/nqueens/cluster"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // writeLedger writes a ledger of N with the given units in one record per
@@ -32,29 +32,16 @@ func writeLedger(t *testing.T, path string, n int, groups ...[]count.UnitResult)
 	}
 }
 
-func allUnits(t *testing.T, n int) []count.UnitResult {
-	t.Helper()
-	out := make([]count.UnitResult, count.Units(n))
-	for i := range out {
-		r, err := count.CountUnit(context.Background(), n, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = r
-	}
-	return out
-}
-
 func TestMergeCommand(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
-	all := allUnits(t, 8)
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	changed := append([]count.UnitResult(nil), all[10:12]...)
 	changed[1].Total += 8
 	writeLedger(t, p("a.jsonl"), 8, all[:40])
 	writeLedger(t, p("b.jsonl"), 8, all[40:60], all[60:])
 	writeLedger(t, p("c.jsonl"), 8, changed)
-	writeLedger(t, p("n9.jsonl"), 9, allUnits(t, 9)[:3])
+	writeLedger(t, p("n9.jsonl"), 9, testkit.AllUnits(t, 9, count.Units, count.CountUnit)[:3])
 	if err := os.WriteFile(p("junk.jsonl"), []byte("not json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +74,7 @@ func TestMergeCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("merge --json: exit %d: %s", code, errOut)
 	}
-	golden(t, "cli/merge_8_json.txt", out)
+	testkit.Golden(t, "testdata/cli/merge_8_json.txt", []byte(out))
 }
 
 func TestCountShardCommand(t *testing.T) {

@@ -1,18 +1,20 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 func TestCountCommand(t *testing.T) {
@@ -147,50 +149,60 @@ func TestCountCheckpointRefusals(t *testing.T) {
 	}
 }
 
-// buildBinary compiles nqueens into a temporary folder.
-func buildBinary(t *testing.T) string {
+// startHeld starts the nqueens command, built with the fault hooks, in dir
+// with args, holding unit held until SIGUSR1 (internal/faults), and waits
+// until it holds it: a test stops the command at a unit it chooses, however
+// fast the engine is.
+func startHeld(t *testing.T, dir string, held int, args ...string) (*exec.Cmd, *syncbuf.Buffer) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "nqueens")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	cmd := exec.Command(testkit.BuildBinary(t, "nqueens_faults"), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), fmt.Sprintf("NQUEENS_FAULT_HOLD_UNIT=%d", held))
+	var errOut syncbuf.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	return bin
+	t.Cleanup(func() { cmd.Process.Kill() })
+	testkit.WaitFor(t, fmt.Sprintf("the count to hold unit %d", held), func() bool {
+		return strings.Contains(errOut.String(), fmt.Sprintf("holding unit %d ", held))
+	})
+	return cmd, &errOut
 }
 
-// waitForUnits polls until the checkpoint at path holds a finished unit.
-func waitForUnits(t *testing.T, path string, n int, limit time.Duration) {
-	t.Helper()
-	for start := time.Now(); time.Since(start) < limit; time.Sleep(5 * time.Millisecond) {
-		if c, err := count.ReadCheckpoint(path, n, userKey(t)); err == nil && len(c.Units) > 0 {
-			return
-		}
-	}
-	t.Fatalf("%s held no finished unit within %v", path, limit)
-}
-
-// TestCountKilledAndResumed kills a real count with SIGKILL after its first
-// checkpoint write, resumes it and checks the exact total; then the same
-// with SIGINT and SIGTERM, which must stop promptly and say how to resume.
-// N = 17 on one worker takes seconds, so the signal always comes mid-run.
+// TestCountKilledAndResumed stops a real count of N = 12 on one worker
+// while it holds its unit 365 (fault injection): with SIGKILL once its
+// checkpoint holds the 365 units before, with SIGINT and SIGTERM at once,
+// which must save those units, stop within a second and say how to resume.
+// The resumed count is exact.
 func TestCountKilledAndResumed(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and counts N = 17 three times")
+		t.Skip("builds the command and runs it as a process")
 	}
-	bin := buildBinary(t)
+	const n = 12
+	held := count.Units(n) / 2
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			ck := filepath.Join(dir, "ck.json")
-			cmd := exec.Command(bin, "count", "17", "--checkpoint", ck, "--workers", "1", "--checkpoint-every", "100ms")
-			var errOut bytes.Buffer
-			cmd.Stderr = &errOut
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
+			// SIGKILL leaves what the periodic saves wrote; the others
+			// save on the way out, so no periodic save comes first.
+			every := "1h"
+			if sig == syscall.SIGKILL {
+				every = "10ms"
 			}
-			waitForUnits(t, ck, 17, 20*time.Second)
+			cmd, errOut := startHeld(t, dir, held, "count", strconv.Itoa(n), "--checkpoint", ck, "--workers", "1", "--checkpoint-every", every)
+			if sig == syscall.SIGKILL {
+				testkit.WaitFor(t, "the checkpoint to hold the units before the held one", func() bool {
+					c, err := count.ReadCheckpoint(ck, n, userKey(t))
+					return err == nil && len(c.Units) == held
+				})
+			}
 			cmd.Process.Signal(sig)
 			stopped := time.Now()
 			err := cmd.Wait()
+			// What the command promises: it stops within a second of the
+			// signal (a bound on the promise, not on the engine's speed).
 			if d := time.Since(stopped); d > time.Second {
 				t.Errorf("stopped %v after the signal", d)
 			}
@@ -201,24 +213,19 @@ func TestCountKilledAndResumed(t *testing.T) {
 			if sig != syscall.SIGKILL && (ee.ExitCode() != 1 || !strings.Contains(errOut.String(), "--resume "+ck)) {
 				t.Errorf("after %v: exit %d, stderr %q", sig, ee.ExitCode(), errOut.String())
 			}
-			c, err := count.ReadCheckpoint(ck, 17, userKey(t))
+			c, err := count.ReadCheckpoint(ck, n, userKey(t))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The run was stopped partway: the resumed count must add the rest.
-			if len(c.Units) == 0 || len(c.Units) == count.Units(17) {
-				t.Fatalf("checkpoint holds %d of %d units; the test stopped nothing", len(c.Units), count.Units(17))
+			if len(c.Units) != held {
+				t.Fatalf("checkpoint holds %d of %d units, want the %d before the held unit", len(c.Units), count.Units(n), held)
 			}
-			t.Logf("checkpoint holds %d of %d units", len(c.Units), count.Units(17))
-			out, err := exec.Command(bin, "count", "--resume", ck, "--json").Output()
-			if err != nil {
-				t.Fatal(err)
-			}
+			code, out, errText := runCLI("count", "--resume", ck, "--json")
 			var j struct {
 				Total, Unique count.Uint128
 			}
-			if err := json.Unmarshal(out, &j); err != nil || j.Total != count.U128(95815104) || j.Unique != count.U128(11977939) {
-				t.Errorf("resumed count %s: %v", out, err)
+			if err := json.Unmarshal([]byte(out), &j); code != 0 || err != nil || j.Total != count.U128(14200) || j.Unique != count.U128(1787) {
+				t.Errorf("resumed count: exit %d, %s %s", code, out, errText)
 			}
 		})
 	}
@@ -259,13 +266,7 @@ func TestCountCheckpointFiles(t *testing.T) {
 	}
 
 	half := count.NewCheckpoint(12)
-	for i := range count.Units(12) / 2 {
-		u, err := count.CountUnit(context.Background(), 12, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		half.Units = append(half.Units, u)
-	}
+	half.Units = testkit.AllUnits(t, 12, count.Units, count.CountUnit)[:count.Units(12)/2]
 	def := defaultCheckpoint(12)
 	if err := count.WriteCheckpoint(def, half, userKey(t)); err != nil {
 		t.Fatal(err)
@@ -298,66 +299,39 @@ func TestCountCheckpointFiles(t *testing.T) {
 	}
 }
 
-// TestCountInterruptedTwice interrupts a plain count of N = 17 twice: the
-// first interruption saves the default checkpoint, the second run resumes
-// it and saves more units into it (it used to start from zero and replace
-// the file with fewer units), and a third run finishes exactly.
+// TestCountInterruptedTwice interrupts a plain count of N = 12 twice, each
+// time while it holds a unit (fault injection): the first interruption
+// saves the default checkpoint, the second run resumes it and saves more
+// units into it (it used to start from zero and replace the file with fewer
+// units), and a third run finishes exactly.
 func TestCountInterruptedTwice(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and counts N = 17")
+		t.Skip("builds the command and runs it as a process")
 	}
-	bin := buildBinary(t)
+	const n = 12
 	dir := t.TempDir()
-	def := filepath.Join(dir, defaultCheckpoint(17))
-	saved := 0
-	for round := range 2 {
-		cmd := exec.Command(bin, "count", "17", "--workers", "1", "--checkpoint-every", "100ms")
-		cmd.Dir = dir
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if round == 0 {
-			// A plain count writes the default checkpoint only when
-			// interrupted, so the first round can only wait: 300 ms
-			// finish hundreds of units, well before the whole count
-			// (about 2.5 s on one core; a wait of a second came close).
-			time.Sleep(300 * time.Millisecond)
-		} else {
-			waitForMore(t, def, 17, saved, 20*time.Second)
-		}
+	def := filepath.Join(dir, defaultCheckpoint(n))
+	for round, held := range []int{count.Units(n) / 3, 2 * count.Units(n) / 3} {
+		cmd, errOut := startHeld(t, dir, held, "count", strconv.Itoa(n), "--workers", "1")
 		cmd.Process.Signal(syscall.SIGINT)
-		if err := cmd.Wait(); err == nil || !strings.Contains(errOut.String(), "--resume "+defaultCheckpoint(17)) {
+		if err := cmd.Wait(); err == nil || !strings.Contains(errOut.String(), "--resume "+defaultCheckpoint(n)) {
 			t.Fatalf("round %d: %v, stderr %q", round, err, errOut.String())
 		}
-		c, err := count.ReadCheckpoint(def, 17, userKey(t))
+		c, err := count.ReadCheckpoint(def, n, userKey(t))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(c.Units) <= saved {
-			t.Fatalf("round %d: the default checkpoint holds %d units, no more than the %d saved before", round, len(c.Units), saved)
+		if len(c.Units) != held {
+			t.Fatalf("round %d: the default checkpoint holds %d units, want the %d before the held unit", round, len(c.Units), held)
 		}
-		saved = len(c.Units)
 	}
-	cmd := exec.Command(bin, "count", "17", "--json")
+	cmd := exec.Command(testkit.BuildBinary(t, "nqueens_faults"), "count", strconv.Itoa(n), "--json")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	var j struct{ Total, Unique count.Uint128 }
-	if err != nil || json.Unmarshal(out, &j) != nil || j.Total != count.U128(95815104) || j.Unique != count.U128(11977939) {
+	if err != nil || json.Unmarshal(out, &j) != nil || j.Total != count.U128(14200) || j.Unique != count.U128(1787) {
 		t.Fatalf("final count %s: %v", out, err)
 	}
-}
-
-// waitForMore polls until the checkpoint at path holds more than k units.
-func waitForMore(t *testing.T, path string, n, k int, limit time.Duration) {
-	t.Helper()
-	for start := time.Now(); time.Since(start) < limit; time.Sleep(10 * time.Millisecond) {
-		if c, err := count.ReadCheckpoint(path, n, userKey(t)); err == nil && len(c.Units) > k {
-			return
-		}
-	}
-	t.Fatalf("%s held no more than %d units within %v", path, k, limit)
 }
 
 // TestCheckpointFolder gives a folder where a checkpoint file belongs: both

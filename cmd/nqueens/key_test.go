@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
 )
 
 // TestMain gives the tests, and the binaries they start, a configuration
 // folder of their own, so that the seal key they make is theirs and not the
-// user's.
+// user's; testkit.Run removes the binaries the tests built.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "nqueens-config")
 	if err != nil {
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
-	code := m.Run()
+	code := testkit.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

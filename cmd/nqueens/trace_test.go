@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // classicExec runs one command line on a fresh root command and returns its
@@ -44,7 +45,7 @@ func TestTraceGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, tt.file, out)
+		testkit.Golden(t, "testdata/"+tt.file, []byte(out))
 	}
 }
 

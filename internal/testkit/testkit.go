@@ -1,0 +1,157 @@
+// Package testkit gathers what the project's tests share, in one place as
+// Go's internal/testenv does: golden files and their -update flag, waiting
+// for a condition, a free loopback port, the nqueens command built for a
+// test, and the results of every unit of a count.
+//
+// It is for tests only and imports nothing from the project, so that the
+// tests of every package, count's own included, can use it.
+package testkit
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (and the tables that tests keep in docs/)")
+
+// Update reports whether the tests run with -update: golden files and
+// the generated parts of docs are rewritten instead of compared.
+func Update() bool { return *update }
+
+// Golden compares got with the file at path (relative to the package's
+// folder, such as testdata/x.txt); with -update it writes got there first,
+// creating the folders.
+func Golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	path = filepath.FromSlash(path)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if bytes.Equal(got, want) {
+		return
+	}
+	if utf8.Valid(got) && utf8.Valid(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\ngot:\n%s\nwant:\n%s", path, got, want)
+	} else {
+		t.Errorf("output differs from %s (go test -update rewrites it): %d bytes, want %d", path, len(got), len(want))
+	}
+}
+
+// WaitLimit bounds every wait of [WaitFor]: a condition that has not held
+// after a minute is a hang on any machine, so no test's outcome depends on
+// this number, only how soon a hang is reported.
+const WaitLimit = time.Minute
+
+// WaitFor polls cond every few milliseconds until it holds, and fails the
+// test if it does not hold within [WaitLimit]. what names the condition in
+// the failure.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(WaitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up after %s waiting for %s", WaitLimit, what)
+		}
+		time.Sleep(5 * time.Millisecond) // polling: each turn checks, none guesses
+	}
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago,
+// for a process under test that must be told its address.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// The commands built by BuildBinary, once per set of build tags and test
+// binary, in a folder that Run removes.
+var (
+	buildMu  sync.Mutex
+	buildDir string
+	builds   = map[string]string{} // tags → path
+)
+
+// BuildBinary builds the nqueens command with the given build tags (such
+// as nqueens_faults, see internal/faults) and returns its path. The first
+// call for a set of tags builds it (a few seconds); later calls in the
+// same test binary reuse it. A package whose tests call it runs them with
+// func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }, so that the build
+// is removed at the end.
+func BuildBinary(t testing.TB, tags ...string) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	key := strings.Join(tags, ",")
+	if path, ok := builds[key]; ok {
+		return path
+	}
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "nqueens-testkit-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = dir
+	}
+	path := filepath.Join(buildDir, fmt.Sprintf("nqueens-%d", len(builds)))
+	args := []string{"build", "-o", path}
+	if len(tags) > 0 {
+		args = append(args, "-tags", key)
+	}
+	args = append(args, "github.com/nqueens/nqueens/cmd/nqueens")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	builds[key] = path
+	return path
+}
+
+// Run runs the tests, removes what [BuildBinary] built and returns the
+// exit code for os.Exit.
+func Run(m *testing.M) int {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	return code
+}
+
+// AllUnits returns the result of every unit of a count of N, searched one
+// by one: units is count.Units and unit is count.CountUnit (passed in, so
+// that count's own tests can use this kit).
+func AllUnits[R any](t testing.TB, n int, units func(int) int, unit func(context.Context, int, int) (R, error)) []R {
+	t.Helper()
+	out := make([]R, units(n))
+	for i := range out {
+		r, err := unit(context.Background(), n, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = r
+	}
+	return out
+}
