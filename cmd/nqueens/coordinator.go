@@ -155,7 +155,16 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer nc.Close()
-	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), false)
+	// On a terminal a bar, else the lines every --progress-every.
+	tty := isTerminal(stderr)
+	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), "units", !tty)
+	progress := func(p cluster.RunProgress) {
+		if tty {
+			view.update(runState(p))
+			return
+		}
+		logger.Info(strings.TrimPrefix(view.line(runState(p)), "nqueens: "))
+	}
 	r, err := cluster.Coordinate(ctx, nc, o.n, cluster.CoordinatorOptions{
 		AckWait:        o.ackWait,
 		MaxDeliver:     o.maxDeliver,
@@ -166,8 +175,9 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		StreamReplicas: o.streamReps,
 		ProgressEvery:  o.every,
 		Log:            logger,
-		Progress:       func(p cluster.RunProgress) { logger.Info(view.runLine(p)) },
+		Progress:       progress,
 	})
+	view.finish(err == nil)
 	if err != nil {
 		return err
 	}
@@ -189,8 +199,8 @@ func (o *coordinatorOptions) workerCommand(url string) string {
 	return strings.Join(parts, " ")
 }
 
-// runLine is the coordinator's progress line.
-func (v *progressView) runLine(p cluster.RunProgress) string {
+// runState is the coordinator's progress.
+func runState(p cluster.RunProgress) progressState {
 	note := fmt.Sprintf("%d worker(s)", p.Workers)
 	if p.Checking > 0 {
 		note += fmt.Sprintf(", %d block(s) being counted again here", p.Checking)
@@ -201,6 +211,5 @@ func (v *progressView) runLine(p cluster.RunProgress) string {
 	if len(p.Banned) > 0 {
 		note += fmt.Sprintf(", BANNED: %s", strings.Join(p.Banned, ", "))
 	}
-	s := progressState{Done: p.Done, Units: p.Run.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed, Note: note}
-	return strings.TrimPrefix(v.line(s), "nqueens: ")
+	return progressState{Done: p.Done, Units: p.Run.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed, Note: note}
 }

@@ -182,14 +182,14 @@ func (o *countOptions) run(ctx context.Context) error {
 		return err
 	}
 	n := o.n
-	prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), o.quiet)
+	var est float64
 	if todo := remainingUnits(n, ck); n >= estimateFrom && len(todo) > 0 {
-		est, err := o.checkTime(ctx, n, todo)
-		if err != nil {
+		if est, err = o.checkTime(ctx, n, todo); err != nil {
 			return err
 		}
-		prog.estNodes = est
 	}
+	prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), "units", o.quiet)
+	prog.setEstimate(est)
 	var finished []count.UnitResult // for a checkpoint written only on interruption
 	opts := count.Options{Workers: o.workers, Checkpoint: ck, Progress: prog.updateCount}
 	if ck == nil {
@@ -437,7 +437,7 @@ func (o *countOptions) runRange(ctx context.Context) error {
 		fmt.Fprintln(w, "n\ttotal\tunique\tseconds\treference")
 	}
 	for n := lo; n <= hi; n++ {
-		prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), o.quiet)
+		prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), "units", o.quiet)
 		r, err := count.Count(ctx, n, count.Options{Workers: o.workers, Progress: prog.updateCount})
 		prog.finish(err == nil)
 		if err != nil {

@@ -242,7 +242,8 @@ func TestProgressETA(t *testing.T) {
 		{9_000, "1m20s"}, // 9000 − 1000 = 8000 nodes left at 100 nodes/s
 	}
 	for _, tt := range tests {
-		v := &progressView{estNodes: tt.est}
+		v := &progressView{}
+		v.setEstimate(tt.est)
 		if got := v.eta(p); got != tt.want {
 			t.Errorf("estNodes %g: ETA %s, want %s", tt.est, got, tt.want)
 		}

@@ -17,24 +17,57 @@ import (
 
 // lockedWriter serialises writes: stderr is shared by the command, its
 // progress view and log lines from other goroutines (nats.go's callbacks).
+// While a progress bar is drawn, writes go to the bar's container, which
+// prints them above the bar.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	above io.Writer // the progress bar's container, while it is drawn
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.above != nil {
+		return l.above.Write(p)
+	}
 	return l.w.Write(p)
+}
+
+// divert sends further writes above a progress bar, through its container.
+func (l *lockedWriter) divert(above io.Writer) {
+	l.mu.Lock()
+	l.above = above
+	l.mu.Unlock()
+}
+
+// undivert runs wait (the bar's last drawing) with writes held back, then
+// writes directly again.
+func (l *lockedWriter) undivert(wait func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	wait()
+	l.above = nil
+}
+
+// terminalOf returns the terminal behind w, looking through a lockedWriter,
+// which it returns too; nil when w is no terminal.
+func terminalOf(w io.Writer) (*os.File, *lockedWriter) {
+	l, locked := w.(*lockedWriter)
+	if locked {
+		w = l.w
+	}
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, l
+	}
+	return f, l
 }
 
 // isTerminal reports whether w is a terminal, looking through a lockedWriter.
 func isTerminal(w io.Writer) bool {
-	if l, ok := w.(*lockedWriter); ok {
-		w = l.w
-	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	f, _ := terminalOf(w)
+	return f != nil
 }
 
 // writeJSONLine writes v as one line of JSON Lines.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -11,50 +12,138 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 )
 
-// progressState is what count, a shard and the coordinator report alike.
+// progressState is what every long job reports: count, a shard, the
+// coordinator, list, solve --random, complete --count, merge.
 type progressState struct {
-	Done, Units int           // finished units (resumed ones included) of all
-	Resumed     int           // of those, finished before this run
-	Nodes       count.Uint128 // nodes of the units finished in this run
-	Elapsed     time.Duration
-	Note        string // appended to status lines (workers, alarms)
+	Done, Units int           // finished work (resumed included) of all; Units 0 if unknown
+	Resumed     int           // of Done, finished before this run
+	Nodes       count.Uint128 // nodes searched in this run, when the job counts them
+	Elapsed     time.Duration // of this run; 0: the view's own clock
+	Note        string        // appended to status lines (workers, alarms)
 }
 
 func fromCount(p count.Progress) progressState {
 	return progressState{Done: p.UnitsDone, Units: p.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed}
 }
 
-// progressView shows progress on stderr: a bar on a terminal, else a
-// status line every statusEvery once a run has lasted a couple of seconds.
-// Quiet views show nothing.
+// progressView shows a job's progress on stderr: on a terminal a bar (done
+// of all, rate, ETA) once the job has run barAfter, else a plain status
+// line every statusEvery once it has run linesAfter. It redraws on its own
+// clock, so a job that reports rarely (or is stuck on one big unit) still
+// shows it is alive. Quiet views show nothing.
+//
+// While the bar is drawn, everything else written to stderr through the
+// command's lockedWriter goes above the bar.
 type progressView struct {
-	w        io.Writer
-	label    string
-	tty      bool
-	quiet    bool
-	estNodes float64 // estimated nodes of the units this run counts, 0 if unknown
+	label string
+	unit  string // what Done counts: "units", "queens", "solutions", "bytes"
+
+	w     io.Writer     // stderr as the command has it
+	tty   *os.File      // the terminal behind w, nil if none
+	lock  *lockedWriter // w, when it is one: diverted above the bar
+	quiet bool
+	start time.Time
 
 	mu       sync.Mutex
-	p        *mpb.Progress
-	bar      *mpb.Bar
 	last     progressState
-	lastLine time.Time
+	estNodes float64 // estimated nodes of the units this run counts, 0 if unknown
+
+	stop       chan struct{} // closed by finish
+	done       chan struct{} // closed when the loop has ended
+	once       sync.Once
+	finishedOK bool // set by finish before it closes stop
 }
 
-// statusEvery is the gap between status lines when stderr is not a terminal.
-var statusEvery = 5 * time.Second
-
-// barAfter and linesAfter are how long a run goes before progress shows:
-// short runs print nothing but their result.
-const (
-	barAfter   = time.Second
-	linesAfter = 2 * time.Second
+// statusEvery is the gap between status lines when stderr is not a
+// terminal; barAfter and linesAfter are how long a job runs before its
+// progress shows, so that short jobs print nothing but their result; tick
+// is how often the view looks at the job. Tests shorten them.
+var (
+	statusEvery = 5 * time.Second
+	barAfter    = time.Second
+	linesAfter  = 2 * time.Second
+	tick        = 100 * time.Millisecond
 )
 
-func newProgressView(w io.Writer, label string, quiet bool) *progressView {
-	v := &progressView{w: w, label: label, quiet: quiet}
-	v.tty = isTerminal(w)
+// newProgressView starts the view of a job on w, which counts its work in
+// unit.
+func newProgressView(w io.Writer, label, unit string, quiet bool) *progressView {
+	v := &progressView{w: w, label: label, unit: unit, quiet: quiet, start: time.Now(),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	v.tty, v.lock = terminalOf(w)
+	if quiet {
+		close(v.done)
+		return v
+	}
+	go v.loop()
 	return v
+}
+
+// state is the last reported state, with the view's clock when the job
+// gives no time of its own.
+func (v *progressView) state() progressState {
+	v.mu.Lock()
+	p := v.last
+	v.mu.Unlock()
+	if p.Elapsed <= 0 {
+		p.Elapsed = time.Since(v.start)
+	}
+	return p
+}
+
+// update records the job's progress; it never blocks on the display.
+func (v *progressView) update(p progressState) {
+	v.mu.Lock()
+	v.last = p
+	v.mu.Unlock()
+}
+
+func (v *progressView) updateCount(p count.Progress) { v.update(fromCount(p)) }
+
+// setEstimate gives the estimated nodes of the whole run, for the ETA.
+func (v *progressView) setEstimate(nodes float64) {
+	v.mu.Lock()
+	v.estNodes = nodes
+	v.mu.Unlock()
+}
+
+// loop draws the bar or writes the status lines until finish.
+func (v *progressView) loop() {
+	defer close(v.done)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	var b *barView
+	var lastLine time.Time
+	for {
+		select {
+		case <-v.stop:
+			if b != nil {
+				b.end(v.state(), v.finishedOK)
+			}
+			return
+		case <-t.C:
+		}
+		since := time.Since(v.start)
+		switch {
+		case v.tty != nil && b == nil && since >= barAfter:
+			b = v.newBar()
+		case v.tty != nil && b != nil:
+			b.set(v.state())
+		case v.tty == nil && since >= linesAfter && time.Since(lastLine) >= statusEvery:
+			lastLine = time.Now()
+			fmt.Fprintln(v.w, v.line(v.state()))
+		}
+	}
+}
+
+// finish stops the view; ok says whether the job completed (the bar is
+// filled) or not (the bar is left where it was).
+func (v *progressView) finish(ok bool) {
+	v.once.Do(func() {
+		v.finishedOK = ok
+		close(v.stop)
+	})
+	<-v.done
 }
 
 // eta is computed from this run's rate only (resumed units excluded). Units
@@ -63,11 +152,14 @@ func newProgressView(w io.Writer, label string, quiet bool) *progressView {
 // it is remaining units over this run's unit rate.
 func (v *progressView) eta(p progressState) string {
 	doneHere := p.Done - p.Resumed
-	if doneHere <= 0 || p.Elapsed <= 0 {
+	if doneHere <= 0 || p.Elapsed <= 0 || p.Units <= 0 {
 		return "?"
 	}
-	if nodes := p.Nodes.Float64(); v.estNodes > 0 && nodes > 0 {
-		left := v.estNodes - nodes
+	v.mu.Lock()
+	est := v.estNodes
+	v.mu.Unlock()
+	if nodes := p.Nodes.Float64(); est > 0 && nodes > 0 {
+		left := est - nodes
 		if left > 0 {
 			return formatDuration(time.Duration(float64(p.Elapsed) / nodes * left))
 		}
@@ -76,71 +168,93 @@ func (v *progressView) eta(p progressState) string {
 	return formatDuration(time.Duration(float64(p.Elapsed) / float64(doneHere) * float64(left)))
 }
 
-func rate(p progressState) string {
+// rate is nodes per second for a job that counts nodes, else its own unit
+// per second.
+func (v *progressView) rate(p progressState) string {
 	if p.Elapsed <= 0 {
 		return "?"
 	}
-	return fmt.Sprintf("%.3g nodes/s", p.Nodes.Float64()/p.Elapsed.Seconds())
+	if p.Nodes != (count.Uint128{}) || v.unit == "units" {
+		return fmt.Sprintf("%.3g nodes/s", p.Nodes.Float64()/p.Elapsed.Seconds())
+	}
+	return fmt.Sprintf("%.3g %s/s", float64(p.Done-p.Resumed)/p.Elapsed.Seconds(), v.unit)
 }
 
 // line is the status line of p.
 func (v *progressView) line(p progressState) string {
-	s := fmt.Sprintf("nqueens: %s: %d/%d units (%.1f%%), %s, ETA %s", v.label, p.Done, p.Units,
-		100*float64(p.Done)/float64(max(1, p.Units)), rate(p), v.eta(p))
+	var s string
+	if p.Units > 0 {
+		s = fmt.Sprintf("nqueens: %s: %d/%d %s (%.1f%%), %s, ETA %s", v.label, p.Done, p.Units, v.unit,
+			100*float64(p.Done)/float64(p.Units), v.rate(p), v.eta(p))
+	} else {
+		s = fmt.Sprintf("nqueens: %s: %d %s, %s", v.label, p.Done, v.unit, v.rate(p))
+	}
 	if p.Note != "" {
 		s += ", " + p.Note
 	}
 	return s
 }
 
-func (v *progressView) update(p progressState) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.last = p
-	if v.quiet {
-		return
-	}
-	if v.tty {
-		if v.p == nil {
-			if p.Elapsed < barAfter {
-				return
-			}
-			v.p = mpb.New(mpb.WithOutput(v.w), mpb.WithWidth(30))
-			v.bar = v.p.AddBar(int64(p.Units),
-				mpb.PrependDecorators(decor.Name(v.label+" "), decor.CountersNoUnit("%d/%d units")),
-				mpb.AppendDecorators(decor.Percentage(), decor.Any(func(decor.Statistics) string {
-					v.mu.Lock()
-					defer v.mu.Unlock()
-					s := "  " + rate(v.last) + "  ETA " + v.eta(v.last)
-					if v.last.Note != "" {
-						s += "  " + v.last.Note
-					}
-					return s
-				})))
-		}
-		v.bar.SetCurrent(int64(p.Done))
-		return
-	}
-	if p.Elapsed < linesAfter || time.Since(v.lastLine) < statusEvery {
-		return
-	}
-	v.lastLine = time.Now()
-	fmt.Fprintln(v.w, v.line(p))
+// barView is the mpb bar of a view on a terminal.
+type barView struct {
+	p   *mpb.Progress
+	bar *mpb.Bar
+	v   *progressView
 }
 
-func (v *progressView) updateCount(p count.Progress) { v.update(fromCount(p)) }
+func (v *progressView) newBar() *barView {
+	p := mpb.New(mpb.WithOutput(v.tty), mpb.WithWidth(30), mpb.WithRefreshRate(tick))
+	first := v.state()
+	// The decorators read the view's state, never the bar's: they run on
+	// mpb's goroutine while the job reports on its own.
+	counters := decor.Any(func(decor.Statistics) string {
+		p := v.state()
+		if p.Units > 0 {
+			return fmt.Sprintf("%d/%d %s", p.Done, p.Units, v.unit)
+		}
+		return fmt.Sprintf("%d %s", p.Done, v.unit)
+	})
+	rest := decor.Any(func(decor.Statistics) string {
+		p := v.state()
+		s := "  " + v.rate(p)
+		if p.Units > 0 {
+			s += "  ETA " + v.eta(p)
+		}
+		if p.Note != "" {
+			s += "  " + p.Note
+		}
+		return s
+	})
+	// Total 0: mpb then lets set and complete the total (see end).
+	b := &barView{p: p, v: v, bar: p.AddBar(0,
+		mpb.PrependDecorators(decor.Name(v.label+" "), counters),
+		mpb.AppendDecorators(decor.Percentage(), rest))}
+	if v.lock != nil {
+		v.lock.divert(p)
+	}
+	b.set(first)
+	return b
+}
 
-func (v *progressView) finish(ok bool) {
-	v.mu.Lock()
-	p, bar := v.p, v.bar
-	v.mu.Unlock()
-	if p == nil {
+func (b *barView) set(p progressState) {
+	if p.Units > 0 {
+		b.bar.SetTotal(int64(p.Units), false)
+	}
+	b.bar.SetCurrent(int64(p.Done))
+}
+
+// end fills the bar when ok, else leaves it as it is, and waits until mpb
+// has drawn it for the last time; then stderr is written directly again.
+func (b *barView) end(p progressState, ok bool) {
+	b.set(p)
+	if ok {
+		b.bar.SetTotal(int64(max(p.Units, p.Done)), true)
+	} else {
+		b.bar.Abort(false)
+	}
+	if b.v.lock != nil {
+		b.v.lock.undivert(b.p.Wait)
 		return
 	}
-	if ok {
-		bar.SetCurrent(int64(v.last.Units))
-	} else {
-		bar.Abort(false)
-	}
-	p.Wait()
+	b.p.Wait()
 }

@@ -88,7 +88,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 	if l.Repaired > 0 {
 		note("%s:%d: removed a last line cut short by an earlier kill", s.ledger, l.Repaired)
 	}
-	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), o.quiet)
+	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), "units", o.quiet)
 	p, err := cluster.RunShard(ctx, n, sh, l, cluster.ShardOptions{
 		Workers:   o.workers,
 		SaveEvery: s.saveEvery,
