@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/solve"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
@@ -108,8 +110,10 @@ func (o *listOptions) run(ctx context.Context) error {
 			}
 		}
 	}
-	return o.writeOutput(o.output, func(w *bufio.Writer) error {
+	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
+	err := o.writeOutput(o.output, func(w *bufio.Writer) error {
 		k := 0
+		defer func() { view.update(progressState{Done: k, Units: o.expected()}) }()
 		for c, err := range sols {
 			if err != nil {
 				return err
@@ -129,6 +133,9 @@ func (o *listOptions) run(ctx context.Context) error {
 			if k == o.limit {
 				break
 			}
+			if k%64 == 0 {
+				view.update(progressState{Done: k, Units: o.expected()})
+			}
 			// Let a reader of a pipe see solutions as they come.
 			if w.Buffered() > 0 && k%64 == 0 {
 				if err := w.Flush(); err != nil {
@@ -138,6 +145,25 @@ func (o *listOptions) run(ctx context.Context) error {
 		}
 		return nil
 	})
+	view.finish(err == nil)
+	return err
+}
+
+// expected is how many solutions list prints when it knows (the published
+// counts, --limit), else 0.
+func (o *listOptions) expected() int {
+	total, unique, ok := count.Known(o.n)
+	k := total
+	if o.unique {
+		k = unique
+	}
+	switch {
+	case !ok || k.Hi != 0 || k.Lo > math.MaxInt:
+		return o.limit // beyond the table, or too many to show
+	case o.limit > 0:
+		return min(int(k.Lo), o.limit)
+	}
+	return int(k.Lo)
 }
 
 // writeListed writes solution k of a stream; orbit > 0 is the size of its

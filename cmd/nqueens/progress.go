@@ -46,6 +46,7 @@ type progressView struct {
 
 	mu       sync.Mutex
 	last     progressState
+	reported bool    // update was called: before, there is nothing to show
 	estNodes float64 // estimated nodes of the units this run counts, 0 if unknown
 
 	stop       chan struct{} // closed by finish
@@ -94,7 +95,7 @@ func (v *progressView) state() progressState {
 // update records the job's progress; it never blocks on the display.
 func (v *progressView) update(p progressState) {
 	v.mu.Lock()
-	v.last = p
+	v.last, v.reported = p, true
 	v.mu.Unlock()
 }
 
@@ -124,7 +125,11 @@ func (v *progressView) loop() {
 		case <-t.C:
 		}
 		since := time.Since(v.start)
+		v.mu.Lock()
+		reported := v.reported
+		v.mu.Unlock()
 		switch {
+		case !reported:
 		case v.tty != nil && b == nil && since >= barAfter:
 			b = v.newBar()
 		case v.tty != nil && b != nil:

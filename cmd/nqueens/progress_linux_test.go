@@ -1,0 +1,137 @@
+//go:build linux
+
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nqueens/nqueens/internal/faults"
+	"github.com/nqueens/nqueens/internal/syncbuf"
+	"golang.org/x/sys/unix"
+)
+
+// onTerminal opens a pseudo-terminal of cols×rows and returns its terminal
+// side and everything written to it so far.
+func onTerminal(t *testing.T, cols, rows uint16) (*os.File, *syncbuf.Buffer) {
+	t.Helper()
+	tty, pty := openTerminal(t)
+	if err := unix.IoctlSetWinsize(int(pty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows}); err != nil {
+		t.Skipf("cannot size the terminal: %v", err)
+	}
+	screen := &syncbuf.Buffer{}
+	go io.Copy(screen, pty) // ends when the test closes the terminal
+	return tty, screen
+}
+
+// waitFor polls s until ok holds, failing the test after limit: a bound
+// for a broken program, not a guess at how fast it runs.
+func waitFor(t *testing.T, what string, s interface{ String() string }, ok func(string) bool, limit time.Duration) string {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < limit; time.Sleep(10 * time.Millisecond) {
+		if got := s.String(); ok(got) {
+			return got
+		}
+	}
+	t.Fatalf("no %s within %v; got %q", what, limit, s.String())
+	return ""
+}
+
+// quickProgress shortens the views' clock for a test.
+func quickProgress(t *testing.T) {
+	old := [...]time.Duration{barAfter, linesAfter, statusEvery, tick}
+	barAfter, linesAfter, statusEvery, tick = 50*time.Millisecond, 50*time.Millisecond, 50*time.Millisecond, 20*time.Millisecond
+	t.Cleanup(func() { barAfter, linesAfter, statusEvery, tick = old[0], old[1], old[2], old[3] })
+}
+
+// barFrame matches a drawn bar of count: units done of all, percentage,
+// rate and ETA.
+var barFrame = regexp.MustCompile(`count 12 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
+
+// TestCountProgressOnTerminal: on a terminal, a count that goes on draws a
+// bar that is redrawn; stdout holds only the result. The count is held on
+// unit 0, so it cannot end before the test has looked.
+func TestCountProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	tty, screen := onTerminal(t, 80, 24)
+	h := faults.HoldUnit(12, 0)
+	defer h.Release()
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, tty) }()
+	<-h.Reached()
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(barFrame.FindAllString(s, -1)) >= 3 }, 10*time.Second)
+	h.Release()
+	if code := <-done; code != 0 || out.String() != "total 14200\nunique 1787\n" {
+		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+	final := waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "100 %") }, 10*time.Second)
+	t.Logf("%q", final)
+	if strings.Contains(final, "total 14200") {
+		t.Errorf("the result went to the terminal of stderr: %q", final)
+	}
+}
+
+// TestCountProgressPiped: with stderr a file, the same count writes plain
+// status lines, no escape sequences, and stdout holds only the result.
+func TestCountProgressPiped(t *testing.T) {
+	quickProgress(t)
+	errFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	h := faults.HoldUnit(12, 0)
+	defer h.Release()
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, errFile) }()
+	<-h.Reached()
+	line := regexp.MustCompile(`(?m)^nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\n`)
+	waitFor(t, "two status lines", fileText{errFile.Name()}, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 }, 10*time.Second)
+	h.Release()
+	if code := <-done; code != 0 || out.String() != "total 14200\nunique 1787\n" {
+		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") || line.ReplaceAllString(s, "") != "" {
+		t.Errorf("stderr holds more than status lines: %q", s)
+	}
+}
+
+// fileText reads a file afresh each time.
+type fileText struct{ path string }
+
+func (f fileText) String() string {
+	b, _ := os.ReadFile(f.path)
+	return string(b)
+}
+
+// TestListProgressOnTerminal: list on a terminal shows solutions done of
+// all; its stdout is a pipe that the test reads only once the bar shows,
+// so list cannot end before.
+func TestListProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	tty, screen := onTerminal(t, 80, 24)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"list", "12"}, strings.NewReader(""), w, tty)
+		w.Close()
+	}()
+	frame := regexp.MustCompile(`list 12 \d+/14200 solutions \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ solutions/s +ETA `)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 }, 10*time.Second)
+	out, err := io.ReadAll(r)
+	if code := <-done; code != 0 || err != nil || strings.Count(string(out), "\n") != 14200 {
+		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
+	}
+	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") }, 10*time.Second)
+}
