@@ -105,7 +105,7 @@ func (o *countOptions) runVariant(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	prog := newProgressView(o.stderr, "count "+s.String(), o.quiet)
+	var est float64
 	if e.Nodes >= variantRateFrom {
 		rt, err := variant.MeasureRate(ctx, s)
 		if err != nil {
@@ -119,8 +119,10 @@ func (o *countOptions) runVariant(ctx context.Context) error {
 		if secs > longRun.Seconds() && !o.yes {
 			return usagef("the count of %v would take about %s; add --yes to start it", s, formatSeconds(secs))
 		}
-		prog.estNodes = e.Nodes
+		est = e.Nodes
 	}
+	prog := newProgressView(o.stderr, "count "+s.String(), "units", o.quiet)
+	prog.setEstimate(est)
 	r, err := variant.Count(ctx, s, variant.Options{Workers: o.workers, Progress: func(p variant.Progress) {
 		prog.update(progressState{Done: p.UnitsDone, Units: p.Units, Nodes: p.Nodes, Elapsed: p.Elapsed})
 	}})
