@@ -30,6 +30,12 @@ type Config struct {
 	MaxTraceEvents int
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
+	// MaxBufferedBytes bounds the memory of all requests in progress
+	// together: each takes its headers and 4 times its declared body size
+	// (for the body and its parsing) before a byte of the body is read,
+	// and a request beyond the budget gets 503. Default: 256 MiB, or 8
+	// times MaxBodyBytes if that is more.
+	MaxBufferedBytes int64
 	// MaxRenderBytes bounds the answer of /api/render, whose size grows
 	// with the blocked squares drawn, not only with N; a PNG, whose size
 	// is bounded by its pixels, is not held to it.
@@ -77,6 +83,7 @@ func DefaultConfig() Config {
 		MaxVerifyN:        1_000_000,
 		MaxTraceEvents:    200_000,
 		MaxBodyBytes:      1 << 20,
+		MaxBufferedBytes:  256 << 20,
 		MaxRenderBytes:    16 << 20,
 		RequestTimeout:    60 * time.Second,
 		StreamTimeout:     10 * time.Minute,
@@ -142,6 +149,13 @@ func (c Config) withDefaults() (Config, error) {
 		if err != nil {
 			return c, err
 		}
+	}
+	// After MaxBodyBytes, whose default it depends on.
+	if err := orDefault("max buffered bytes", &c.MaxBufferedBytes, max(d.MaxBufferedBytes, 2*parseFactor*c.MaxBodyBytes)); err != nil {
+		return c, err
+	}
+	if least := parseFactor*c.MaxBodyBytes + maxHeaderBytes; c.MaxBufferedBytes < least {
+		return c, fmt.Errorf("max buffered bytes = %d cannot hold one request of the largest body (%d bytes: %d times the body, and its headers)", c.MaxBufferedBytes, least, parseFactor)
 	}
 	if _, err := allowedHosts(c.AllowedHosts); err != nil {
 		return c, err

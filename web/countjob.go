@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -208,7 +207,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	if err := checkN(req.N, "count", s.cfg.MaxCountN); err != nil {
 		return err
 	}
-	release, err := s.acquire()
+	release, err := s.acquireLong(r)
 	if err != nil {
 		return err
 	}
@@ -216,11 +215,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	_, _ = rand.Read(idb[:])
 	ctx, cancel := context.WithCancelCause(s.base)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errors.New("it ran past the server's count time limit"))
-	client, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		client = r.RemoteAddr
-	}
-	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, client: client, cancel: cancel, state: stateRunning,
+	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, client: clientOf(r), cancel: cancel, state: stateRunning,
 		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: count.Units(req.N), Nodes: "0"}}
 	j.idle = time.AfterFunc(s.cfg.CountIdle, func() { cancel(errIdle) })
 	// Registering and starting under the lock that Close takes keeps a

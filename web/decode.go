@@ -25,7 +25,13 @@ func decodeJSON(r *http.Request, v any) error {
 	if err := checkJSONType(r.Header); err != nil {
 		return err
 	}
-	body, err := io.ReadAll(r.Body) // read already, within limits, by wrap
+	var body []byte
+	var err error
+	if b, ok := r.Body.(*bufferedBody); ok {
+		body = b.data // read already, within limits, by wrap
+	} else {
+		body, err = io.ReadAll(r.Body)
+	}
 	switch {
 	case err != nil:
 		return badRequest("cannot read the request body: %v", err)

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 )
 
@@ -95,4 +96,32 @@ func clipHost(hostport string) string {
 		return h
 	}
 	return hostport
+}
+
+// The cross-site check. A page of another site can make a visitor's
+// browser send requests here (a link, an image, a form, fetch in no-cors
+// mode) without reading the answers: enough to start heavy work or change
+// state. Browsers say where a request comes from in Sec-Fetch-Site, and
+// in Origin for most that are not plain GETs; requests of the page itself
+// are "same-origin", one the user typed is "none", and the static build's
+// requests, made inside the page, carry neither header.
+
+// checkSite refuses a request that a browser says comes from another
+// origin: Sec-Fetch-Site other than same-origin or none, or an Origin
+// that does not name this server as the request's Host does.
+func checkSite(r *http.Request) error {
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "", "same-origin", "none":
+	default:
+		return errorf(http.StatusForbidden, "a request from another site (Sec-Fetch-Site: %.20q) may not start work here; open the page of this server itself", site)
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) {
+		return errorf(http.StatusForbidden, "a request from another origin (Origin: %.60q) may not start work here; open the page of this server itself", origin)
+	}
+	return nil
 }

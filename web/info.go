@@ -20,6 +20,7 @@ type limitsJSON struct {
 	MaxVerifyN        int     `json:"max_verify_n"`
 	MaxTraceEvents    int     `json:"max_trace_events"`
 	MaxBodyBytes      int64   `json:"max_body_bytes"`
+	MaxBufferedBytes  int64   `json:"max_buffered_bytes"`
 	MaxRenderBytes    int64   `json:"max_render_bytes"`
 	RequestTimeout    float64 `json:"request_timeout_s"`
 	StreamTimeout     float64 `json:"stream_timeout_s"`
@@ -39,7 +40,8 @@ func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 		MaxTraceN: c.MaxTraceN, MaxGalleryN: c.MaxGalleryN, MaxCountN: c.MaxCountN,
 		MaxSolveN: c.MaxSolveN, MaxRenderN: c.MaxRenderN, MaxCompleteN: c.MaxCompleteN,
 		MaxVerifyN: c.MaxVerifyN, MaxTraceEvents: c.MaxTraceEvents, MaxBodyBytes: c.MaxBodyBytes,
-		MaxRenderBytes: c.MaxRenderBytes, RequestTimeout: c.RequestTimeout.Seconds(),
+		MaxBufferedBytes: c.MaxBufferedBytes,
+		MaxRenderBytes:   c.MaxRenderBytes, RequestTimeout: c.RequestTimeout.Seconds(),
 		StreamTimeout: c.StreamTimeout.Seconds(), SlowClientTimeout: c.SlowClientTimeout.Seconds(),
 		CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
 		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs,

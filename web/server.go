@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Server is the web page and the JSON API. It is an [http.Handler]; [Server.Serve]
@@ -25,6 +27,10 @@ type Server struct {
 	mux  *http.ServeMux
 	log  *slog.Logger
 	jobs chan struct{} // one token per running heavy job
+	// buffered is the budget of request bytes buffered and parsed at once
+	// (Config.MaxBufferedBytes), taken before a body is read.
+	buffered *semaphore.Weighted
+	long     longJobs
 
 	// base is the parent of every count job; Close cancels it.
 	base   context.Context
@@ -53,6 +59,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, jobs: make(chan struct{}, cfg.MaxJobs),
+		buffered: semaphore.NewWeighted(cfg.MaxBufferedBytes), long: longJobs{by: map[string]int{}},
 		allowed: map[string][]string{}}
 	if s.hosts, err = allowedHosts(cfg.AllowedHosts); err != nil {
 		return nil, err
@@ -183,10 +190,12 @@ var errShuttingDown = errors.New("the server is shutting down")
 // maxHeaderBytes bounds the request line and headers of a request.
 const maxHeaderBytes = 64 << 10
 
-// wrap adds what every request gets: the Host check, the header, body and
-// time limits, a job slot for heavy work, panic recovery, a JSON error for
-// a returned error, and a log line. The body is read in full before a job
-// slot is taken, so that a client that sends it slowly holds no slot.
+// wrap adds what every request gets: the Host check, the cross-site check
+// of heavy and state-changing requests, the header, body and time limits,
+// a share of the buffered-bytes budget while the body is held, a job slot
+// for heavy work, panic recovery, a JSON error for a returned error, and a
+// log line. The body is read in full before a job slot is taken, so that a
+// client that sends it slowly holds no slot.
 func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -212,7 +221,15 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
 				"status", w.status, "bytes", w.bytes, "ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
 		}()
-		if err := s.admit(rw, r); err != nil {
+		if kind != light || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			if err := checkSite(r); err != nil {
+				writeError(w, err)
+				return
+			}
+		}
+		release, err := s.admit(rw, r)
+		defer release()
+		if err != nil {
 			writeError(w, requestError(r.Context(), err))
 			return
 		}
@@ -239,25 +256,85 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 	})
 }
 
+// parseFactor is the memory a request body may take while it is read and
+// parsed, as a multiple of its size: the body itself, the decoder's tokens
+// and the values they become. A verify body of 1 MB of columns raised the
+// server's resident size by about 2.3 MB each, 64 of them at once
+// (TestVerifyFlood).
+const parseFactor = 4
+
 // admit checks what a request must pass before its handler runs: the Host
 // it names, the size of its headers, and its body, which it reads in full
-// within MaxBodyBytes and SlowClientTimeout.
-func (s *Server) admit(rw http.ResponseWriter, r *http.Request) error {
+// within MaxBodyBytes and SlowClientTimeout. Before it reads a byte of the
+// body it takes the body's share of the server's budget of buffered bytes
+// (its declared size, or MaxBodyBytes when it declares none, times
+// parseFactor), or answers 503 at once, reading the body into no buffer
+// when the client sends it unasked; release gives the share back.
+func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(), err error) {
+	release = func() {}
 	if err := s.checkHost(r); err != nil {
-		return err
+		return release, err
 	}
-	if n := headerBytes(r); n > maxHeaderBytes {
+	hb := headerBytes(r)
+	if hb > maxHeaderBytes {
 		rw.Header().Set("Connection", "close")
-		return errorf(http.StatusRequestHeaderFieldsTooLarge, "request headers are larger than the limit of %d bytes (%d)", maxHeaderBytes, n)
+		return release, errorf(http.StatusRequestHeaderFieldsTooLarge, "request headers are larger than the limit of %d bytes (%d)", maxHeaderBytes, hb)
 	}
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil
+	hasBody := r.Body != nil && r.Body != http.NoBody
+	// A body refused unread is not read after the answer either (the HTTP
+	// layer would, to reuse the connection): the connection is closed.
+	refuseBody := func() {
+		rw.Header().Set("Connection", "close")
+		_ = http.NewResponseController(rw).SetReadDeadline(time.Unix(1, 0))
 	}
+	size := int64(0)
+	if hasBody {
+		size = r.ContentLength
+		if size > s.cfg.MaxBodyBytes {
+			refuseBody()
+			return release, errorf(http.StatusRequestEntityTooLarge, "request body is larger than the limit of %d bytes", s.cfg.MaxBodyBytes)
+		}
+		if size < 0 {
+			size = s.cfg.MaxBodyBytes // chunked: as large as it may be
+		}
+	}
+	weight := int64(hb) + parseFactor*size
+	if !s.buffered.TryAcquire(weight) {
+		busy := &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
+			Msg: fmt.Sprintf("server busy: the requests in progress hold its limit of %d buffered bytes; try again in a moment", s.cfg.MaxBufferedBytes)}
+		switch {
+		case !hasBody:
+		case r.Header.Get("Expect") != "":
+			refuseBody() // the client waits to be asked for its body
+		default:
+			// A client that sends its body at once may not read the
+			// answer before it has sent it all: the body is read, into
+			// no buffer, so that the client sees the 503 rather than a
+			// connection reset.
+			s.discardBody(rw, r)
+		}
+		return release, busy
+	}
+	release = func() { s.buffered.Release(weight) }
+	if !hasBody {
+		return release, nil
+	}
+	if err := s.readBody(rw, r, size); err != nil {
+		return release, err
+	}
+	return release, nil
+}
+
+// readBody reads the body of r, of at most size bytes, within
+// SlowClientTimeout, and puts it back as a [bufferedBody].
+func (s *Server) readBody(rw http.ResponseWriter, r *http.Request, size int64) error {
 	rc := http.NewResponseController(rw)
 	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.SlowClientTimeout))
 	// A request cut off by shutdown stops waiting for its body at once.
 	stop := context.AfterFunc(r.Context(), func() { _ = rc.SetReadDeadline(time.Unix(1, 0)) })
-	body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, s.cfg.MaxBodyBytes))
+	var buf bytes.Buffer
+	buf.Grow(int(size) + bytes.MinRead) // one allocation for a body of the declared size
+	_, err := buf.ReadFrom(http.MaxBytesReader(rw, r.Body, s.cfg.MaxBodyBytes))
 	stop()
 	if err == nil {
 		// No deadline once the body is in: the HTTP layer's read that
@@ -273,7 +350,7 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) error {
 	)
 	switch {
 	case err == nil:
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &bufferedBody{bytes.NewReader(buf.Bytes()), buf.Bytes()}
 		return nil
 	case errors.Is(context.Cause(r.Context()), errShuttingDown):
 		return context.Canceled
@@ -287,6 +364,28 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) error {
 	}
 	return badRequest("cannot read the request body: %v", err)
 }
+
+// discardBody reads the body of r to its end into no buffer, within
+// MaxBodyBytes and SlowClientTimeout; a body that fails closes the
+// connection after the answer.
+func (s *Server) discardBody(rw http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(rw)
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.SlowClientTimeout))
+	if _, err := io.Copy(io.Discard, http.MaxBytesReader(rw, r.Body, s.cfg.MaxBodyBytes)); err != nil {
+		rw.Header().Set("Connection", "close")
+		return
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+}
+
+// bufferedBody is a request body read in full by admit; the handlers'
+// decoder takes its bytes without copying them.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
 
 // headerBytes is about what the HTTP layer counts against its header
 // limit: the request line and each header line.
@@ -307,6 +406,59 @@ func requestError(ctx context.Context, err error) error {
 		return errorf(http.StatusServiceUnavailable, "the server is shutting down; try again in a moment")
 	}
 	return err
+}
+
+// longJobs counts the heavy jobs that run as long as their client wants
+// (trace streams, count jobs), in all and by client.
+type longJobs struct {
+	mu    sync.Mutex
+	total int
+	by    map[string]int
+}
+
+// acquireLong takes a heavy-job slot for a long job of client (its remote
+// address): a client may hold at most half the slots with long jobs, and
+// long jobs in all leave one slot free, so that slow readers of streams
+// from one client, or from several, cannot hold every slot.
+func (s *Server) acquireLong(r *http.Request) (release func(), err error) {
+	client := clientOf(r)
+	perClient, inAll := max(1, s.cfg.MaxJobs/2), max(1, s.cfg.MaxJobs-1)
+	slot, err := s.acquire()
+	if err != nil {
+		return nil, err
+	}
+	s.long.mu.Lock()
+	defer s.long.mu.Unlock()
+	switch {
+	case s.long.by[client] >= perClient:
+		slot()
+		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
+			Msg: fmt.Sprintf("server busy: this client already runs %d trace stream(s) or count(s), the limit per client; end one, or try again in a moment", perClient)}
+	case s.long.total >= inAll:
+		slot()
+		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
+			Msg: fmt.Sprintf("server busy: %d trace stream(s) and count(s) run, the limit at once; try again in a moment", inAll)}
+	}
+	s.long.by[client]++
+	s.long.total++
+	return func() {
+		s.long.mu.Lock()
+		if s.long.by[client]--; s.long.by[client] == 0 {
+			delete(s.long.by, client)
+		}
+		s.long.total--
+		s.long.mu.Unlock()
+		slot()
+	}, nil
+}
+
+// clientOf is the client of r as the limits count it: its remote address
+// without the port.
+func clientOf(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
 }
 
 // acquire takes a heavy-job slot without waiting: a full server answers 429
@@ -377,7 +529,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 type apiError struct {
 	Status     int
 	Msg        string
-	RetryAfter int // seconds, for 429
+	RetryAfter int // seconds, for 429 and 503
 }
 
 func (e *apiError) Error() string { return e.Msg }

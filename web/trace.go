@@ -24,7 +24,8 @@ type traceEnd struct {
 // server-sent events: one default event per step, classic.Event's JSON form
 // (the lines of `nqueens trace N --algo NAME --format json`), then an "end"
 // event. ?limit= bounds the events, at most MaxTraceEvents. A stream cut off
-// by the stream time limit ends with an "error" event instead.
+// by the stream time limit or by the server's shutdown ends with an "error"
+// event instead.
 func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	q, err := query(r, "n", "algo", "limit")
 	if err != nil {
@@ -57,7 +58,7 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("algorithm %s cannot be traced (want one of %s)", name, strings.Join(names, ", "))
 	}
 	// A stream holds a job slot for its whole life: it runs a search.
-	release, err := s.acquire()
+	release, err := s.acquireLong(r)
 	if err != nil {
 		return err
 	}
@@ -87,10 +88,13 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 		end.Counters = e.Counters
 	}
 	if err := r.Context().Err(); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			// The client is still there: say why the stream ends without
-			// its "end" event.
+		// The client may still be there: say why the stream ends without
+		// its "end" event.
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
 			es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the trace ran past the stream time limit (%v) after %d steps", s.cfg.StreamTimeout, end.Events)))
+		case errors.Is(context.Cause(r.Context()), errShuttingDown):
+			es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the server is shutting down; the trace stopped after %d steps", end.Events)))
 		}
 		return err
 	}

@@ -14,10 +14,11 @@ import (
 // serveOptions are the flags of serve.
 type serveOptions struct {
 	streams
-	cfg   web.Config
-	addr  string
-	quiet bool
-	grace time.Duration
+	cfg         web.Config
+	maxBuffered int64
+	addr        string
+	quiet       bool
+	grace       time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -34,7 +35,11 @@ nothing from elsewhere.
 
 It listens on 127.0.0.1 only unless --addr says otherwise. Every request has
 a body-size and a time limit; N is bounded per endpoint by the --max-* flags;
-at most --max-jobs heavy jobs run at once and further ones get 429. Requests
+at most --max-jobs heavy jobs run at once and further ones get 429, and
+requests together buffer at most --max-buffered bytes, beyond which they get
+503 before their bodies are read. Heavy and state-changing requests that a
+browser says come from another site (Sec-Fetch-Site, Origin) are refused,
+so that a page elsewhere cannot start work here. Requests
 must name this server in their Host header (its address, localhost on
 loopback, the name given to --addr, or a name given with --allow-host), so
 that another site cannot reach it through DNS rebinding. Request logs go to
@@ -56,6 +61,7 @@ stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 	f.IntVar(&cfg.MaxVerifyN, "max-verify-n", cfg.MaxVerifyN, "largest N for /api/verify")
 	f.IntVar(&cfg.MaxTraceEvents, "max-trace-events", cfg.MaxTraceEvents, "most events in one trace stream")
 	f.Int64Var(&cfg.MaxBodyBytes, "max-body", cfg.MaxBodyBytes, "largest request body in bytes")
+	f.Int64Var(&o.maxBuffered, "max-buffered", 0, "bytes all requests in progress may buffer and parse together, 4 times each body's size; more get 503 (default 256 MiB, or 8 times --max-body if more)")
 	f.Int64Var(&cfg.MaxRenderBytes, "max-render-bytes", cfg.MaxRenderBytes, "largest /api/render answer in bytes (PNG excepted)")
 	f.DurationVar(&cfg.RequestTimeout, "timeout", cfg.RequestTimeout, "time limit of a request (streams excepted)")
 	f.DurationVar(&cfg.StreamTimeout, "stream-timeout", cfg.StreamTimeout, "time limit of an event stream")
@@ -78,6 +84,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 		level = slog.LevelWarn
 	}
 	o.cfg.Logger = slog.New(slog.NewTextHandler(o.stderr, &slog.HandlerOptions{Level: level}))
+	o.cfg.MaxBufferedBytes = o.maxBuffered
 	if host, _, err := net.SplitHostPort(o.addr); err == nil && host != "" && net.ParseIP(host) == nil {
 		o.cfg.AllowedHosts = append(o.cfg.AllowedHosts, host) // the name it listens on is its own
 	}

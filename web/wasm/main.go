@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"strings"
@@ -61,7 +62,13 @@ type worker struct {
 // block.
 func (w *worker) request(_ js.Value, args []js.Value) any {
 	m := args[0]
-	id := m.Get("id").Int()
+	id, ok := messageID(m.Get("id"))
+	if !ok {
+		// Value.Int panics on anything but a number, which ended the
+		// worker and every request in it.
+		post(map[string]any{"type": "fail", "id": m.Get("id"), "error": "a request's id must be a whole number"})
+		return nil
+	}
 	var body io.Reader
 	if b := m.Get("body"); b.Type() == js.TypeString {
 		body = strings.NewReader(b.String())
@@ -86,13 +93,29 @@ func (w *worker) request(_ js.Value, args []js.Value) any {
 
 // abort cancels request id, if it is still in progress.
 func (w *worker) abort(_ js.Value, args []js.Value) any {
+	id, ok := messageID(args[0])
+	if !ok {
+		return nil // no request has such an id
+	}
 	w.mu.Lock()
-	cancel := w.cancels[args[0].Int()]
+	cancel := w.cancels[id]
 	w.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
 	return nil
+}
+
+// messageID reads a request id: a whole number that fits an int.
+func messageID(v js.Value) (int, bool) {
+	if v.Type() != js.TypeNumber {
+		return 0, false
+	}
+	f := v.Float()
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int(f), true
 }
 
 func (w *worker) serve(id int, req *http.Request) {
