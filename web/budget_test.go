@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestBufferedBudget holds most of the buffered-bytes budget with a body
@@ -55,7 +57,7 @@ func TestBufferedBudget(t *testing.T) {
 		t.Fatalf("GET /api/limits with the budget held: status %d", res.StatusCode)
 	}
 	stalled.Close()
-	waitFor(t, 10*time.Second, "the stalled body to give its budget back", func() bool {
+	testkit.WaitFor(t, "the stalled body to give its budget back", func() bool {
 		res, err := http.Post(base+"/api/verify", "application/json", strings.NewReader(`{"queens":[2,4,1,3]}`+strings.Repeat(" ", body-30)))
 		if err != nil {
 			return false
@@ -148,7 +150,7 @@ func TestCrossSite(t *testing.T) {
 				t.Errorf("%s %s with %v: 403, want it served", g.method, g.target, h)
 			}
 		}
-		waitFor(t, 10*time.Second, "the job slots to be free", func() bool { return len(s.jobs) == 0 })
+		testkit.WaitFor(t, "the job slots to be free", func() bool { return len(s.jobs) == 0 })
 	}
 	for _, target := range []string{"/api/limits", "/api/algorithms", "/"} {
 		if code := send("GET", target, "", foreign[0]); code != http.StatusOK {
