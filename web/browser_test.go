@@ -25,9 +25,13 @@ import (
 var updateScreenshot = flag.Bool("update-screenshot", false, "rewrite docs/screenshot.png from the browser test")
 
 // chromiumPath finds Debian's Chromium. Without it the browser tests skip,
-// except in CI (the CI variable is set), where they must run.
+// except in CI (the CI variable is set), where they must run. With -short
+// they skip: the browser sessions take most of a minute.
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("drives Chromium (-short)")
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -7,9 +7,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
@@ -217,40 +219,67 @@ func TestCountCancel(t *testing.T) {
 }
 
 // TestCountIdle checks the policy for a page that goes away: with nobody
-// reading its events for CountIdle, a job is cancelled.
+// reading its events for CountIdle, a job is cancelled, not before; a
+// listener keeps it alive, and CountIdle after it leaves, the job is
+// cancelled. It runs on synctest's fake clock, the counts held at their
+// first unit (internal/faults), so that neither the machine's load nor the
+// engine's speed decides what happens first.
 func TestCountIdle(t *testing.T) {
-	// Long enough for a client on a loaded machine to connect in time.
-	s := newServer(t, Config{MaxCountN: 20, CountIdle: 500 * time.Millisecond})
-	ts := startHTTP(t, s)
+	synctest.Test(t, func(t *testing.T) {
+		const n, idle = 12, time.Minute
+		hold := faults.HoldUnit(n, 0)
+		defer hold.Release()
+		s := newServer(t, Config{CountIdle: idle, CountWorkers: 1})
+		start := func() *countJob {
+			t.Helper()
+			var st countStatusJSON
+			decode(t, do(s, "POST", "/api/count", `{"n":12}`), &st)
+			j, err := s.counts.get(st.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return j
+		}
+		// after lets the fake clock run for d and everything it wakes
+		// settle, and returns the job's state.
+		after := func(j *countJob, d time.Duration) countStatusJSON {
+			time.Sleep(d)
+			synctest.Wait()
+			return j.status()
+		}
 
-	// Nobody ever connects.
-	st := startCount(t, ts, 20)
-	testkit.WaitFor(t, "the unwatched job to be cancelled", func() bool {
-		j, _ := s.counts.get(st.ID)
-		return j.status().State == stateCancelled
+		// Nobody ever connects.
+		j := start()
+		if st := after(j, idle-time.Millisecond); st.State != stateRunning {
+			t.Fatalf("unwatched job before CountIdle: %+v", st)
+		}
+		if st := after(j, time.Millisecond); st.State != stateCancelled || st.Reason != "nobody was listening to its events" {
+			t.Fatalf("unwatched job after CountIdle: %+v", st)
+		}
+
+		// A listener keeps the job alive; leaving cancels it.
+		j = start()
+		ctx, cancel := context.WithCancel(context.Background())
+		listened := make(chan struct{})
+		go func() {
+			defer close(listened)
+			s.ServeHTTP(httptest.NewRecorder(), newRequest("GET", "/api/count/"+j.id+"/events", nil).WithContext(ctx))
+		}()
+		if st := after(j, 3*idle); st.State != stateRunning {
+			t.Fatalf("watched job after three idle periods: %+v", st)
+		}
+		cancel()
+		<-listened
+		if st := after(j, idle-time.Millisecond); st.State != stateRunning {
+			t.Fatalf("abandoned job before CountIdle: %+v", st)
+		}
+		if st := after(j, time.Millisecond); st.State != stateCancelled {
+			t.Fatalf("abandoned job after CountIdle: %+v", st)
+		}
+		if len(s.jobs) != 0 {
+			t.Fatalf("%d job slots still taken", len(s.jobs))
+		}
 	})
-	j, _ := s.counts.get(st.ID)
-	if r := j.status().Reason; r != "nobody was listening to its events" {
-		t.Fatalf("reason %q", r)
-	}
-
-	// A listener keeps the job alive; leaving cancels it.
-	st = startCount(t, ts, 20)
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+st.Events, nil)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(1500 * time.Millisecond) // three idle periods
-	j, _ = s.counts.get(st.ID)
-	if state := j.status().State; state != stateRunning {
-		t.Fatalf("watched job is %s", state)
-	}
-	cancel()
-	res.Body.Close()
-	testkit.WaitFor(t, "the abandoned job to be cancelled", func() bool { return j.status().State == stateCancelled })
-	testkit.WaitFor(t, "the job slots to be freed", func() bool { return len(s.jobs) == 0 })
 }
 
 // TestCloseStopsJobs checks that closing the server ends running jobs.

@@ -176,9 +176,6 @@ func startHeld(t *testing.T, dir string, held int, args ...string) (*exec.Cmd, *
 // which must save those units, stop within a second and say how to resume.
 // The resumed count is exact.
 func TestCountKilledAndResumed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command and runs it as a process")
-	}
 	const n = 12
 	held := count.Units(n) / 2
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
@@ -306,9 +303,6 @@ func TestCountCheckpointFiles(t *testing.T) {
 // units into it (it used to start from zero and replace the file with fewer
 // units), and a third run finishes exactly.
 func TestCountInterruptedTwice(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command and runs it as a process")
-	}
 	const n = 12
 	dir := t.TempDir()
 	def := filepath.Join(dir, defaultCheckpoint(n))

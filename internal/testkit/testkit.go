@@ -99,11 +99,15 @@ var (
 // BuildBinary builds the nqueens command with the given build tags (such
 // as nqueens_faults, see internal/faults) and returns its path. The first
 // call for a set of tags builds it (a few seconds); later calls in the
-// same test binary reuse it. A package whose tests call it runs them with
+// same test binary reuse it. With -short it skips the test: tests of the
+// command as a process are left to the full suite. A package whose tests call it runs them with
 // func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }, so that the build
 // is removed at the end.
 func BuildBinary(t testing.TB, tags ...string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the nqueens command and runs it as a process (-short)")
+	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	key := strings.Join(tags, ",")
