@@ -666,3 +666,54 @@ func testLesson(b *browser) {
 		b.t.Fatalf("%d solutions marked under the slider, want 4", k)
 	}
 }
+
+// testRaceCostHuge opens the race, the cost chart and the huge panel as a
+// person would: one labelled square board per strategy racing by reads to
+// a summary; the chart and its table, one row per strategy; the rule of the
+// construction by n mod 6 and its drawing.
+func testRaceCostHuge(b *browser) {
+	b.visit("/?panel=race&n=6&algos=backtrack-2d,backtrack-flags,bitmask")
+	b.waitJS("the race loaded", `document.getElementById('race').dataset.state === 'ready'`, 30*time.Second)
+	for _, id := range []string{"backtrack-2d", "backtrack-flags", "bitmask"} {
+		sel := fmt.Sprintf(`#race-boards [data-algo=%q] [role=grid]`, id)
+		if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, sel)); got != "Board of "+id {
+			b.t.Fatalf("race: the board of %s is labelled %q", id, got)
+		}
+		eval[bool](b, fmt.Sprintf(`(() => { document.querySelector(%q).id = 'race-%s'; return true; })()`, sel, id))
+		checkSquare(b, "race-"+id, 6)
+	}
+	b.do("play the race", chromedp.Click(chromedp.ID("race-play")))
+	b.waitJS("the race's end", `document.getElementById('race').dataset.state === 'end'`, 30*time.Second)
+	if s := b.text("race-summary"); !strings.Contains(s, "bitmask: 599 reads") || !strings.Contains(s, "backtrack-2d: 3,441 reads") {
+		b.t.Fatalf("race summary %q", s)
+	}
+
+	b.visit("/?panel=cost")
+	b.waitJS("the cost chart", `document.getElementById('cost').dataset.state === 'done'`, 120*time.Second)
+	rows := eval[[]string](b, `[...document.querySelectorAll('#cost-table tbody tr')].map((tr) => tr.dataset.algo)`)
+	var want []string
+	for _, s := range classic.All() {
+		if _, ok := classic.LessonOf(s); ok {
+			want = append(want, s.Name())
+		}
+	}
+	if !slices.Equal(rows, want) || eval[int](b, `document.querySelectorAll('#cost-chart svg path.series').length`) < 6 {
+		b.t.Fatalf("cost table rows %q, want %q, and a line each", rows, want)
+	}
+	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=bitmask] td:nth-of-type(5)').textContent`); !strings.HasPrefix(cell, "7,951 reads") {
+		b.t.Fatalf("bitmask at N = 8 in the table: %q", cell)
+	}
+
+	b.visit("/?panel=huge&n=1000&method=construct")
+	b.do("solve", chromedp.Click(chromedp.ID("huge-go")))
+	b.waitJS("the construction", `document.getElementById('huge').dataset.state === 'done'`, 30*time.Second)
+	if s := b.text("huge-rule"); !strings.Contains(s, "divided by 6") || !strings.Contains(b.text("huge-caption"), "1,000 queens") {
+		b.t.Fatalf("huge rule %q, caption %q", s, b.text("huge-caption"))
+	}
+	if k := eval[int](b, `document.querySelectorAll('#huge-svg svg line.run').length`); k != 2 {
+		b.t.Fatalf("the construction of 1,000 is drawn as %d staircases, want 2", k)
+	}
+	if !strings.Contains(b.text("count-how"), "bitmask") || eval[string](b, `document.querySelector('#count-how a').getAttribute('href')`) != "?algo=bitmask&n=8" {
+		b.t.Fatal("the Count panel does not say how it counts, with a link to the bitmask search")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/count"
 )
 
 // limitsJSON is the answer of GET /api/limits: what this server accepts, so
@@ -29,6 +30,9 @@ type limitsJSON struct {
 	CountIdle         float64 `json:"count_idle_s"`
 	CountWorkers      int     `json:"count_workers"`
 	MaxJobs           int     `json:"max_jobs"`
+	// EngineMaxN is no limit of the server's but of the counting engine:
+	// the largest N the command line counts, which the page names it for.
+	EngineMaxN int `json:"engine_max_n"`
 }
 
 func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
@@ -44,7 +48,7 @@ func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 		MaxRenderBytes:   c.MaxRenderBytes, RequestTimeout: c.RequestTimeout.Seconds(),
 		StreamTimeout: c.StreamTimeout.Seconds(), SlowClientTimeout: c.SlowClientTimeout.Seconds(),
 		CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
-		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs,
+		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs, EngineMaxN: count.MaxN,
 	})
 }
 

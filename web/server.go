@@ -95,6 +95,8 @@ func New(cfg Config) (*Server, error) {
 	s.api("POST /api/render", heavy, s.handleRender)
 	s.api("POST /api/complete", heavy, s.handleComplete)
 	s.api("GET /api/trace", stream, s.handleTrace)
+	s.api("GET /api/compare", heavy, s.handleCompare)
+	s.api("GET /api/construction", light, s.handleConstruction)
 	s.api("POST /api/count", light, s.handleCountStart)
 	s.api("GET /api/count/{id}", light, s.handleCountStatus)
 	s.api("GET /api/count/{id}/events", stream, s.handleCountEvents)

@@ -3,14 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/count"
 )
+
+// firstRun is how long the first run of count --algo may take before it is
+// stopped to estimate the whole run.
+const firstRun = 50 * time.Millisecond
 
 // runAlgo runs one classic strategy for count N --algo NAME and prints its
 // number of solutions, with --stats every counter and the time.
@@ -18,17 +24,23 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 	n, s, stats, jsonOut, yes := o.n, o.strategy, o.stats, o.jsonOut, o.yes
 	// A short first run either finishes (most boards) or measures the
 	// strategy's speed for an estimate of the whole run.
-	first, err := solveWithin(ctx, s, n, calibration)
-	if err != nil {
-		return err
+	run, cancel := context.WithTimeout(ctx, firstRun)
+	c, stopped := s.Solve(run, n, nil)
+	cancel()
+	var se *classic.SizeError
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(stopped, &se):
+		return &usageError{stopped}
 	}
-	c := first.Counters
-	if first.stopped != nil {
-		secs, how := algoTime(s, n, first.Counters)
+	if stopped != nil {
+		secs, how := algoTime(s, n, c)
 		if secs > longRun.Seconds() && !yes {
 			return usagef("%s for n = %d would take %s %s; add --yes to start it", s.Name(), n, how, formatSeconds(secs))
 		}
 		fmt.Fprintf(o.stderr, "nqueens: %s for n = %d takes %s %s (Ctrl-C stops it)\n", s.Name(), n, how, formatSeconds(secs))
+		var err error
 		if c, err = s.Solve(ctx, n, nil); err != nil {
 			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
 		}
@@ -52,7 +64,7 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 		return err
 	}
 	if !stats {
-		_, err = fmt.Fprintln(w, c.Solutions)
+		_, err := fmt.Fprintln(w, c.Solutions)
 		return err
 	}
 	for _, kv := range [][2]string{

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,16 +14,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Compare's timing: a run shorter than minTiming is repeated until the runs
-// add up to about repeatTiming, so that microsecond searches get a stable
-// time; a brute-force method is first run for at most calibration to measure
-// its rate of candidates.
-const (
-	minTiming    = 10 * time.Millisecond
-	repeatTiming = 50 * time.Millisecond
-	maxRepeats   = 10000
-	calibration  = 50 * time.Millisecond
-)
 
 // compareOptions are the flags and arguments of compare.
 type compareOptions struct {
@@ -109,71 +98,27 @@ type compareRow struct {
 	classic  bool // one of the classic strategies, which count reads
 }
 
-// compareOne runs s for n within timeout. Only a cancellation of ctx itself
-// (Ctrl-C) is an error.
+// compareOne runs s for n within timeout (classic.Measure). Only a
+// cancellation of ctx itself (Ctrl-C) is an error.
 func compareOne(ctx context.Context, s classic.Strategy, n int, timeout time.Duration) (compareRow, error) {
 	_, isClassic := classic.LessonOf(s)
 	r := compareRow{name: s.Name(), status: "ok", classic: isClassic}
-	if e, ok := s.(classic.Estimator); ok {
-		c, err := solveWithin(ctx, s, n, min(calibration, timeout))
-		if err != nil {
-			return r, err
-		}
-		if c.Elapsed > 0 && errors.Is(c.stopped, context.DeadlineExceeded) {
-			work := e.Candidates(n)
-			rate := float64(c.Nodes) / c.Elapsed.Seconds()
-			est := new(big.Float).Quo(new(big.Float).SetInt(work), big.NewFloat(rate))
-			secs, _ := est.Float64()
-			if secs > timeout.Seconds() {
-				r.status = "skipped"
-				r.note = fmt.Sprintf("skipped: %s candidates would take about %s at the measured %s candidates/s (--timeout %v)",
-					groupBig(work), roughDuration(secs), roughRate(rate), timeout)
-				return r, nil
-			}
-		}
-	}
-	c, err := solveWithin(ctx, s, n, timeout)
-	if err != nil {
+	m, err := classic.Measure(ctx, s, n, timeout)
+	var se *classic.SizeError
+	if errors.As(err, &se) {
+		return r, &usageError{err}
+	} else if err != nil {
 		return r, err
 	}
-	r.counters, r.perRun, r.runs = c.Counters, c.Elapsed, 1
-	if c.stopped != nil {
-		r.status = "timeout"
+	r.status, r.counters, r.perRun, r.runs = m.Status, m.Counters, m.PerRun, m.Runs
+	switch m.Status {
+	case "skipped":
+		r.note = fmt.Sprintf("skipped: %s candidates would take about %s at the measured %s candidates/s (--timeout %v)",
+			groupBig(m.Candidates), roughDuration(m.Seconds), roughRate(m.Rate), timeout)
+	case "timeout":
 		r.note = fmt.Sprintf("stopped at --timeout %v: the counts are those reached by then", timeout)
-		return r, nil
 	}
-	// Repeat a quick run so that its time means something.
-	total := c.Elapsed
-	for total < repeatTiming && c.Elapsed < minTiming && r.runs < maxRepeats {
-		c, err := solveWithin(ctx, s, n, timeout)
-		if err != nil || c.stopped != nil {
-			break
-		}
-		total += c.Elapsed
-		r.runs++
-	}
-	r.perRun = total / time.Duration(r.runs)
 	return r, nil
-}
-
-type timedCounters struct {
-	classic.Counters
-	stopped error // the deadline, if it stopped the run
-}
-
-// solveWithin runs s with a deadline; err is only for a cancelled parent.
-func solveWithin(ctx context.Context, s classic.Strategy, n int, limit time.Duration) (timedCounters, error) {
-	run, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	c, err := s.Solve(run, n, nil)
-	var se *classic.SizeError
-	switch {
-	case errors.As(err, &se):
-		return timedCounters{}, &usageError{err}
-	case ctx.Err() != nil:
-		return timedCounters{}, ctx.Err()
-	}
-	return timedCounters{c, err}, nil
 }
 
 func relativeToBitmask(rows []compareRow) {

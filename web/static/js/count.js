@@ -2,10 +2,6 @@
 // estimate of the time left, and a Cancel that stops what was started. An N
 // past the page's limit that the command line counts gets that command.
 
-// engineMaxN is the largest N the counting engine takes (count.MaxN;
-// TestPageKnowsEngineLimit keeps them equal).
-const engineMaxN = 64;
-
 import * as api from './api.js';
 import { readInt, setRange, showError } from './field.js';
 import { $, duration, fmt, fmtBig, setStatus } from './text.js';
@@ -14,6 +10,7 @@ export class CountPanel {
   constructor(limits, onURL) {
     this.onURL = onURL;
     this.range = setRange('count-n', 1, limits.max_count_n);
+    this.engineMaxN = limits.engine_max_n; // the largest N the command line counts
     this.job = null;     // {id, abort} of the count running
     this.busy = false;   // a start is on its way: a second click starts nothing
     $('count-form').addEventListener('submit', (e) => { e.preventDefault(); this.start(); });
@@ -68,7 +65,7 @@ export class CountPanel {
     const raw = $('count-n').value.trim();
     const n = Number(raw);
     const max = this.range[1];
-    if (!/^\d+$/.test(raw) || n <= max || n > engineMaxN) return false;
+    if (!/^\d+$/.test(raw) || n <= max || n > this.engineMaxN) return false;
     const where = api.kind === 'wasm'
       ? `N = ${n} is too big to count in a browser (this page counts up to ${max}).`
       : `N = ${n} is more than this server counts (up to ${max}).`;

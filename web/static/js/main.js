@@ -3,19 +3,22 @@
 // so that a link shares exactly what is on screen:
 //   /?n=8&algo=stack&step=133          the search panel at step 133
 //   /?panel=gallery&n=8                 any other panel and its inputs
+//   /?panel=race&n=8&algos=backtrack-2d,bitmask   the race, /?panel=cost the cost chart
 // The old addresses /#gallery etc. still open their panel. In the static
 // build (api.kind 'wasm') the page says where its solver runs, and that the
 // first start downloads it.
 
 import * as api from './api.js';
 import { CompletePanel } from './complete.js';
+import { CostPanel } from './cost.js';
 import { CountPanel } from './count.js';
 import { GalleryPanel } from './gallery.js';
 import { HugePanel } from './huge.js';
+import { RacePanel } from './race.js';
 import { SearchPanel } from './search.js';
 import { $, setStatus } from './text.js';
 
-const kinds = { board: SearchPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
+const kinds = { board: SearchPanel, race: RacePanel, cost: CostPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
 const panels = {};
 let current = null;
 let urlTimer = 0;

@@ -1,0 +1,159 @@
+// The race: two to four strategies search the same board side by side, each
+// on its own board (the same ARIA grid as the trace panel's), in lock step
+// by reads, the one unit of work they share: at every moment each board
+// shows its search after the same number of reads. The cheap check finishes
+// while the costly one is still scanning.
+//   /?panel=race&n=8&algos=backtrack-2d,backtrack-flags,bitmask
+
+import * as api from './api.js';
+import { Board } from './board.js';
+import { readInt, setRange } from './field.js';
+import * as strategies from './strategies.js';
+import { $, fmt, setStatus } from './text.js';
+
+const defaults = ['backtrack-2d', 'backtrack-flags', 'bitmask'];
+
+export class RacePanel {
+  constructor(limits, onURL) {
+    this.onURL = onURL;
+    this.limits = limits;
+    this.range = setRange('race-n', 1, Math.min(limits.max_trace_n, 12));
+    this.lanes = [];
+    this.clock = 0;
+    this.playing = false;
+    this.tick = this.tick.bind(this);
+    $('race-form').addEventListener('submit', (e) => { e.preventDefault(); this.load(); });
+    $('race-play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
+  }
+
+  enter(params) {
+    const box = $('race-algos');
+    if (!box.querySelector('input')) {
+      for (const a of strategies.classics().filter((x) => !x.candidates && !x.name.startsWith('brute') && x.name !== 'permutations')) {
+        const label = document.createElement('label');
+        const input = document.createElement('input');
+        input.type = 'checkbox';
+        input.value = a.name;
+        label.append(input, ` ${a.name}`);
+        box.append(label);
+      }
+    }
+    const algos = (params.get('algos') || '').split(',').filter(Boolean);
+    const want = algos.length ? algos : (this.algos || defaults);
+    for (const input of box.querySelectorAll('input')) input.checked = want.includes(input.value);
+    if (params.get('n')) $('race-n').value = params.get('n');
+    if (!this.lanes.length || params.get('algos')) this.load();
+  }
+
+  leave() { this.pause(); }
+
+  urlState() { return { n: this.n, algos: (this.algos || []).join(',') }; }
+
+  async load() {
+    const n = readInt('race-n', ...this.range);
+    const algos = [...$('race-algos').querySelectorAll('input:checked')].map((i) => i.value);
+    if (n === null) return;
+    if (algos.length < 2 || algos.length > 4) {
+      setStatus($('race-status'), 'Choose two to four strategies to race.', 'error');
+      return;
+    }
+    this.pause();
+    if (this.abort) this.abort.abort();
+    const abort = new AbortController();
+    Object.assign(this, { abort, n, algos, clock: 0 });
+    this.onURL();
+    $('race').dataset.state = 'loading';
+    setStatus($('race-status'), 'Loading the searches…');
+    const boxes = $('race-boards');
+    boxes.replaceChildren();
+    this.lanes = algos.map((algo) => {
+      const fig = document.createElement('section');
+      fig.className = 'lane box';
+      fig.dataset.algo = algo;
+      const h = document.createElement('h3');
+      h.textContent = `${algo} (${strategies.lesson(algo).title})`;
+      const board = document.createElement('div');
+      const counters = document.createElement('p');
+      counters.className = 'lane-counters';
+      fig.append(h, board, counters);
+      boxes.append(fig);
+      const b = new Board(board, { label: `Board of ${algo}` });
+      b.setSize(n);
+      return { algo, board: b, counters, events: [], shown: -1 };
+    });
+    const limit = Math.min(this.limits.max_trace_events, 100000);
+    try {
+      await Promise.all(this.lanes.map((lane) => api.stream('/api/trace', { n, algo: lane.algo, limit }, (name, data) => {
+        if (name === 'message') lane.events.push(data);
+        if (name === 'end') lane.end = data;
+      }, { signal: abort.signal })));
+    } catch (err) {
+      if (!abort.signal.aborted) setStatus($('race-status'), err.message, 'error');
+      return;
+    }
+    if (abort.signal.aborted) return;
+    this.total = Math.max(...this.lanes.map((l) => l.events.length ? l.events[l.events.length - 1].counters.reads : 0));
+    $('race').dataset.state = 'ready';
+    setStatus($('race-status'), `Ready: ${algos.join(', ')} on ${n}×${n}. Play runs them in lock step, by reads.`);
+    this.draw();
+  }
+
+  play() {
+    if (!this.lanes.length || this.clock >= this.total) return;
+    this.playing = true;
+    this.last = performance.now();
+    $('race-play').textContent = '❚❚ Pause';
+    $('race').dataset.state = 'playing';
+    requestAnimationFrame(this.tick);
+  }
+
+  pause() {
+    this.playing = false;
+    $('race-play').textContent = '▶ Play';
+    if (this.lanes.length) $('race').dataset.state = this.clock >= this.total ? 'end' : 'paused';
+  }
+
+  // tick moves the reads clock so that the whole race takes about ten
+  // seconds, however many reads the slowest needs.
+  tick(now) {
+    if (!this.playing) return;
+    this.clock = Math.min(this.total, this.clock + (now - this.last) / 10000 * this.total);
+    this.last = now;
+    this.draw();
+    if (this.clock >= this.total) this.pause();
+    else requestAnimationFrame(this.tick);
+  }
+
+  // draw shows each lane at the last step whose reads are within the clock.
+  draw() {
+    for (const lane of this.lanes) {
+      const ev = lane.events;
+      let lo = -1;
+      let hi = ev.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (ev[mid].counters.reads <= this.clock) lo = mid;
+        else hi = mid - 1;
+      }
+      lane.shown = lo;
+      const e = ev[lo];
+      const queens = e ? e.queens : new Array(this.n).fill(0);
+      lane.board.draw({
+        square: (r, c) => (queens[r - 1] === c ? { classes: ['queen'], label: 'queen' } : { classes: [], label: 'empty' }),
+        lines: e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [],
+      });
+      const c = e ? e.counters : { reads: 0, placed: 0, rejected: 0, solutions: 0 };
+      const done = lo === ev.length - 1 && lane.end && lane.end.complete;
+      lane.counters.textContent = `${fmt(c.reads)} reads, ${fmt(c.placed)} placements, ${fmt(c.rejected)} rejected, ${fmt(c.solutions)} solutions${done ? ': done' : ''}`;
+      lane.board.el.classList.toggle('solved', !!done);
+    }
+    $('race-summary').textContent = this.clock >= this.total && this.lanes.length ? this.summary() : '';
+  }
+
+  summary() {
+    const ends = this.lanes.map((l) => ({ algo: l.algo, reads: l.events.length ? l.events[l.events.length - 1].counters.reads : 0, complete: l.end && l.end.complete }));
+    ends.sort((a, b) => a.reads - b.reads);
+    const best = ends[0];
+    return `All done. ${ends.map((x) => `${x.algo}: ${fmt(x.reads)} reads${x === best ? '' : ` (${(x.reads / Math.max(best.reads, 1)).toFixed(1)} × ${best.algo})`}${x.complete ? '' : ', cut off'}`).join('; ')}.`;
+  }
+}
