@@ -9,7 +9,7 @@ func (p Pattern) Rule() string {
 	if n == 1 {
 		return "n = 1: the one queen stands on the one square."
 	}
-	base := fmt.Sprintf("n = %d leaves %d when divided by 6, so ", n, p.rest)
+	base := fmt.Sprintf("n = %d and n mod 6 = %d (the remainder of n divided by 6), so ", n, p.rest)
 	switch p.rest {
 	case 2:
 		return base + "the columns are read in the order 2, 4, 6, …, then 3, 1, then 7, 9, …, and 5 last: the two staircases of the plain rule, with the odd one reordered at its ends so that no two queens share a diagonal."

@@ -26,7 +26,7 @@ func TestRuns(t *testing.T) {
 		if r != n || len(runs) > 7 || (n%6 != 2 && n%6 != 3 && len(runs) != 2) {
 			t.Fatalf("n=%d: %d runs over %d rows", n, len(runs), r)
 		}
-		if rule := p.Rule(); !strings.Contains(rule, "divided by 6") {
+		if rule := p.Rule(); !strings.Contains(rule, "mod 6") {
 			t.Fatalf("n=%d: rule %q", n, rule)
 		}
 	}

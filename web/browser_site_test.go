@@ -138,6 +138,19 @@ func testSiteTrace(b *browser) {
 		b.t.Fatalf("after switching to N = 5 the page says %q", s)
 	}
 	checkSquare(b, "trace-board", 5)
+
+	// The last step of the 8-queens search, as its address names it.
+	b.visit("/?n=8&algo=stack&step=end")
+	b.waitTrace()
+	if s := eval[string](b, `document.querySelector('[data-testid=step-sentence]').textContent`); !strings.Contains(s, "92 solutions") {
+		b.t.Fatalf("step=end in the static build: %q", s)
+	}
+	// The race and the construction run in the browser too.
+	b.visit("/?panel=race&n=5&algos=backtrack-array,bitmask")
+	b.waitJS("the race loaded", `document.getElementById('race').dataset.state === 'ready'`, 30*time.Second)
+	b.visit("/?panel=huge&n=20&method=construct")
+	b.do("solve", chromedp.Click(chromedp.ID("huge-go")))
+	b.waitJS("the construction", `document.getElementById('huge').dataset.state === 'done' && document.getElementById('huge-rule').textContent.includes('mod 6') || document.getElementById('huge-rule').textContent.includes('divided by 6')`, 30*time.Second)
 }
 
 // testSiteCount counts in the browser the published numbers, showing the

@@ -183,7 +183,7 @@ func TestPageKnowsEngineLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if regexp.MustCompile(`= `+strconv.Itoa(count.MaxN)+`;`).Match(js) {
+	if regexp.MustCompile(`= ` + strconv.Itoa(count.MaxN) + `;`).Match(js) {
 		t.Fatal("count.js keeps its own copy of count.MaxN")
 	}
 }

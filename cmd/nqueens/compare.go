@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // compareOptions are the flags and arguments of compare.
 type compareOptions struct {
 	streams
