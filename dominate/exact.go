@@ -14,7 +14,6 @@ const MaxExact = 16
 type set [4]uint64
 
 func (s *set) add(i int)       { s[i>>6] |= 1 << uint(i&63) }
-func (s *set) has(i int) bool  { return s[i>>6]&(1<<uint(i&63)) != 0 }
 func (s set) and(t set) set    { return set{s[0] & t[0], s[1] & t[1], s[2] & t[2], s[3] & t[3]} }
 func (s set) andNot(t set) set { return set{s[0] &^ t[0], s[1] &^ t[1], s[2] &^ t[2], s[3] &^ t[3]} }
 func (s set) or(t set) set     { return set{s[0] | t[0], s[1] | t[1], s[2] | t[2], s[3] | t[3]} }

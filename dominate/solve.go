@@ -196,7 +196,7 @@ func run(ctx context.Context, p *problem, k int, count bool, workers int) (outco
 		return out, err
 	}
 	if out.broken {
-		return out, fmt.Errorf("N = %d: a set of fewer than %d queens dominates the board, which the search before had ruled out; the count is wrong and was not printed", p.n, k)
+		return out, fmt.Errorf("the search at N = %d found a set of fewer than %d queens that dominates the board, which the search before had ruled out; the count is wrong and was not printed", p.n, k)
 	}
 	return out, nil
 }
