@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/faults"
 )
@@ -165,7 +166,7 @@ func (w *worker) beat(ctx context.Context, h *runHandle, msg jetstream.Msg) func
 func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, v vote) {
 	b := v.block()
 	dup, err := w.store(ctx, h, v)
-	var conflict *ConflictError
+	var conflict *ledger.ConflictError
 	switch {
 	case errors.As(err, &conflict):
 		w.logf("ALARM: %v", err)
@@ -203,7 +204,7 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) 
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		dup, err := storeVote(rctx, h.kv, v)
 		cancel()
-		var conflict *ConflictError
+		var conflict *ledger.ConflictError
 		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
 			return dup, err
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/flock"
 )
 
 // storeLockName is the lock file a coordinator keeps in its store folder.
@@ -25,7 +27,7 @@ func LockStore(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	release, err := lockFile(f)
+	release, err := flock.Lock(f)
 	if err != nil {
 		holder, _ := os.ReadFile(path)
 		f.Close()

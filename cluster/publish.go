@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/cluster/ledger"
 )
 
 // reconcile publishes the block messages that are missing: for each
@@ -143,7 +144,7 @@ func blocksLen(bs []Block) int {
 	return n
 }
 
-// formatBlocks lists the units of blocks compactly, as formatUnits does.
+// formatBlocks lists the units of blocks compactly, as ledger.FormatUnits does.
 func formatBlocks(bs []Block) string {
 	var units []int
 	for _, b := range bs {
@@ -151,5 +152,5 @@ func formatBlocks(bs []Block) string {
 			units = append(units, u)
 		}
 	}
-	return "units " + formatUnits(slices.Compact(units))
+	return "units " + ledger.FormatUnits(slices.Compact(units))
 }

@@ -13,7 +13,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
@@ -104,7 +106,9 @@ func TestQueueInProcess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkResult(t, n, r.Total.String(), r.Unique.String())
+			if err := reference.Check(n, r.Total.String(), r.Unique.String()); err != nil {
+				t.Error(err)
+			}
 			units := 0
 			for range 2 {
 				rep := <-done
@@ -146,7 +150,7 @@ func TestStoreVote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		dup, err := storeVote(ctx, c.kv, tt.v)
-		var ce *ConflictError
+		var ce *ledger.ConflictError
 		if dup != tt.dup || errors.As(err, &ce) != tt.conflict || (err != nil && !tt.conflict) {
 			t.Errorf("%s: dup %v, error %v", tt.name, dup, err)
 		}
@@ -266,7 +270,9 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 			if second.err != nil {
 				t.Fatal(second.err)
 			}
-			checkResult(t, n, second.r.Total.String(), second.r.Unique.String())
+			if err := reference.Check(n, second.r.Total.String(), second.r.Unique.String()); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }

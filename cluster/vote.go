@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 )
 
@@ -16,7 +17,7 @@ import (
 // under a key naming both. When one is already there (the same worker
 // counted the block twice), an equal result is a harmless duplicate (dup
 // is true); a different one is stored as an alarm, which bans the worker,
-// and returned as one *ConflictError per differing unit (joined). Cost: one
+// and returned as one *ledger.ConflictError per differing unit (joined). Cost: one
 // or three round trips.
 func storeVote(ctx context.Context, kv jetstream.KeyValue, v vote) (dup bool, err error) {
 	val, err := json.Marshal(v)
@@ -50,14 +51,14 @@ func storeVote(ctx context.Context, kv jetstream.KeyValue, v vote) (dup bool, er
 	return false, errors.Join(a.conflicts()...)
 }
 
-// conflicts returns one *ConflictError per unit whose results differ.
+// conflicts returns one *ledger.ConflictError per unit whose results differ.
 func (a alarm) conflicts() []error {
 	var out []error
 	for k := range min(len(a.First.Units), len(a.Second.Units)) {
 		x, y := a.First.Units[k], a.Second.Units[k]
 		if x != y {
-			out = append(out, &ConflictError{N: a.First.N, Unit: x.Index, First: x, Second: y,
-				FirstAt: Source{Path: "worker " + a.First.Worker}, SecAt: Source{Path: "worker " + a.Second.Worker}})
+			out = append(out, &ledger.ConflictError{N: a.First.N, Unit: x.Index, First: x, Second: y,
+				FirstAt: ledger.Source{Path: "worker " + a.First.Worker}, SecAt: ledger.Source{Path: "worker " + a.Second.Worker}})
 		}
 	}
 	if len(out) == 0 {

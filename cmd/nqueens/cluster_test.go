@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
@@ -19,7 +20,7 @@ import (
 // group, with fixed seconds and worker so that the output is reproducible.
 func writeLedger(t *testing.T, path string, n int, groups ...[]count.UnitResult) {
 	t.Helper()
-	l, err := cluster.OpenLedger(path, n)
+	l, err := ledger.Open(path, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestMergeCommand(t *testing.T) {
 
 func TestCountShardCommand(t *testing.T) {
 	dir := t.TempDir()
-	ledger := filepath.Join(dir, "l.jsonl")
+	ledgerPath := filepath.Join(dir, "l.jsonl")
 	t.Setenv("JOB_COMPLETION_INDEX", "")
 	t.Setenv("SLURM_ARRAY_TASK_ID", "")
 	tests := []struct {
@@ -88,15 +89,15 @@ func TestCountShardCommand(t *testing.T) {
 		inStderr string
 	}{
 		{[]string{"--shard", "1/4"}, 2, "needs --ledger"},
-		{[]string{"--ledger", ledger}, 2, "--ledger needs --shard"},
-		{[]string{"--shard", "4/4", "--ledger", ledger}, 2, "--shard: shard index 4 is outside 0..3"},
-		{[]string{"--shard", "x", "--ledger", ledger}, 2, "not I/K"},
-		{[]string{"--shard", "0/2", "--shard-from-env", "--shards", "2", "--ledger", ledger}, 2, "not both"},
-		{[]string{"--shard", "0/2", "--shards", "2", "--ledger", ledger}, 2, "--shard-from-env and --shards go together: add --shard-from-env"},
-		{[]string{"--shard-from-env", "--ledger", ledger}, 2, "--shard-from-env and --shards go together: add --shards"},
-		{[]string{"--shard-from-env", "--shards", "0", "--ledger", ledger}, 2, "--shards K is the number of array tasks, at least 1"},
-		{[]string{"--shard-from-env", "--shards", "2", "--ledger", ledger}, 2, "neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID"},
-		{[]string{"--shard", "0/2", "--ledger", ledger, "--ledger-every", "0s"}, 2, "--ledger-every"},
+		{[]string{"--ledger", ledgerPath}, 2, "--ledger needs --shard"},
+		{[]string{"--shard", "4/4", "--ledger", ledgerPath}, 2, "--shard: shard index 4 is outside 0..3"},
+		{[]string{"--shard", "x", "--ledger", ledgerPath}, 2, "not I/K"},
+		{[]string{"--shard", "0/2", "--shard-from-env", "--shards", "2", "--ledger", ledgerPath}, 2, "not both"},
+		{[]string{"--shard", "0/2", "--shards", "2", "--ledger", ledgerPath}, 2, "--shard-from-env and --shards go together: add --shard-from-env"},
+		{[]string{"--shard-from-env", "--ledger", ledgerPath}, 2, "--shard-from-env and --shards go together: add --shards"},
+		{[]string{"--shard-from-env", "--shards", "0", "--ledger", ledgerPath}, 2, "--shards K is the number of array tasks, at least 1"},
+		{[]string{"--shard-from-env", "--shards", "2", "--ledger", ledgerPath}, 2, "neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID"},
+		{[]string{"--shard", "0/2", "--ledger", ledgerPath, "--ledger-every", "0s"}, 2, "--ledger-every"},
 		{[]string{"--shard", "0/2", "--ledger", filepath.Join(dir, "no", "such", "dir.jsonl")}, 1, "no such file"},
 	}
 	for _, tt := range tests {
@@ -114,7 +115,7 @@ func TestCountShardCommand(t *testing.T) {
 		{"--shard", "0/2"},
 		{"--shard", "0/2"},
 	} {
-		if code, _, errOut := runCLI(append([]string{"count", "10", "--ledger", ledger}, args...)...); code != 0 {
+		if code, _, errOut := runCLI(append([]string{"count", "10", "--ledger", ledgerPath}, args...)...); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 	}
@@ -128,13 +129,13 @@ func TestCountShardCommand(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Shard != "1/2" || j.Units != count.Units(10)/2 {
 		t.Fatalf("shard from env: exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	code, out, errOut = runCLI("merge", ledger, ledger1)
+	code, out, errOut = runCLI("merge", ledgerPath, ledger1)
 	if code != 0 || out != "total 724\nunique 92\n" {
 		t.Errorf("merge: exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	lf, err := cluster.ReadLedgerFile(ledger)
+	lf, err := ledger.ReadFile(ledgerPath)
 	if err != nil || lf.Records() != 1 {
-		t.Errorf("shard 0 ledger after two runs: %v, %v; want 1 record", lf, err)
+		t.Errorf("shard 0 ledgerPath after two runs: %v, %v; want 1 record", lf, err)
 	}
 }
 

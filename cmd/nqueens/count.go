@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
-	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
@@ -34,7 +34,7 @@ type countOptions struct {
 	algo            string
 	stats           bool
 	shard           *shardFlags
-	sh              cluster.Shard    // the shard the shard flags name
+	sh              ledger.Shard     // the shard the shard flags name
 	lo, hi          int              // of --range
 	strategy        classic.Strategy // of --algo
 	key             sealKey

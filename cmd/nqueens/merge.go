@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/spf13/cobra"
 )
 
@@ -52,12 +52,12 @@ func (o *mergeOptions) validate(args []string) error {
 }
 
 func (o *mergeOptions) run(ctx context.Context) error {
-	files := make([]*cluster.LedgerFile, 0, len(o.paths))
+	files := make([]*ledger.File, 0, len(o.paths))
 	for _, path := range o.paths {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lf, err := cluster.ReadLedgerFile(path)
+		lf, err := ledger.ReadFile(path)
 		if err != nil {
 			return err
 		}
@@ -66,8 +66,8 @@ func (o *mergeOptions) run(ctx context.Context) error {
 		}
 		files = append(files, lf)
 	}
-	rep, err := cluster.Merge(files)
-	var me *cluster.MissingError
+	rep, err := ledger.Merge(files)
+	var me *ledger.MissingError
 	if o.jsonOut && errors.As(err, &me) {
 		if werr := writeJSONLine(o.stdout, missingJSON(me)); werr != nil {
 			return werr
@@ -83,7 +83,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 }
 
 // missingJSON is the --json report of a merge with missing units.
-func missingJSON(e *cluster.MissingError) any {
+func missingJSON(e *ledger.MissingError) any {
 	shards := make([]string, len(e.Shards))
 	for i, s := range e.Shards {
 		shards[i] = s.String()

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/spf13/cobra"
 )
 
@@ -43,21 +43,21 @@ func (s *shardFlags) active() bool {
 // resolve checks the shard flags and returns the shard they name (the
 // flag groups of count have excluded --shard with --shard-from-env, and
 // --shard-from-env without --shards).
-func (s *shardFlags) resolve() (cluster.Shard, error) {
-	var sh cluster.Shard
+func (s *shardFlags) resolve() (ledger.Shard, error) {
+	var sh ledger.Shard
 	var err error
 	switch {
 	case s.ledger == "":
 		return sh, usagef("a shard needs --ledger FILE to write its results to")
 	case s.shard != "":
-		if sh, err = cluster.ParseShard(s.shard); err != nil {
+		if sh, err = ledger.ParseShard(s.shard); err != nil {
 			return sh, usagef("--shard: %v", err)
 		}
 	case s.fromEnv:
 		if s.shards < 1 {
 			return sh, usagef("--shards K is the number of array tasks, at least 1; got %d", s.shards)
 		}
-		if sh, err = cluster.ShardFromEnv(s.shards, os.Getenv); err != nil {
+		if sh, err = ledger.ShardFromEnv(s.shards, os.Getenv); err != nil {
 			return sh, usagef("--shard-from-env: %v", err)
 		}
 	default:
@@ -73,7 +73,7 @@ func (s *shardFlags) resolve() (cluster.Shard, error) {
 // the ledgers up.
 func (o *countOptions) runShard(ctx context.Context) error {
 	n, s, sh := o.n, o.shard, o.sh
-	l, err := cluster.OpenLedger(s.ledger, n)
+	l, err := ledger.Open(s.ledger, n)
 	if err != nil {
 		return err
 	}
@@ -89,10 +89,10 @@ func (o *countOptions) runShard(ctx context.Context) error {
 		note("%s:%d: removed a last line cut short by an earlier kill", s.ledger, l.Repaired)
 	}
 	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), "units", o.quiet)
-	p, err := cluster.RunShard(ctx, n, sh, l, cluster.ShardOptions{
+	p, err := ledger.RunShard(ctx, n, sh, l, ledger.ShardOptions{
 		Workers:   o.workers,
 		SaveEvery: s.saveEvery,
-		Progress: func(p cluster.ShardProgress) {
+		Progress: func(p ledger.ShardProgress) {
 			view.update(progressState{Done: p.Done, Units: p.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed})
 		},
 	})

@@ -62,3 +62,18 @@ func Get(n int) (Row, bool, error) {
 	r, ok := rows[n]
 	return r, ok, nil
 }
+
+// Check compares a count of N, its total and unique numbers written in
+// decimal, with the table: nil when both match.
+func Check(n int, total, unique string) error {
+	row, ok, err := Get(n)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return fmt.Errorf("the table has no row for N = %d", n)
+	case total != row.Total.String() || unique != row.Unique.String():
+		return fmt.Errorf("N = %d: got total %s unique %s, want %s %s", n, total, unique, row.Total, row.Unique)
+	}
+	return nil
+}

@@ -1,10 +1,11 @@
 // Package testkit gathers what the project's tests share, in one place as
 // Go's internal/testenv does: golden files and their -update flag, waiting
 // for a condition, a free loopback port, the nqueens command built for a
-// test, and the results of every unit of a count.
+// test and its processes, and the results of every unit of a count.
 //
-// It is for tests only and imports nothing from the project, so that the
-// tests of every package, count's own included, can use it.
+// It is for tests only and imports nothing from the project but
+// internal/syncbuf, so that the tests of every package, count's own
+// included, can use it.
 package testkit
 
 import (

@@ -1,4 +1,4 @@
-package cluster
+package ledger
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // ledger builds a ledger file named path from lines of records.
-func ledger(t *testing.T, path string, lines ...string) *LedgerFile {
+func ledger(t *testing.T, path string, lines ...string) *File {
 	t.Helper()
-	lf, err := readLedger(strings.NewReader(strings.Join(lines, "\n")+"\n"), path)
+	lf, err := parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +47,8 @@ func TestMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shardLines := func(k int) []*LedgerFile {
-		var out []*LedgerFile
+	shardLines := func(k int) []*File {
+		var out []*File
 		for i := range k {
 			var us []count.UnitResult
 			for j := range (Shard{i, k}).Units(n) {
@@ -59,43 +60,43 @@ func TestMerge(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		files   []*LedgerFile
+		files   []*File
 		dups    int
 		wantErr []string // substrings of the error, or none for success
 	}{
-		{"two halves", []*LedgerFile{
+		{"two halves", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
 			ledger(t, "b.jsonl", recordLine(t, n, all[half:], "")),
 		}, 0, nil},
-		{"one file, many lines", []*LedgerFile{
+		{"one file, many lines", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:3], ""), recordLine(t, n, all[3:half], ""), recordLine(t, n, all[half:], "")),
 		}, 0, nil},
-		{"equal duplicates", []*LedgerFile{
+		{"equal duplicates", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half+5], "")),
 			ledger(t, "b.jsonl", recordLine(t, n, all[half:], "")),
 			ledger(t, "c.jsonl", recordLine(t, n, all[:2], "")),
 		}, 7, nil},
 		{"four shards", shardLines(4), 0, nil},
 		{"empty file too", append(shardLines(2), ledger(t, "empty.jsonl")), 0, nil},
-		{"conflict", []*LedgerFile{
+		{"conflict", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
 			ledger(t, "b.jsonl", recordLine(t, n, all[half:], "")),
 			ledger(t, "c.jsonl", recordLine(t, n, all[:1], ""), recordLine(t, n, changed, "")),
 		}, 0, []string{fmt.Sprintf("unit %d of N = 10 has two different results", half+3), "in b.jsonl:1 and", "in c.jsonl:2"}},
-		{"missing", []*LedgerFile{
+		{"missing", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], ""), recordLine(t, n, all[half+2:u-1], "")),
 		}, 0, []string{fmt.Sprintf("3 of %d units of N = 10 are missing: %d-%d, %d", u, half, half+1, u-1)}},
 		{"missing shard", shardLines(4)[1:], 0, []string{"no result at all from shard 0/4", "0, 4, 8, 12"}},
-		{"different runs", []*LedgerFile{
+		{"different runs", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
 			ledger(t, "b.jsonl", recordLine(t, 9, testkit.AllUnits(t, 9, count.Units, count.CountUnit), "")),
 		}, 0, []string{"ledgers of different runs: a.jsonl has", "b.jsonl has"}},
-		{"nothing", []*LedgerFile{ledger(t, "empty.jsonl")}, 0, []string{"hold no results"}},
-		{"a total raised by 8", []*LedgerFile{
+		{"nothing", []*File{ledger(t, "empty.jsonl")}, 0, []string{"hold no results"}},
+		{"a total raised by 8", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
 			ledger(t, "b.jsonl", recordLine(t, n, raised, "")),
 		}, 0, []string{"N = 10: the total 732 does not match the published count 724", "was not printed"}},
-		{"a half-turn count off by 4", []*LedgerFile{
+		{"a half-turn count off by 4", []*File{
 			ledger(t, "a.jsonl", recordLine(t, n, all[:half], "")),
 			ledger(t, "b.jsonl", recordLine(t, n, rot, "")),
 		}, 0, []string{"Burnside", "(read from b.jsonl:1)"}},
@@ -120,7 +121,9 @@ func TestMerge(t *testing.T) {
 			if rep.Result.Total != want.Total || rep.Result.Unique != want.Unique || rep.Result.Nodes != want.Nodes {
 				t.Errorf("merged %s/%s, count gives %s/%s", rep.Result.Total, rep.Result.Unique, want.Total, want.Unique)
 			}
-			checkResult(t, n, rep.Result.Total.String(), rep.Result.Unique.String())
+			if err := reference.Check(n, rep.Result.Total.String(), rep.Result.Unique.String()); err != nil {
+				t.Error(err)
+			}
 			if rep.Duplicates != tt.dups {
 				t.Errorf("%d duplicates, want %d", rep.Duplicates, tt.dups)
 			}
@@ -132,7 +135,7 @@ func TestMergeErrorTypes(t *testing.T) {
 	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	changed := append([]count.UnitResult(nil), all[:1]...)
 	changed[0].Total += 8
-	_, err := Merge([]*LedgerFile{
+	_, err := Merge([]*File{
 		ledger(t, "a", recordLine(t, 8, all, "")),
 		ledger(t, "b", recordLine(t, 8, changed, "")),
 	})
@@ -140,7 +143,7 @@ func TestMergeErrorTypes(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Unit != 0 || ce.FirstAt.String() != "a:1" || ce.SecAt.String() != "b:1" {
 		t.Errorf("conflict: %#v", err)
 	}
-	_, err = Merge([]*LedgerFile{ledger(t, "a", recordLine(t, 8, all[1:], ""))})
+	_, err = Merge([]*File{ledger(t, "a", recordLine(t, 8, all[1:], ""))})
 	var me *MissingError
 	if !errors.As(err, &me) || len(me.Missing) != 1 || me.Missing[0] != 0 {
 		t.Errorf("missing: %#v", err)
@@ -159,8 +162,8 @@ func TestFormatUnits(t *testing.T) {
 		{[]int{0, 2, 4}, "0, 2, 4"},
 	}
 	for _, tt := range tests {
-		if got := formatUnits(tt.in); got != tt.want {
-			t.Errorf("formatUnits(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := FormatUnits(tt.in); got != tt.want {
+			t.Errorf("FormatUnits(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -175,10 +178,10 @@ func ExampleMerge() {
 		return
 	}
 	defer os.RemoveAll(dir)
-	var files []*LedgerFile
+	var files []*File
 	for i := range 2 {
 		path := filepath.Join(dir, fmt.Sprintf("n8-shard-%d.jsonl", i))
-		l, err := OpenLedger(path, 8)
+		l, err := Open(path, 8)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -189,7 +192,7 @@ func ExampleMerge() {
 			fmt.Println(err)
 			return
 		}
-		lf, err := ReadLedgerFile(path)
+		lf, err := ReadFile(path)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -1,4 +1,4 @@
-package cluster
+package ledger
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
@@ -205,7 +206,7 @@ func TestReadLedger(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lf, err := readLedger(strings.NewReader(tt.text), "x.jsonl")
+			lf, err := parse(strings.NewReader(tt.text), "x.jsonl")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
@@ -244,7 +245,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			l, err := OpenLedger(path, 8)
+			l, err := Open(path, 8)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +256,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 				t.Fatal(err)
 			}
 			l.Close()
-			lf, err := ReadLedgerFile(path)
+			lf, err := ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,19 +280,19 @@ func TestOpenLedgerRefuses(t *testing.T) {
 		return path
 	}
 	conflict := write("conflict.jsonl", recordLine(t, 8, all[:2], "")+"\n"+recordLine(t, 8, changed, "")+"\n")
-	if _, err := OpenLedger(conflict, 8); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
+	if _, err := Open(conflict, 8); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
 		t.Errorf("conflicting ledger: %v", err)
 	}
 	n8 := write("n8.jsonl", recordLine(t, 8, all[:2], "")+"\n")
-	if _, err := OpenLedger(n8, 9); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
+	if _, err := Open(n8, 9); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
 		t.Errorf("ledger of another N: %v", err)
 	}
-	l, err := OpenLedger(n8, 8)
+	l, err := Open(n8, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, err := OpenLedger(n8, 8); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := Open(n8, 8); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("second writer on one ledger: %v", err)
 	}
 }
@@ -302,11 +303,11 @@ func TestOpenLedgerRefuses(t *testing.T) {
 func TestRunShardResume(t *testing.T) {
 	const n, k = 10, 3
 	dir := t.TempDir()
-	var files []*LedgerFile
+	var files []*File
 	for i := range k {
 		path := filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", i))
 		for run := range 2 {
-			l, err := OpenLedger(path, n)
+			l, err := Open(path, n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,7 +324,7 @@ func TestRunShardResume(t *testing.T) {
 				t.Errorf("shard %d/%d run %d: %+v", i, k, run, p)
 			}
 		}
-		lf, err := ReadLedgerFile(path)
+		lf, err := ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,11 +337,13 @@ func TestRunShardResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkResult(t, n, rep.Result.Total.String(), rep.Result.Unique.String())
+	if err := reference.Check(n, rep.Result.Total.String(), rep.Result.Unique.String()); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestRunShardCancel(t *testing.T) {
-	l, err := OpenLedger(filepath.Join(t.TempDir(), "l.jsonl"), 12)
+	l, err := Open(filepath.Join(t.TempDir(), "l.jsonl"), 12)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cluster
+package ledger
 
 import (
 	"errors"
@@ -75,9 +75,9 @@ func (e *MissingError) Error() string {
 	return b.String()
 }
 
-// formatUnits writes sorted unit indices compactly: "0-3, 7, 9-12".
+// FormatUnits writes sorted unit indices compactly: "0-3, 7, 9-12".
 // Cost O(len(units)).
-func formatUnits(units []int) string { return strings.Join(unitRanges(units), ", ") }
+func FormatUnits(units []int) string { return strings.Join(unitRanges(units), ", ") }
 
 // unitRanges groups sorted unit indices into runs: "0-3", "7", "9-12".
 func unitRanges(units []int) []string {
@@ -111,7 +111,7 @@ type MergeReport struct {
 // (every such unit is named, with both places), or when units are missing
 // (all listed). Equal duplicates, which at-least-once execution produces,
 // are counted once. Cost O(units + size of the ledgers).
-func Merge(files []*LedgerFile) (MergeReport, error) {
+func Merge(files []*File) (MergeReport, error) {
 	var rep MergeReport
 	var n int
 	var fp, fpFrom string

@@ -1,4 +1,4 @@
-package cluster
+package ledger
 
 import (
 	"bytes"
@@ -8,10 +8,11 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/flock"
 )
 
-// LedgerFile is a ledger as read from disk.
-type LedgerFile struct {
+// File is a ledger as read from disk.
+type File struct {
 	Path        string
 	N           int    // 0 when the file holds no record
 	Fingerprint string // "" when the file holds no record
@@ -25,10 +26,10 @@ type LedgerFile struct {
 }
 
 // Records returns the number of records (lines) read.
-func (lf *LedgerFile) Records() int { return len(lf.records) }
+func (lf *File) Records() int { return len(lf.records) }
 
 // Units returns the number of unit results read, repeats included.
-func (lf *LedgerFile) Units() int {
+func (lf *File) Units() int {
 	k := 0
 	for _, r := range lf.records {
 		k += len(r.Units)
@@ -36,16 +37,16 @@ func (lf *LedgerFile) Units() int {
 	return k
 }
 
-// ReadLedger reads a ledger from r; name is used in messages. A malformed
+// parse reads a ledger from r; name is used in messages. A malformed
 // line is an error naming it, except a last line without a final newline,
 // which a kill mid-write leaves behind: it is ignored and reported in
 // Truncated. Cost O(size of the ledger).
-func readLedger(r io.Reader, name string) (*LedgerFile, error) {
+func parse(r io.Reader, name string) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	lf := &LedgerFile{Path: name}
+	lf := &File{Path: name}
 	var off int64
 	for lineNo := 1; len(data) > 0; lineNo++ {
 		line, rest, newline := bytes.Cut(data, []byte("\n"))
@@ -78,17 +79,17 @@ func readLedger(r io.Reader, name string) (*LedgerFile, error) {
 	return lf, nil
 }
 
-// ReadLedgerFile reads the ledger at path. A malformed line is an error
+// ReadFile reads the ledger at path. A malformed line is an error
 // naming the file and line, except a last line without a final newline that
 // is not valid JSON, which a kill mid-write leaves behind: it is ignored and
 // reported in Truncated. Cost O(size of the ledger).
-func ReadLedgerFile(path string) (*LedgerFile, error) {
+func ReadFile(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readLedger(f, path)
+	return parse(f, path)
 }
 
 // Ledger is a ledger file open for appending by one process.
@@ -102,16 +103,16 @@ type Ledger struct {
 	unlock func()
 	done   map[int]count.UnitResult
 	// Repaired is the line number of a truncated last line that
-	// OpenLedger cut off, or 0.
+	// Open cut off, or 0.
 	Repaired int
 }
 
-// OpenLedger opens or creates the ledger at path for a run of N and takes
+// Open opens or creates the ledger at path for a run of N and takes
 // an exclusive lock on it (where the system supports it), so that two
 // processes never append to one file. The results already there must have
 // N's fingerprint; a truncated last line left by a kill is cut off.
 // Cost O(size of the ledger).
-func OpenLedger(path string, n int) (*Ledger, error) {
+func Open(path string, n int) (*Ledger, error) {
 	if err := board.CheckSize(n, "a ledger", count.MaxN); err != nil {
 		return nil, err
 	}
@@ -119,14 +120,14 @@ func OpenLedger(path string, n int) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(f)
+	unlock, err := flock.Lock(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("ledger %s is in use by another process: %w", path, err)
 	}
 	l := &Ledger{path: path, n: n, f: f, unlock: unlock, done: map[int]count.UnitResult{}}
 	fail := func(err error) (*Ledger, error) { l.Close(); return nil, err }
-	lf, err := readLedger(f, path)
+	lf, err := parse(f, path)
 	if err != nil {
 		return fail(err)
 	}
