@@ -6,7 +6,8 @@
 #      standalone nats-server with TLS and NKey users;
 #   2. Slurm: a one-node cluster (deploy/slurm/testing/one-node.sh), the
 #      array of count-array.sbatch for N = 15 in 4 shards and merge.sbatch
-#      after it, a task requeued mid-run, a lost ledger named by merge;
+#      after it, a task requeued while it holds a unit (a test build of
+#      nqueens, see internal/faults), a lost ledger named by merge;
 #   3. GNU parallel: deploy/parallel/count.sh.
 # As root it installs what is missing (slurm-wlm, munge, parallel) from
 # Debian. A part that cannot run here (not root, no Slurm) is skipped with a
@@ -114,9 +115,13 @@ else
 fi
 
 nqueens=$work/bin/nqueens
+nqueens_faults=$work/bin/nqueens-faults
 if [ -n "$run_slurm$run_parallel" ]; then
 	step "building nqueens"
 	go build -o "$nqueens" ./cmd/nqueens
+fi
+if [ -n "$run_slurm" ]; then
+	go build -tags nqueens_faults -o "$nqueens_faults" ./cmd/nqueens
 fi
 
 # published N prints "total unique" from the project's reference table
@@ -148,7 +153,7 @@ slurm_part() {
 		ids=$(IFS=,; echo "$*")
 		for _ in $(seq 900); do
 			[ -z "$(squeue -h -j "$ids" -o %i 2>/dev/null)" ] && return
-			sleep 0.2
+			sleep 0.2 # polling squeue; the bound is the 3 minutes of the loop
 		done
 		fail "jobs $ids still queued after 3 minutes: $(squeue -h -j "$ids" -o '%i %T %r' | tr '\n' ';')"
 	}
@@ -165,36 +170,44 @@ slurm_part() {
 	check_total 15 "nqueens-merge-$mid.out"
 	say "done in $(elapsed "$t")"
 
-	step "2b. Slurm: a task requeued while it runs resumes from its ledger (N = 18 in 4 shards)"
+	step "2b. Slurm: a task requeued while it runs resumes from its ledger (N = 14 in 4 shards)"
 	t=$SECONDS
-	# N = 15 shards end in a tenth of a second and N = 17 ones in under one
-	# (engine speed of 2026-11): N = 18 gives a task seconds, and
-	# --ledger-every 200ms puts some units in its ledger before the requeue.
-	aid=$("${sbatch_count[@]}" --array=0-3 --export="$env,N=18,SHARDS=4" "$repo/deploy/slurm/count-array.sbatch" --ledger-every 200ms)
-	mid=$(sbatch --parsable --dependency=afterany:"$aid" --export="$env,N=18" "$repo/deploy/slurm/merge.sbatch")
+	# A test build holds unit 401, task 1's 101st (units 1, 5, 9, …), until
+	# SIGUSR1 (NQUEENS_FAULT_HOLD_UNIT, internal/faults): the requeue comes
+	# while task 1 holds it, whatever the engine's speed, and the requeued
+	# run, holding it again, is let go by scancel --signal=USR1.
+	local held=401 before=100 log
+	aid=$("${sbatch_count[@]}" --array=0-3 --export="$env,NQUEENS=$nqueens_faults,NQUEENS_FAULT_HOLD_UNIT=$held,N=14,SHARDS=4" "$repo/deploy/slurm/count-array.sbatch")
+	mid=$(sbatch --parsable --dependency=afterany:"$aid" --export="$env,N=14" "$repo/deploy/slurm/merge.sbatch")
 	say "count job $aid, merge job $mid"
-	local _
-	for _ in $(seq 600); do
-		[ "$(squeue -h -j "${aid}_1" -o %T 2>/dev/null)" = RUNNING ] && [ -s ledgers/n18-shard-1.jsonl ] && break
-		sleep 0.05
-	done
-	[ -s ledgers/n18-shard-1.jsonl ] || fail "task ${aid}_1 wrote nothing to its ledger in 30 s"
-	say "task ${aid}_1 runs and has $(wc -l <ledgers/n18-shard-1.jsonl) line(s) in its ledger: scontrol requeue ${aid}_1"
+	log=nqueens-${aid}_1.out
+	# wait_held K: until task 1's log says K times that it holds the unit.
+	wait_held() {
+		local _ c
+		for _ in $(seq 1200); do
+			c=$(grep -c "holding unit $held " "$log" 2>/dev/null || true)
+			[ "${c:-0}" -ge "$1" ] && return
+			sleep 0.1 # polling the log; the bound is the 2 minutes of the loop
+		done
+		fail "task ${aid}_1 did not hold unit $held (run $1) within 2 minutes: $(cat "$log" 2>/dev/null)"
+	}
+	wait_held 1
+	say "task ${aid}_1 holds unit $held: scontrol requeue ${aid}_1"
 	scontrol requeue "${aid}_1"
+	wait_held 2
+	say "task ${aid}_1 runs again and holds unit $held: scancel --signal=USR1 ${aid}_1"
+	scancel --signal=USR1 "${aid}_1"
 	wait_jobs "$aid" "$mid"
-	local log=nqueens-${aid}_1.out
 	grep -q "DUE TO JOB REQUEUE" "$log" || fail "task ${aid}_1 was not requeued while running: $(cat "$log")"
 	local found units
 	found=$(sed -n 's/.*: \([0-9]*\) of its [0-9]* units were already in .*/\1/p' "$log")
 	units=$(sed -n 's/.*: [0-9]* of its \([0-9]*\) units were already in .*/\1/p' "$log")
 	[ -n "$found" ] || fail "task ${aid}_1 did not resume from its ledger: $(cat "$log")"
-	if [ "$found" -eq 0 ] || [ "$found" -ge "$units" ]; then
-		fail "task ${aid}_1 found $found of its $units units on restart; the requeue should have landed mid-run"
-	fi
+	[ "$found" -eq "$before" ] || fail "task ${aid}_1 found $found of its $units units on restart, want the $before before unit $held"
 	say "task ${aid}_1, requeued, found $found of its $units units in its ledger and counted the rest:"
 	sed 's/^/    /' "$log" >&2
 	[ "$(job_field "$mid" JobState)" = COMPLETED ] || fail "merge job $mid: $(cat "nqueens-merge-$mid.out")"
-	check_total 18 "nqueens-merge-$mid.out"
+	check_total 14 "nqueens-merge-$mid.out"
 	say "done in $(elapsed "$t")"
 
 	step "2c. Slurm: shard 2 of N = 15 loses its ledger; merge names it and fails; rerun --array=2; merge"
