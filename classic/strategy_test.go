@@ -237,6 +237,7 @@ func TestCancel(t *testing.T) {
 		if !Enumerates(s) {
 			continue
 		}
+		// The deadline is how the search is stopped: n = 30 never ends.
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		start := time.Now()
 		c, err := s.Solve(ctx, 30, nil)
@@ -244,7 +245,7 @@ func TestCancel(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) || c.Nodes == 0 {
 			t.Errorf("%s n=30: err %v after %v nodes, want the deadline and some work", s.Name(), err, c.Nodes)
 		}
-		if d := time.Since(start); d > 5*time.Second {
+		if d := time.Since(start); d > 5*time.Second { // a bound for a loaded machine, not for the search's speed
 			t.Errorf("%s took %v to notice a 20ms deadline", s.Name(), d)
 		}
 	}

@@ -90,7 +90,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 	const n = 14
 	const ackWait = 2 * time.Second
 	_, url := startServer(t, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
 	js, err := jetstream.New(connect(t, url))
 	if err != nil {

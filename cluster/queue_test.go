@@ -125,7 +125,7 @@ func TestQueueInProcess(t *testing.T) {
 
 func TestStoreVote(t *testing.T) {
 	_, url := startServer(t, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
 	c := openRun(ctx, t, url, 8, CoordinatorOptions{BlockSize: 4})
 	b := c.run.block(1)
@@ -227,7 +227,7 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 	for _, coordinatorFirst := range []bool{true, false} {
 		t.Run(fmt.Sprintf("coordinator running %v", coordinatorFirst), func(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 			defer cancel()
 			o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, BlockSize: 16, ProgressEvery: time.Second, Log: testLogger(t)}
 			type outcome struct {
@@ -307,7 +307,7 @@ func takeBlock(ctx context.Context, t *testing.T, c *coordinator) Block {
 		if ctx.Err() != nil {
 			t.Fatal("no block to take")
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // polling; ctx bounds the wait
 	}
 }
 
@@ -316,7 +316,7 @@ func takeBlock(ctx context.Context, t *testing.T, c *coordinator) Block {
 // every block need the same agreement, for the life of the run.
 func TestEnsureRunKeepsSettings(t *testing.T) {
 	_, url := startServer(t, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
 	tests := []struct {
 		blockSize, replicas int

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // The board panel's screenshot becomes docs/screenshot.png (shown by the
@@ -164,7 +165,7 @@ func startChromium(path string) {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testkit.Run(m) // and removes what testkit.BuildBinary built
 	if chromium.stop != nil {
 		chromium.stop()
 	}

@@ -7,12 +7,13 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestVerifyFlood sends 300 POST /api/verify bodies of 1 MB at once to a
@@ -27,11 +28,7 @@ func TestVerifyFlood(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc to read the server's memory")
 	}
-	bin := filepath.Join(t.TempDir(), "nqueens")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/nqueens").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--quiet")
+	cmd := exec.Command(testkit.BuildBinary(t), "serve", "--addr", "127.0.0.1:0", "--quiet")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -92,7 +89,7 @@ func TestVerifyFlood(t *testing.T) {
 	// The runtime gives freed memory back to the system in the background.
 	deadline := time.Now().Add(2 * time.Minute)
 	for ; rss > 100<<20 && time.Now().Before(deadline); _, rss = procMemory(t, cmd.Process.Pid) {
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // polling the memory; the bound is the two minutes above
 	}
 	t.Logf("RSS %d MB once the memory went back", rss>>20)
 	if rss > 100<<20 {

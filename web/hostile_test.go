@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // hostileRequest is one request of the hostile test tables, sent as raw
@@ -53,7 +55,7 @@ func sendRaw(t *testing.T, addr, raw string) (*http.Response, []byte) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	conn.SetDeadline(time.Now().Add(testkit.WaitLimit))
 	if _, err := io.WriteString(conn, raw); err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func stallBody(t *testing.T, addr, target string) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	conn.SetDeadline(time.Now().Add(testkit.WaitLimit))
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n", target, addr)
 	line, err := bufio.NewReader(conn).ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 100 ") {
@@ -71,7 +71,7 @@ func TestSlowBodiesHoldNoSlot(t *testing.T) {
 // TestSlowBodyTimeout: a body that does not arrive within the slow-client
 // time limit is answered 408 with a JSON error, and the connection closed.
 func TestSlowBodyTimeout(t *testing.T) {
-	s := newServer(t, Config{SlowClientTimeout: 200 * time.Millisecond})
+	s := newServer(t, Config{SlowClientTimeout: 200 * time.Millisecond}) // the limit under test
 	base, stop := serveLoopback(t, s)
 	defer stop()
 	addr := strings.TrimPrefix(base, "http://")
@@ -94,7 +94,7 @@ func TestSlowBodyTimeout(t *testing.T) {
 // frees its job slot after the slow-client time limit, not after the
 // stream's own (long) limit.
 func TestStalledStreamFreesSlot(t *testing.T) {
-	s := newServer(t, Config{SlowClientTimeout: 200 * time.Millisecond, StreamTimeout: 5 * time.Minute, MaxTraceEvents: 1 << 30})
+	s := newServer(t, Config{SlowClientTimeout: 200 * time.Millisecond, StreamTimeout: 5 * time.Minute, MaxTraceEvents: 1 << 30}) // the limit under test
 	base, stop := serveLoopback(t, s)
 	defer stop()
 	addr := strings.TrimPrefix(base, "http://")

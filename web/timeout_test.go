@@ -15,11 +15,12 @@ import (
 // time limit ends with an "error" event saying so, not silently, and frees
 // its job slot.
 func TestTraceStreamTimeout(t *testing.T) {
+	// The limit under test: the trace of n = 20 never ends by itself.
 	s := newServer(t, Config{StreamTimeout: 100 * time.Millisecond, MaxTraceEvents: 1 << 30})
 	ts := startHTTP(t, s)
 	start := time.Now()
 	events := readEvents(t, get(t, ts.URL+"/api/trace?n=20&limit=1000000000").Body)
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > 10*time.Second { // a bound for a loaded machine
 		t.Fatalf("the stream ran %v past a limit of 100ms", d)
 	}
 	last := events[len(events)-1]
@@ -40,6 +41,7 @@ func TestTraceStreamTimeout(t *testing.T) {
 // stream time limit ends with an "error" event while the job runs on, and
 // that connecting again follows the job.
 func TestCountStreamTimeout(t *testing.T) {
+	// The limit under test: the count of N = 20 takes minutes.
 	s := newServer(t, Config{MaxCountN: 20, StreamTimeout: 100 * time.Millisecond, CountIdle: time.Minute})
 	ts := startHTTP(t, s)
 	st := startCount(t, ts, 20)

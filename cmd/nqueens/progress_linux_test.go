@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,17 +30,13 @@ func onTerminal(t *testing.T, cols, rows uint16) (*os.File, *syncbuf.Buffer) {
 	return tty, screen
 }
 
-// waitFor polls s until ok holds, failing the test after limit: a bound
-// for a broken program, not a guess at how fast it runs.
-func waitFor(t *testing.T, what string, s interface{ String() string }, ok func(string) bool, limit time.Duration) string {
+// waitFor waits until ok holds for the text of s (testkit.WaitFor), and
+// returns that text.
+func waitFor(t *testing.T, what string, s interface{ String() string }, ok func(string) bool) string {
 	t.Helper()
-	for start := time.Now(); time.Since(start) < limit; time.Sleep(10 * time.Millisecond) {
-		if got := s.String(); ok(got) {
-			return got
-		}
-	}
-	t.Fatalf("no %s within %v; got %q", what, limit, s.String())
-	return ""
+	var got string
+	testkit.WaitFor(t, what, func() bool { got = s.String(); return ok(got) })
+	return got
 }
 
 // quickProgress shortens the views' clock for a test.
@@ -65,12 +62,12 @@ func TestCountProgressOnTerminal(t *testing.T) {
 	done := make(chan int, 1)
 	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, tty) }()
 	<-h.Reached()
-	waitFor(t, "progress bar", screen, func(s string) bool { return len(barFrame.FindAllString(s, -1)) >= 3 }, 10*time.Second)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(barFrame.FindAllString(s, -1)) >= 3 })
 	h.Release()
 	if code := <-done; code != 0 || out.String() != "total 14200\nunique 1787\n" {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}
-	final := waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "100 %") }, 10*time.Second)
+	final := waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "100 %") })
 	t.Logf("%q", final)
 	if strings.Contains(final, "total 14200") {
 		t.Errorf("the result went to the terminal of stderr: %q", final)
@@ -93,7 +90,7 @@ func TestCountProgressPiped(t *testing.T) {
 	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, errFile) }()
 	<-h.Reached()
 	line := regexp.MustCompile(`(?m)^nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\n`)
-	waitFor(t, "two status lines", fileText{errFile.Name()}, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 }, 10*time.Second)
+	waitFor(t, "two status lines", fileText{errFile.Name()}, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
 	h.Release()
 	if code := <-done; code != 0 || out.String() != "total 14200\nunique 1787\n" {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
@@ -128,10 +125,10 @@ func TestListProgressOnTerminal(t *testing.T) {
 		w.Close()
 	}()
 	frame := regexp.MustCompile(`list 12 \d+/14200 solutions \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ solutions/s +ETA `)
-	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 }, 10*time.Second)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	out, err := io.ReadAll(r)
 	if code := <-done; code != 0 || err != nil || strings.Count(string(out), "\n") != 14200 {
 		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
 	}
-	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") }, 10*time.Second)
+	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") })
 }

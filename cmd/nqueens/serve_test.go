@@ -9,9 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestServe starts `nqueens serve` on a free loopback port, checks that the
@@ -28,18 +28,15 @@ func TestServe(t *testing.T) {
 	go func() { done <- root.ExecuteContext(ctx) }()
 
 	addr := regexp.MustCompile(`serving on (http://127\.0\.0\.1:\d+/)`)
+	defer cancel()
 	var base string
-	for deadline := time.Now().Add(10 * time.Second); base == ""; {
-		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
+	testkit.WaitFor(t, "the address to be announced", func() bool {
+		m := addr.FindStringSubmatch(stderr.String())
+		if m != nil {
 			base = m[1]
-			break
 		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("no address announced; stderr: %s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return m != nil
+	})
 	res, err := http.Get(base + "api/limits")
 	if err != nil {
 		t.Fatal(err)
@@ -61,13 +58,8 @@ func TestServe(t *testing.T) {
 	res.Body.Close()
 
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop when its context was cancelled")
+	if err := testkit.Receive(t, "serve to stop when its context was cancelled", done); err != nil {
+		t.Fatalf("serve returned %v", err)
 	}
 	if !strings.Contains(stderr.String(), "server stopped") {
 		t.Fatalf("stderr: %s", stderr.String())

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // TestReadStopsWhenCancelled: verify, show and complete wait for a board on
@@ -33,13 +34,8 @@ func TestReadStopsWhenCancelled(t *testing.T) {
 				t.Fatal(err)
 			}
 			cancel()
-			select {
-			case err := <-done:
-				if !errors.Is(err, context.Canceled) || out.Len() != 0 {
-					t.Errorf("err %v, stdout %q; want context.Canceled and no output", err, out.String())
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the command still waits for its input after Ctrl-C")
+			if err := testkit.Receive(t, "the command to stop waiting for its input after Ctrl-C", done); !errors.Is(err, context.Canceled) || out.Len() != 0 {
+				t.Errorf("err %v, stdout %q; want context.Canceled and no output", err, out.String())
 			}
 		})
 	}

@@ -77,6 +77,20 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 	}
 }
 
+// Receive waits for a value from c, and fails the test if none comes
+// within [WaitLimit]. what names the value in the failure.
+func Receive[T any](t testing.TB, what string, c <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(WaitLimit):
+		t.Fatalf("gave up after %s waiting for %s", WaitLimit, what)
+		var zero T
+		return zero
+	}
+}
+
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago,
 // for a process under test that must be told its address.
 func FreePort(t testing.TB) int {
