@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens/nqueens/cluster"
 	"github.com/nqueens/nqueens/cluster/ledger"
+	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
@@ -185,7 +185,7 @@ func TestCoordinatorWorkerUsage(t *testing.T) {
 // against a server in the test: the worker exits when idle, the
 // coordinator prints the count.
 func TestCoordinatorAndWorkerCommands(t *testing.T) {
-	srv, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	srv, err := queue.StartServer(queue.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

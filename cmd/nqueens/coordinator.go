@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
 	"github.com/spf13/cobra"
 )
@@ -99,10 +99,10 @@ func (o *coordinatorOptions) validate(args []string) error {
 		return usagef("--ack-wait must be at least 1s, got %s", o.ackWait)
 	case o.maxDeliver < 1:
 		return usagef("--max-deliver must be at least 1, got %d", o.maxDeliver)
-	case o.blockSize < 0 || o.blockSize > cluster.MaxBlockSize:
-		return usagef("--block-size must be 1 to %d (or 0 for automatic), got %d", cluster.MaxBlockSize, o.blockSize)
-	case o.replicas < 1 || o.replicas > cluster.MaxReplicas:
-		return usagef("--replicas must be 1 to %d, got %d", cluster.MaxReplicas, o.replicas)
+	case o.blockSize < 0 || o.blockSize > queue.MaxBlockSize:
+		return usagef("--block-size must be 1 to %d (or 0 for automatic), got %d", queue.MaxBlockSize, o.blockSize)
+	case o.replicas < 1 || o.replicas > queue.MaxReplicas:
+		return usagef("--replicas must be 1 to %d, got %d", queue.MaxReplicas, o.replicas)
 	case o.streamReps < 1 || o.streamReps > 5:
 		return usagef("--stream-replicas must be 1 to 5, got %d", o.streamReps)
 	case !(o.verifyFraction >= 0 && o.verifyFraction <= 1):
@@ -127,14 +127,14 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	logger := newLineLogger(stderr, "coordinator")
 	conn := o.nats.options("nqueens coordinator")
 	if o.nats.url == "" {
-		unlock, err := cluster.LockStore(o.store)
+		unlock, err := queue.LockStore(o.store)
 		if err != nil {
 			return err
 		}
 		defer unlock()
-		srv, err := cluster.StartServer(cluster.ServerOptions{Listen: o.listen, StoreDir: o.store,
+		srv, err := queue.StartServer(queue.ServerOptions{Listen: o.listen, StoreDir: o.store,
 			TokenFile: o.tokenFile, NKeysFile: o.nkeysFile, TLSCert: o.serverCert, TLSKey: o.serverKey})
-		if errors.Is(err, cluster.ErrOpenServer) {
+		if errors.Is(err, queue.ErrOpenServer) {
 			return usagef("--listen %s: %v", o.listen, err)
 		}
 		if err != nil {
@@ -150,7 +150,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	// server to talk to says so at once.
 	conn.FailFast = true
 	conn.Log = logger
-	nc, err := cluster.Connect(conn)
+	nc, err := queue.Connect(conn)
 	if err != nil {
 		return err
 	}
@@ -158,14 +158,14 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	// On a terminal a bar, else the lines every --progress-every.
 	tty := isTerminal(stderr)
 	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), "units", !tty)
-	progress := func(p cluster.RunProgress) {
+	progress := func(p queue.RunProgress) {
 		if tty {
 			view.update(runState(p))
 			return
 		}
 		logger.Info(strings.TrimPrefix(view.line(runState(p)), "nqueens: "))
 	}
-	r, err := cluster.Coordinate(ctx, nc, o.n, cluster.CoordinatorOptions{
+	r, err := queue.Coordinate(ctx, nc, o.n, queue.CoordinatorOptions{
 		AckWait:        o.ackWait,
 		MaxDeliver:     o.maxDeliver,
 		BlockSize:      o.blockSize,
@@ -200,7 +200,7 @@ func (o *coordinatorOptions) workerCommand(url string) string {
 }
 
 // runState is the coordinator's progress.
-func runState(p cluster.RunProgress) progressState {
+func runState(p queue.RunProgress) progressState {
 	note := fmt.Sprintf("%d worker(s)", p.Workers)
 	if p.Checking > 0 {
 		note += fmt.Sprintf(", %d block(s) being counted again here", p.Checking)

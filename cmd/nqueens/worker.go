@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nqueens/nqueens/cluster"
+	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/spf13/cobra"
 )
 
@@ -40,8 +40,8 @@ func (f *natsFlags) any() bool {
 	return f.creds != "" || f.nkey != "" || f.tokenFile != "" || f.tlsCA != "" || f.tlsCert != ""
 }
 
-func (f *natsFlags) options(name string) cluster.ConnOptions {
-	return cluster.ConnOptions{URL: f.url, Name: name, Creds: f.creds, NKey: f.nkey, TokenFile: f.tokenFile,
+func (f *natsFlags) options(name string) queue.ConnOptions {
+	return queue.ConnOptions{URL: f.url, Name: name, Creds: f.creds, NKey: f.nkey, TokenFile: f.tokenFile,
 		TLSCA: f.tlsCA, TLSCert: f.tlsCert, TLSKey: f.tlsKey}
 }
 
@@ -108,13 +108,13 @@ func (o *workerOptions) run(ctx context.Context) error {
 	logger := newLineLogger(stderr, "worker")
 	conn := o.nats.options("nqueens worker " + o.name)
 	conn.Log = logger
-	nc, err := cluster.Connect(conn)
+	nc, err := queue.Connect(conn)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
 	start := time.Now()
-	rep, err := cluster.Work(ctx, nc, cluster.WorkerOptions{
+	rep, err := queue.Work(ctx, nc, queue.WorkerOptions{
 		Workers: o.workers, Name: o.name, IdleExit: o.idle, Verbose: o.verbose, Log: logger,
 	})
 	fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",

@@ -1,4 +1,4 @@
-package cluster
+package queue
 
 // Tests with real processes: the nqueens command is built once, with the
 // fault-injection hooks of internal/faults compiled in, and coordinators,

@@ -1,10 +1,9 @@
-package cluster
+package queue
 
 import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"os"
 	"strconv"
@@ -12,170 +11,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 )
-
-// ConnOptions say how to reach a NATS server. The fields map onto nats.go's
-// options of the same purpose; user and password can also be written in
-// the URL (nats://user:pass@host:4222).
-type ConnOptions struct {
-	URL       string // comma-separated server URLs; "" means nats://127.0.0.1:4222
-	Name      string // client name shown by the server's monitoring
-	Creds     string // JWT credentials file (nats.UserCredentials)
-	NKey      string // NKey seed file (nats.NkeyOptionFromSeed)
-	TokenFile string // file holding the server's token (nats.Token)
-	TLSCA     string // CA certificates to verify the server (nats.RootCAs)
-	TLSCert   string // client certificate and key for mutual TLS (nats.ClientCert)
-	TLSKey    string
-	// FailFast makes Connect return an error when the first attempt
-	// fails, instead of retrying in the background with backoff (from
-	// half a second to 30 seconds between attempts), so that workers may
-	// start before the coordinator and ride out a restarting server.
-	FailFast bool
-	// Log receives a record when the connection is lost, each failed
-	// attempt to reach the server (at most one a minute once it keeps
-	// failing), and when it is back. Nil discards them.
-	Log *slog.Logger
-	// InProcess connects to an embedded server without the network (no
-	// TLS needed); see [EmbeddedServer.Conn].
-	InProcess nats.InProcessConnProvider
-	// seed is an NKey seed given in memory (the coordinator's own key for
-	// an embedded server with NKey users).
-	seed []byte
-}
-
-// Reconnection backoff, doubling from the first wait to the last.
-const (
-	reconnectFirst = 500 * time.Millisecond
-	reconnectMax   = 30 * time.Second
-	logFailedEvery = time.Minute
-)
-
-// Connect opens a connection with o.
-func Connect(o ConnOptions) (*nats.Conn, error) {
-	url := o.URL
-	if url == "" {
-		url = nats.DefaultURL
-	}
-	logger := o.Log
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	opts := []nats.Option{
-		nats.Name(o.Name),
-		nats.MaxReconnects(-1),
-		nats.CustomReconnectDelay(func(attempts int) time.Duration {
-			d := reconnectFirst << min(attempts, 6)
-			return min(d, reconnectMax)
-		}),
-		nats.RetryOnFailedConnect(!o.FailFast),
-		nats.ConnectHandler(func(nc *nats.Conn) {
-			if o.InProcess == nil { // in process, the URL means nothing
-				logger.Info(fmt.Sprintf("connected to %s", nc.ConnectedUrlRedacted()))
-			}
-		}),
-		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
-			if err != nil {
-				logger.Info(fmt.Sprintf("lost the connection to the NATS server: %v; reconnecting", err))
-			}
-		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) {
-			logger.Info(fmt.Sprintf("reconnected to %s", nc.ConnectedUrlRedacted()))
-		}),
-	}
-	var lastLogged time.Time
-	opts = append(opts, nats.ReconnectErrHandler(func(_ *nats.Conn, err error) {
-		if time.Since(lastLogged) >= logFailedEvery {
-			lastLogged = time.Now()
-			logger.Info(fmt.Sprintf("cannot reach the NATS server at %s: %v; retrying (up to every %s)", redact(url), err, reconnectMax))
-		}
-	}))
-	more, err := o.authOptions()
-	if err != nil {
-		return nil, err
-	}
-	opts = append(opts, more...)
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)
-	}
-	return nc, nil
-}
-
-// authOptions turns o's credentials and TLS files into nats.go options.
-func (o ConnOptions) authOptions() ([]nats.Option, error) {
-	var opts []nats.Option
-	if o.InProcess != nil {
-		opts = append(opts, nats.InProcessServer(o.InProcess))
-	}
-	if o.Creds != "" {
-		opts = append(opts, nats.UserCredentials(o.Creds))
-	}
-	if o.NKey != "" {
-		opt, err := nats.NkeyOptionFromSeed(o.NKey)
-		if err != nil {
-			return nil, fmt.Errorf("nkey seed %s: %w", o.NKey, err)
-		}
-		opts = append(opts, opt)
-	}
-	if o.seed != nil {
-		kp, err := nkeys.FromSeed(o.seed)
-		if err != nil {
-			return nil, err
-		}
-		pub, _ := kp.PublicKey()
-		opts = append(opts, nats.Nkey(pub, kp.Sign))
-	}
-	if o.TokenFile != "" {
-		tok, err := readSecret(o.TokenFile)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, nats.Token(tok))
-	}
-	if o.TLSCA != "" {
-		opts = append(opts, nats.RootCAs(o.TLSCA))
-	}
-	if (o.TLSCert == "") != (o.TLSKey == "") {
-		return nil, errors.New("a TLS client certificate needs both the certificate and the key file")
-	}
-	if o.TLSCert != "" {
-		opts = append(opts, nats.ClientCert(o.TLSCert, o.TLSKey))
-	}
-	return opts, nil
-}
-
-// redact hides a password or token written in URLs.
-func redact(urls string) string {
-	var out []string
-	for _, u := range strings.Split(urls, ",") {
-		if at := strings.LastIndexByte(u, '@'); at >= 0 {
-			scheme, _, ok := strings.Cut(u[:at], "://")
-			if ok {
-				u = scheme + "://***" + u[at:]
-			} else {
-				u = "***" + u[at:]
-			}
-		}
-		out = append(out, u)
-	}
-	return strings.Join(out, ",")
-}
-
-// readSecret reads a token file: its first line, without spaces.
-func readSecret(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("token file: %w", err)
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	tok := strings.TrimSpace(line)
-	if tok == "" {
-		return "", fmt.Errorf("token file %s is empty", path)
-	}
-	return tok, nil
-}
 
 // ServerOptions configure an embedded nats-server.
 type ServerOptions struct {

@@ -1,4 +1,4 @@
-package cluster
+package queue
 
 import (
 	"crypto/sha256"
@@ -155,44 +155,4 @@ func (r Run) blockOf(subject string) (int, Block, error) {
 		return 0, Block{}, fmt.Errorf("subject %q names no block of N = %d (block size %d)", subject, r.N, r.BlockSize)
 	}
 	return k, r.block(k), nil
-}
-
-// workerID is a worker's name as a bucket key token: names are free text,
-// key tokens are not.
-func workerID(name string) string {
-	h := sha256.Sum256([]byte(name))
-	return hex.EncodeToString(h[:8])
-}
-
-// Keys of the result bucket. A block's keys carry its first unit.
-func voteKey(b Block, worker string) string {
-	return "vote." + strconv.Itoa(b.First) + "." + workerID(worker)
-}
-func failedKey(b Block) string { return "failed." + strconv.Itoa(b.First) }
-func alarmKey(b Block, seq uint64) string {
-	return "alarm." + strconv.Itoa(b.First) + "." + strconv.FormatUint(seq, 10)
-}
-func bannedKey(worker string) string { return "banned." + workerID(worker) }
-
-// failure is the value stored for a block that failed.
-type failure struct {
-	First     int    `json:"first"`
-	Last      int    `json:"last"`
-	Error     string `json:"error"`
-	Worker    string `json:"worker,omitempty"`
-	Delivered uint64 `json:"delivered"`
-	StreamSeq uint64 `json:"stream_seq"`
-	// GaveUp is set when the server stopped delivering the block after the
-	// consumer's MaxDeliver attempts; the next coordinator start retries it.
-	GaveUp bool `json:"gave_up"`
-}
-
-// blockJob is the body of a block message; the subject carries the first
-// unit too, and the worker checks that both agree.
-type blockJob struct {
-	Run      string `json:"run"`
-	N        int    `json:"n"`
-	First    int    `json:"first"`
-	Last     int    `json:"last"`
-	Replicas int    `json:"replicas"`
 }

@@ -1,4 +1,4 @@
-// Package cluster runs an exact count of the N-Queens problem on a NATS
+// Package queue runs an exact count of the N-Queens problem on a NATS
 // JetStream work queue. The queue only promises at-least-once execution,
 // and the machines may be faulty or, in a volunteer pool, hostile, so
 // exactness is kept here: the work is split into the numbered units of
@@ -6,8 +6,8 @@
 // fingerprint and the unit, every result is checked for what its unit can
 // give ([count.Check]), no total is given until every unit is present, and
 // the total is checked against the published counts for N ≤ 27. Array
-// jobs and their ledgers are package ledger's. docs/security.md says what
-// each defence catches.
+// jobs and their ledgers are package ledger's, which this package builds
+// on. docs/security.md says what each defence catches.
 //
 // # Work queue
 //
@@ -39,4 +39,15 @@
 // failed.<first> a failure, alarm.<first>.<nonce> two different results of
 // one worker for one block (which bans it), banned.<worker> a ban. Worker
 // names appear in keys as a hash, since names are free text.
-package cluster
+//
+// # Files
+//
+// coordinator.go runs a run; publish.go puts block messages on the
+// stream; bucket.go reads the results, failures, alarms and bans stored in
+// the run's bucket; book.go decides each block from its votes (vote.go);
+// recount.go counts blocks again on the coordinator's cores. worker.go
+// finds runs and pulls blocks; countblock.go counts one and stores its
+// vote. run.go and keys.go name a run's blocks, streams and bucket keys;
+// connect.go and server.go are the client connection and the embedded
+// nats-server; storelock.go keeps one coordinator per store.
+package queue
