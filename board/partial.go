@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -32,7 +33,7 @@ func (p Partial) check(full bool) error {
 	if err := p.blockedOnBoard(); err != nil {
 		return err
 	}
-	if err := check(p.Queens, full); err != nil {
+	if err := check(context.Background(), p.Queens, full); err != nil {
 		return err
 	}
 	return CheckBlocked(p.Queens, p.Blocked)

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -129,18 +130,33 @@ func (p *Problem) MarshalJSON() ([]byte, error) { return json.Marshal(p.JSON()) 
 // Verify reports whether c is a full solution: nil if so, else a *[Problem]
 // for the first row (top down) where something is wrong. Cost O(n) time and
 // 5n bits of memory, so boards of 10^9 rows can be checked.
-func Verify(c Columns) error { return check(c, true) }
+func Verify(c Columns) error { return check(context.Background(), c, true) }
+
+// VerifyContext is [Verify] that stops with ctx.Err() when ctx ends: a
+// board of 10^9 rows takes seconds.
+func VerifyContext(ctx context.Context, c Columns) error { return check(ctx, c, true) }
+
+// VerifyMemory is the memory in bytes that [Verify] takes for n rows.
+func VerifyMemory(n int) int64 { return 8 * int64((n+63)/64+2*((2*n-1+63)/64)) }
 
 // Check is [Verify] for partial boards: empty rows are allowed, every placed
 // queen must be in range and attack no other.
-func Check(c Columns) error { return check(c, false) }
+func Check(c Columns) error { return check(context.Background(), c, false) }
 
-func check(c Columns, full bool) error {
+// checkRows is how many rows check runs between two looks at its context.
+const checkRows = 1 << 20
+
+func check(ctx context.Context, c Columns, full bool) error {
 	n := c.N()
 	cols := newBits(n)
 	diag := newBits(2*n - 1) // index row-col+n-1
 	anti := newBits(2*n - 1) // index row+col
 	for r := range n {
+		if r%checkRows == checkRows-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		col := c.Col(r)
 		if col == Empty {
 			if full {

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/repair"
 )
 
@@ -18,6 +19,12 @@ type RandomOptions struct {
 	Progress func(done, total int)
 }
 
+// RandomMemory is the memory in bytes that [Random] holds for an n×n
+// board: the placement it returns, 4 bytes a queen, and one bit for each
+// of the 4n diagonals. The shuffle's counts and the repair's list of
+// attacked rows add a few megabytes at most.
+func RandomMemory(n int) int64 { return 4*int64(n) + 2*8*((2*int64(n)-1+63)/64) }
+
 // Random returns a solution of the n×n board found by local search in the
 // manner of Sosic and Gu's QS4. The columns are shuffled into a random
 // permutation; row by row, each row then takes a column from a short window
@@ -30,7 +37,8 @@ type RandomOptions struct {
 // plus one bit for each of the 4n diagonals, under 5 bytes a queen, so
 // 10^8 queens take about 450 MB. Random does not verify its result (a
 // caller that prints it should, with [board.Verify]). n = 2 and 3 give
-// *[NoSolutionError]. Cancelling ctx stops it with ctx.Err().
+// *[NoSolutionError]. Cancelling ctx stops it with ctx.Err() within
+// about 2^16 rows of work, set-up included.
 func Random(ctx context.Context, n int, opts RandomOptions) (board.Placement, error) {
 	if err := board.CheckSize(n, "solve", board.MaxN); err != nil {
 		return nil, err
@@ -69,8 +77,9 @@ const (
 	// and leaves the rest to the repair.
 	windowDraws    = 4 * window
 	drawsPerColumn = 8
-	// minCheckRows is the fewest rows placed between two looks at the
-	// context and two progress reports (otherwise every 1% of the rows).
+	// minCheckRows is the rows placed between two looks at the context,
+	// and the fewest between two progress reports (otherwise every 1% of
+	// the rows).
 	minCheckRows = 1 << 16
 	// shuffleBlock is the size of the blocks the shuffle works in: 256 K
 	// columns, 1 MB, about an L2 cache; fewer, larger blocks also mean fewer
@@ -107,7 +116,8 @@ func (s *search) attempt(ctx context.Context) (bool, error) {
 	diag, anti := s.Diag.Bits, s.Anti.Bits
 	greedyEnd := n - min(tailRows, n/4)
 	step := max(greedyEnd/100, minCheckRows)
-	next := step
+	next, nextCheck := step, minCheckRows
+	report := 0
 	// Preload the diagonal bits of the first window's columns, as the loop
 	// does for each column that enters the window later.
 	s.preload(0, window)
@@ -117,11 +127,19 @@ func (s *search) attempt(ctx context.Context) (bool, error) {
 	// free square in the window: then the row draws from all remaining
 	// columns, and if that fails too the greedy phase ends early.
 	for i := 0; i < greedyEnd; i++ {
-		if i == next {
-			next += step
+		if i == nextCheck {
+			nextCheck += minCheckRows
 			if err := ctx.Err(); err != nil {
 				return false, err
 			}
+		}
+		if i == next {
+			next += step
+			// A test may hold the search at a report (fault injection).
+			if err := faults.WaitUnit(ctx, n, report); err != nil {
+				return false, err
+			}
+			report++
 			if s.progress != nil {
 				s.progress(i, n)
 			}
@@ -193,8 +211,8 @@ func (s *search) preload(from, to int) {
 // large array misses the cache at every step, so large boards are shuffled
 // in two passes instead (Rao and Sandelius): each column goes to a random
 // block, written block by block in order, then each block, which fits the
-// cache, is shuffled on its own. Cost O(n); ctx is looked at between
-// blocks, as 10^8 columns take about a second.
+// cache, is shuffled on its own. Cost O(n); ctx is looked at every block's
+// worth of columns in each pass, as 10^8 columns take about a second.
 func (s *search) shuffle(ctx context.Context) error {
 	n, p := s.N, s.Cols
 	logK := bits.Len(uint(n / shuffleBlock))
@@ -208,18 +226,40 @@ func (s *search) shuffle(ctx context.Context) error {
 	k := 1 << logK
 	pos := make([]int, k+1)
 	start := s.RNG
-	for range n {
-		pos[s.RNG.Next()>>(64-logK)+1]++
+	for from := 0; from < n; from += shuffleBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for range min(shuffleBlock, n-from) {
+			pos[s.RNG.Next()>>(64-logK)+1]++
+		}
 	}
 	for b := range k {
 		pos[b+1] += pos[b]
 	}
 	ends := append([]int(nil), pos[1:]...)
+	// The scatter below writes all over p from its first columns, so the
+	// system would map every page of p in one go, which takes seconds for
+	// 10^8 columns and more: map them first, looking at ctx in between.
+	const page = 1024 // int32s in a 4 KB page
+	for from := 0; from < n; from += shuffleBlock * 4 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i := from; i < min(from+shuffleBlock*4, n); i += page {
+			p[i] = 0
+		}
+	}
 	s.RNG = start // the same draws again, now placing each column
-	for c := range n {
-		b := s.RNG.Next() >> (64 - logK)
-		p[pos[b]] = int32(c)
-		pos[b]++
+	for from := 0; from < n; from += shuffleBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for c := from; c < min(from+shuffleBlock, n); c++ {
+			b := s.RNG.Next() >> (64 - logK)
+			p[pos[b]] = int32(c)
+			pos[b]++
+		}
 	}
 	from := 0
 	for _, to := range ends {

@@ -42,6 +42,9 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 		fmt.Fprintf(o.stderr, "nqueens: %s for n = %d takes %s %s (Ctrl-C stops it)\n", s.Name(), n, how, formatSeconds(secs))
 		var err error
 		if c, err = s.Solve(ctx, n, nil); err != nil {
+			if ctx.Err() != nil {
+				return interruptedf("%s stopped after %s", s.Name(), c)
+			}
 			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -39,7 +40,10 @@ type readCloser struct {
 func readBoards(in io.Reader, name string, f board.Format) iter.Seq2[board.Record, error] {
 	return func(yield func(board.Record, error) bool) {
 		for rec, err := range board.ParseAll(in, f) {
-			if err != nil {
+			switch {
+			case errors.Is(err, context.Canceled):
+				err = interruptedf("stopped reading %s at line %d", name, rec.Line)
+			case err != nil:
 				err = fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
 			}
 			if !yield(rec, err) {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -192,5 +193,33 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if code, out, _ := runCLI("help", "count"); code != 0 || !strings.Contains(out, "count prints the number of solutions") {
 		t.Errorf("help count: exit %d, %q", code, out)
+	}
+}
+
+// TestSolveRandomGuard: a random board that needs gigabytes is refused
+// without --yes (exit 2 at once, naming its memory and time), and the
+// help states the limit.
+func TestSolveRandomGuard(t *testing.T) {
+	code, out, errOut := runCLI("solve", "2147483647", "--random")
+	want := regexp.MustCompile(`^nqueens: solve --random of 2147483647 queens needs about 11\.0 GB of memory and at least \S+; add --yes to start it \(--no-verify saves 1\.3 GB\)\n$`)
+	if code != 2 || out != "" || !want.MatchString(errOut) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// Under the limit no estimate is made and nothing asks.
+	if code, _, errOut := runCLI("solve", "100000", "--random", "-o", filepath.Join(t.TempDir(), "q.txt")); code != 0 || errOut != "" {
+		t.Errorf("solve 100000 --random: exit %d, %q", code, errOut)
+	}
+	_, help, _ := runCLI("solve", "--help")
+	if !strings.Contains(help, "up to 2147483647") || !strings.Contains(help, "more than 1 GiB (N over about 209 million)") {
+		t.Errorf("solve --help does not state the limit:\n%s", help)
+	}
+	// The threshold in the help is the code's.
+	o := &solveOptions{n: 209_000_000}
+	if o.randomMemory() > bigRandom {
+		t.Errorf("209 million queens need %d bytes, over the 1 GiB the help allows", o.randomMemory())
+	}
+	o.n = 210_000_000
+	if o.randomMemory() <= bigRandom {
+		t.Errorf("210 million queens need %d bytes, under the 1 GiB the help names", o.randomMemory())
 	}
 }

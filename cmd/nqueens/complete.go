@@ -127,7 +127,7 @@ func (o *completeOptions) run(ctx context.Context) error {
 		}
 		fmt.Fprintf(o.stderr, "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
 	}
-	return o.writeOutput(o.output, func(w *bufio.Writer) error {
+	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
 		switch {
 		case o.count:
 			return o.writeCount(ctx, w, p)

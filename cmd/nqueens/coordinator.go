@@ -178,6 +178,13 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		Progress:       progress,
 	})
 	view.finish(err == nil)
+	if err != nil && ctx.Err() != nil {
+		where := "the NATS server"
+		if o.nats.url == "" {
+			where = o.store
+		}
+		return interruptedf("%s; the run's stream and bucket in %s keep every finished block: run the same command again to resume", stoppedHow(err), where)
+	}
 	if err != nil {
 		return err
 	}

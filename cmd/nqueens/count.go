@@ -305,32 +305,34 @@ func (o *countOptions) openCheckpoint() (ck *count.CheckpointFile, cleanup func(
 }
 
 // interrupted saves what an interrupted count finished and says how to
-// resume it.
+// resume it: the default checkpoint by running the same count again (which
+// removes the file once the count is complete), a named one with --resume.
 func (o *countOptions) interrupted(n int, ck *count.CheckpointFile, finished []count.UnitResult, cause error) error {
-	path := ""
-	if ck != nil {
-		path = ck.Path()
-	} else {
-		if len(finished) == 0 {
-			return fmt.Errorf("count of N = %d interrupted before any unit finished; nothing to save", n)
-		}
-		path = defaultCheckpoint(n)
-		// Never replace a file that appeared meanwhile.
-		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%v; %d finished units not saved: %s already exists", cause, len(finished), path)
-		}
-		key, err := o.key.get(o.stderr, o.quiet)
-		if err != nil {
-			return fmt.Errorf("%v; %d finished units not saved: %v", cause, len(finished), err)
-		}
-		c := count.NewCheckpoint(n)
-		c.Units = finished
-		if err := count.WriteCheckpoint(path, c, key); err != nil {
-			return fmt.Errorf("count of N = %d interrupted, and the checkpoint could not be written: %v", n, err)
-		}
+	// The library's message says how far the count got.
+	got := stoppedHow(cause)
+	path, again := defaultCheckpoint(n), fmt.Sprintf("nqueens count %d", n)
+	switch {
+	case ck != nil && ck.Path() != path:
+		return interruptedf("%s; saved in %s, resume with: nqueens count --resume %s", got, ck.Path(), ck.Path())
+	case ck != nil:
+		return interruptedf("%s; saved in %s, resume with: %s", got, path, again)
+	case len(finished) == 0:
+		return interruptedf("count of N = %d stopped before any unit finished; nothing to save", n)
 	}
-	// The library's message already says how far the count got.
-	return fmt.Errorf("%v; resume with: nqueens count --resume %s", cause, path)
+	// Never replace a file that appeared meanwhile.
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return interruptedf("%s; %d finished units not saved: %s already exists", got, len(finished), path)
+	}
+	key, err := o.key.get(o.stderr, o.quiet)
+	if err != nil {
+		return interruptedf("%s; %d finished units not saved: %v", got, len(finished), err)
+	}
+	c := count.NewCheckpoint(n)
+	c.Units = finished
+	if err := count.WriteCheckpoint(path, c, key); err != nil {
+		return interruptedf("%s, and the checkpoint could not be written: %v", got, err)
+	}
+	return interruptedf("%s; saved in %s, resume with: %s (which removes the file when the count is complete)", got, path, again)
 }
 
 // remainingUnits lists the units of N that the checkpoint (nil: none)
@@ -440,6 +442,9 @@ func (o *countOptions) runRange(ctx context.Context) error {
 		prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), "units", o.quiet)
 		r, err := count.Count(ctx, n, count.Options{Workers: o.workers, Progress: prog.updateCount})
 		prog.finish(err == nil)
+		if err != nil && ctx.Err() != nil && n > lo {
+			return interruptedf("%s; the rows up to N = %d are printed, continue with: nqueens count --range %d-%d", stoppedHow(err), n-1, n, hi)
+		}
 		if err != nil {
 			return err
 		}

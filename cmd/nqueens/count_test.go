@@ -207,7 +207,8 @@ func TestCountKilledAndResumed(t *testing.T) {
 			if err == nil || !errorsAs(err, &ee) {
 				t.Fatalf("killed count exited normally: %v", err)
 			}
-			if sig != syscall.SIGKILL && (ee.ExitCode() != 1 || !strings.Contains(errOut.String(), "--resume "+ck)) {
+			want := fmt.Sprintf("nqueens: interrupted; count of N = %d stopped after %d of %d units; saved in %s, resume with: nqueens count --resume %s\n", n, held, count.Units(n), ck, ck)
+			if sig != syscall.SIGKILL && (ee.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), want)) {
 				t.Errorf("after %v: exit %d, stderr %q", sig, ee.ExitCode(), errOut.String())
 			}
 			c, err := count.ReadCheckpoint(ck, n, userKey(t))
@@ -309,7 +310,11 @@ func TestCountInterruptedTwice(t *testing.T) {
 	for round, held := range []int{count.Units(n) / 3, 2 * count.Units(n) / 3} {
 		cmd, errOut := startHeld(t, dir, held, "count", strconv.Itoa(n), "--workers", "1")
 		cmd.Process.Signal(syscall.SIGINT)
-		if err := cmd.Wait(); err == nil || !strings.Contains(errOut.String(), "--resume "+defaultCheckpoint(n)) {
+		want := fmt.Sprintf("; saved in %s, resume with: nqueens count %d (which removes the file when the count is complete)\n", defaultCheckpoint(n), n)
+		if round == 1 {
+			want = fmt.Sprintf("; saved in %s, resume with: nqueens count %d\n", defaultCheckpoint(n), n)
+		}
+		if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), want) {
 			t.Fatalf("round %d: %v, stderr %q", round, err, errOut.String())
 		}
 		c, err := count.ReadCheckpoint(def, n, userKey(t))
@@ -326,6 +331,9 @@ func TestCountInterruptedTwice(t *testing.T) {
 	var j struct{ Total, Unique count.Uint128 }
 	if err != nil || json.Unmarshal(out, &j) != nil || j.Total != count.U128(14200) || j.Unique != count.U128(1787) {
 		t.Fatalf("final count %s: %v", out, err)
+	}
+	if _, err := os.Stat(def); !os.IsNotExist(err) {
+		t.Errorf("the command the interruption advised left its finished checkpoint %s (%v)", def, err)
 	}
 }
 

@@ -111,7 +111,7 @@ func (o *listOptions) run(ctx context.Context) error {
 		}
 	}
 	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
-	err := o.writeOutput(o.output, func(w *bufio.Writer) error {
+	err := o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
 		k := 0
 		defer func() { view.update(progressState{Done: k, Units: o.expected()}) }()
 		for c, err := range sols {
@@ -119,7 +119,7 @@ func (o *listOptions) run(ctx context.Context) error {
 				return err
 			}
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("stopped after %d solutions: %w", k, err)
+				return interruptedf("list %d stopped after %d solutions", o.n, k)
 			}
 			k++
 			if o.spec != nil && o.spec.Cols != o.spec.Rows {

@@ -3,7 +3,8 @@
 // parses its arguments and calls a library package.
 //
 // Exit codes: 0 success, 1 failure (an invalid board, a failed count), 2 bad
-// usage (a malformed argument or flag, N out of range, an unknown format).
+// usage (a malformed argument or flag, N out of range, an unknown format),
+// 130 interrupted (Ctrl-C or SIGTERM; what was kept is said on stderr).
 // Data goes to stdout; messages and progress go to stderr, one line per error.
 package main
 
@@ -35,10 +36,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	var ie *interrupted
+	if ctx.Err() != nil && !errors.As(err, &ie) && errors.Is(err, context.Canceled) {
+		// A command that keeps nothing says only where it stopped.
+		ie = &interrupted{}
+		if how := stoppedHow(err); how != context.Canceled.Error() {
+			ie.kept = how
+		}
+		err = ie
+	}
 	fmt.Fprint(root.ErrOrStderr(), errorText(err))
 	var ue *usageError
 	var fe *failure
 	switch {
+	case errors.As(err, &ie):
+		return 130
 	case errors.As(err, &fe):
 		return fe.code
 	case errors.As(err, &ue), !started(root):

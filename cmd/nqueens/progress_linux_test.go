@@ -5,6 +5,7 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -131,4 +132,112 @@ func TestListProgressOnTerminal(t *testing.T) {
 		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
 	}
 	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") })
+}
+
+// TestSolveRandomProgressOnTerminal: solve --random shows queens placed of
+// all while the search is held at its first report.
+func TestSolveRandomProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	tty, screen := onTerminal(t, 80, 24)
+	const n = 1 << 21
+	h := faults.HoldUnit(n, 0)
+	defer h.Release()
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"solve", "2097152", "--random", "-o", filepath.Join(t.TempDir(), "q.txt")}, strings.NewReader(""), &out, tty)
+	}()
+	<-h.Reached()
+	frame := regexp.MustCompile(`solve 2097152 --random \d+/2097152 queens \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ queens/s +ETA `)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 }, 10*time.Second)
+	h.Release()
+	if code := <-done; code != 0 || out.String() != "" {
+		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+}
+
+// TestCount19Process is the issue's promise on the command itself: on a
+// terminal, nqueens count 19 --workers 2 draws a bar that is redrawn every
+// second; with stderr in a file it writes status lines; stdout stays empty
+// in both, and Ctrl-C stops it with exit 130. The count holds a unit
+// (fault injection: unit 5000), so it cannot end before the test has looked.
+func TestCount19Process(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and runs N = 19 for seconds")
+	}
+	bin := testkit.BuildBinary(t, "nqueens_faults")
+	start := func(stderr *os.File) (*exec.Cmd, *syncbuf.Buffer) {
+		cmd := exec.Command(bin, "count", "19", "--workers", "2")
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "NQUEENS_FAULT_HOLD_UNIT=5000") // past the units of N = 15, which the estimate counts
+		var out syncbuf.Buffer
+		cmd.Stdout, cmd.Stderr = &out, stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill() })
+		return cmd, &out
+	}
+	interrupt := func(cmd *exec.Cmd, out *syncbuf.Buffer, stderr interface{ String() string }) {
+		t.Helper()
+		cmd.Process.Signal(os.Interrupt)
+		sent := time.Now()
+		cmd.Wait()
+		if d := time.Since(sent); d > time.Second {
+			t.Errorf("stopped %v after Ctrl-C", d)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 130 || out.String() != "" {
+			t.Errorf("exit %d, stdout %q; want 130 and nothing", code, out.String())
+		}
+		waitFor(t, "the word interrupted", stderr, func(s string) bool { return strings.Contains(s, "nqueens: interrupted; count of N = 19 stopped after") }, 5*time.Second)
+	}
+
+	tty, screen := onTerminal(t, 80, 24)
+	cmd, out := start(tty)
+	frame := regexp.MustCompile(`count 19 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
+	frames := func() int { return len(frame.FindAllString(screen.String(), -1)) }
+	waitFor(t, "progress bar", screen, func(string) bool { return frames() > 0 }, 30*time.Second)
+	for range 3 {
+		before := frames()
+		time.Sleep(time.Second)
+		if frames() == before {
+			t.Fatalf("the bar was not redrawn for a second: %q", screen.String())
+		}
+	}
+	interrupt(cmd, out, screen)
+
+	errFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	cmd, out = start(errFile)
+	line := regexp.MustCompile(`(?m)^nqueens: count 19: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+$`)
+	waitFor(t, "a status line", fileText{errFile.Name()}, line.MatchString, 30*time.Second)
+	interrupt(cmd, out, fileText{errFile.Name()})
+	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") {
+		t.Errorf("escape sequences in a file: %q", s)
+	}
+}
+
+// TestSolveRandomInterruptedProcess: solve --random of 3×10^8 queens stops
+// within 1.5 s of Ctrl-C in its set-up, with exit 130 and "interrupted".
+func TestSolveRandomInterruptedProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and takes 1.5 GB")
+	}
+	cmd := exec.Command(testkit.BuildBinary(t), "solve", "300000000", "--random", "-o", os.DevNull, "--yes")
+	var errOut syncbuf.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	waitFor(t, "the estimate", &errOut, func(s string) bool { return strings.Contains(s, "about 1.5 GB of memory") }, 30*time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	sent := time.Now()
+	cmd.Wait()
+	if d := time.Since(sent); d > 1500*time.Millisecond || cmd.ProcessState.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), "nqueens: interrupted\n") {
+		t.Errorf("stopped %v after Ctrl-C, exit %d, stderr %q", d, cmd.ProcessState.ExitCode(), errOut.String())
+	}
 }

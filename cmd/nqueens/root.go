@@ -133,7 +133,8 @@ It constructs a solution for any n ≥ 4 in linear time, lists and counts all
 solutions and their symmetry classes, verifies and converts boards between
 formats (list, grid, dots, unicode, json, svg, png), and more.
 
-Data goes to stdout, messages to stderr. Exit codes: 0 ok, 1 failure, 2 usage.`,
+Data goes to stdout, messages to stderr. Exit codes: 0 ok, 1 failure, 2 usage,
+130 interrupted (Ctrl-C).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Cobra checks flag groups after this hook: check them first, so
@@ -277,6 +278,31 @@ type failure struct {
 }
 
 func (f *failure) Error() string { return f.msg }
+
+// interrupted is how a command stopped by Ctrl-C or SIGTERM ends: exit
+// status 130, and a message that says what was kept and how to go on.
+type interrupted struct{ kept string }
+
+func (e *interrupted) Error() string {
+	if e.kept == "" {
+		return "interrupted"
+	}
+	return "interrupted; " + e.kept
+}
+
+// stoppedHow is the message of an error that ends with the context's
+// cancellation, without it: "count of N = 12 stopped after 5 of 730 units".
+func stoppedHow(err error) string {
+	return strings.TrimSuffix(err.Error(), ": "+context.Canceled.Error())
+}
+
+// Unwrap makes an interruption a cancellation for errors.Is.
+func (e *interrupted) Unwrap() error { return context.Canceled }
+
+// interruptedf says what an interrupted command kept.
+func interruptedf(format string, args ...any) error {
+	return &interrupted{fmt.Sprintf(format, args...)}
+}
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")

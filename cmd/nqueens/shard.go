@@ -102,7 +102,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 	}
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-			return fmt.Errorf("%v; the ledger %s keeps the finished units, rerun the same command to continue", err, s.ledger)
+			return interruptedf("%s; the ledger %s keeps the finished units, run the same command again to continue", stoppedHow(err), s.ledger)
 		}
 		return err
 	}

@@ -107,7 +107,7 @@ func (o *showOptions) run(ctx context.Context) error {
 	if err := board.CheckSize(len(boards[0].Queens), "the "+string(o.f)+" format", board.MaxWriteN(o.f)); err != nil {
 		return &usageError{err}
 	}
-	return o.writeOutput(o.output, func(w *bufio.Writer) error {
+	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
 		for k, b := range boards {
 			if o.f.IsBoard() && len(boards) > 1 {
 				fmt.Fprintf(w, "# board %d\n", k+1)

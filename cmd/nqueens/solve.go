@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/solve"
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
 )
 
 // verifyConstructionUpTo bounds the check of constructed boards: the
@@ -27,8 +26,12 @@ streams in list or json format in constant memory. N = 2 and 3 have no
 solution.
 
 --random finds a random solution by local search (Sosic and Gu's QS4): the
-same --seed gives the same board, different seeds different ones. It keeps
-the board in memory, 4 bytes a queen (10^8 queens take about 500 MB).
+same --seed gives the same board, different seeds different ones, for any N
+up to 2147483647. It keeps the board in memory, about 5.1 bytes a queen
+with the check (10^8 queens take about 510 MB, 2147483647 about 11 GB); a
+board that needs more than 1 GiB (N over about 209 million) is started
+only with --yes, after an estimate of its memory and time. Ctrl-C stops it
+within a second, at any phase.
 
 Every board is verified before it is printed (random ones always unless
 --no-verify; constructed ones up to N = 10^7), so an invalid board is never
@@ -43,6 +46,7 @@ type solveOptions struct {
 	f                         board.Format
 	output                    string
 	random, noVerify, jsonOut bool
+	yes                       bool
 	seed                      uint64
 }
 
@@ -64,6 +68,7 @@ func newSolveCmd() *cobra.Command {
 	fl.BoolVar(&o.random, "random", false, "find a random solution by local search")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of --random: the same seed gives the same solution")
 	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
+	fl.BoolVar(&o.yes, "yes", false, "start a --random solve that needs more than 1 GiB of memory")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
 	return command(cmd, o)
 }
@@ -102,7 +107,10 @@ func (o *solveOptions) run(ctx context.Context) error {
 			return err
 		}
 		if !o.noVerify {
-			if err := board.Verify(p); err != nil {
+			if err := board.VerifyContext(ctx, p); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
 				return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
 			}
 		}
@@ -119,7 +127,7 @@ func (o *solveOptions) run(ctx context.Context) error {
 		}
 		sol = pat
 	}
-	return o.writeOutput(o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
+	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
 }
 
 // noSolution turns "no solution for n = 2 or 3" into a plain failure.
@@ -132,54 +140,109 @@ func noSolution(err error) error {
 }
 
 const (
-	// progressBarN is the smallest random solve that shows a progress bar:
-	// below it the search takes a fraction of a second.
-	progressBarN = 1_000_000
 	// reportAfter is how long a random solve must take for its time to be
 	// reported on stderr.
 	reportAfter = 2 * time.Second
 	// outputBuffer is the size of the buffer between a command and its
 	// output.
 	outputBuffer = 1 << 16
+	// bigRandom is the memory past which solve --random asks for --yes.
+	bigRandom = 1 << 30
+	// calibrationN is the board solved to measure the search's speed.
+	calibrationN = 1 << 22
 )
 
-// solveRandom runs the local search with a progress bar on a terminal for
-// boards big enough to take a while.
-func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error) {
-	n := o.n
-	opts := solve.RandomOptions{Seed: o.seed}
-	stderr := o.stderr
-	if isTerminal(stderr) && n >= progressBarN {
-		p := mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(30))
-		bar := p.AddBar(int64(n),
-			mpb.PrependDecorators(decor.Name(fmt.Sprintf("solve %d ", n)), decor.Percentage()),
-			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_GO)),
-			mpb.BarRemoveOnComplete())
-		opts.Progress = func(done, total int) { bar.SetCurrent(int64(done)) }
-		defer func() {
-			bar.Abort(true)
-			p.Wait()
-		}()
+// randomMemory is what solve --random holds: the search's board, and the
+// check's bits unless it is skipped.
+func (o *solveOptions) randomMemory() int64 {
+	m := solve.RandomMemory(o.n)
+	if !o.noVerify {
+		m += board.VerifyMemory(o.n)
 	}
+	return m
+}
+
+// randomTime is a lower bound on the time of solve --random, from a search
+// (and check) of calibrationN queens: larger boards miss the cache more and
+// take up to 1.5 times as long a queen.
+func (o *solveOptions) randomTime(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	p, err := solve.Random(ctx, calibrationN, solve.RandomOptions{Seed: o.seed})
+	if err == nil && !o.noVerify {
+		err = board.VerifyContext(ctx, p)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(float64(time.Since(start)) * float64(o.n) / calibrationN), nil
+}
+
+// checkRandom estimates a large random solve and refuses it without --yes.
+func (o *solveOptions) checkRandom(ctx context.Context) error {
+	mem := o.randomMemory()
+	if mem <= bigRandom {
+		return nil
+	}
+	took, err := o.randomTime(ctx)
+	if err != nil {
+		return err
+	}
+	est := fmt.Sprintf("%s of memory and at least %s", formatBytes(mem), formatDuration(took))
+	if !o.yes {
+		skip := ""
+		if !o.noVerify {
+			skip = fmt.Sprintf(" (--no-verify saves %s)", formatBytes(board.VerifyMemory(o.n)))
+		}
+		return usagef("solve --random of %d queens needs about %s; add --yes to start it%s", o.n, est, skip)
+	}
+	fmt.Fprintf(o.stderr, "nqueens: solve --random of %d queens: about %s (Ctrl-C stops it)\n", o.n, est)
+	return nil
+}
+
+// formatBytes prints a size for people: 512 MB, 11.0 GB.
+func formatBytes(b int64) string {
+	switch {
+	case b >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(b)/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.0f MB", float64(b)/1e6)
+	}
+	return fmt.Sprintf("%d kB", (b+999)/1000)
+}
+
+// solveRandom runs the local search, with its progress on stderr.
+func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error) {
+	if err := o.checkRandom(ctx); err != nil {
+		return nil, err
+	}
+	n := o.n
+	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random", n), "queens", false)
+	opts := solve.RandomOptions{Seed: o.seed, Progress: func(done, total int) {
+		view.update(progressState{Done: done, Units: total})
+	}}
+	view.update(progressState{Units: n}) // the set-up takes seconds on large boards
 	start := time.Now()
 	sol, err := solve.Random(ctx, n, opts)
+	view.finish(err == nil)
 	if err != nil {
 		return nil, noSolution(err)
 	}
 	if time.Since(start) > reportAfter {
-		fmt.Fprintf(stderr, "nqueens: found a random solution of %d queens in %s\n", n, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(o.stderr, "nqueens: found a random solution of %d queens in %s\n", n, time.Since(start).Round(time.Millisecond))
 	}
 	return sol, nil
 }
 
 // writeOutput buffers the output of write to stdout or to the -o file and
-// reports the first error of writing, flushing or closing.
-func (s *streams) writeOutput(path string, write func(w *bufio.Writer) error) error {
+// reports the first error of writing, flushing or closing. Writing stops
+// when ctx ends, so that a long output (a board of 10^9 rows) ends within a
+// buffer's write of Ctrl-C.
+func (s *streams) writeOutput(ctx context.Context, path string, write func(w *bufio.Writer) error) error {
 	out, done, err := s.openOutput(path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(out, outputBuffer)
+	bw := bufio.NewWriterSize(ctxWriter{ctx, out}, outputBuffer)
 	err = write(bw)
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
@@ -188,4 +251,17 @@ func (s *streams) writeOutput(path string, write func(w *bufio.Writer) error) er
 		err = cerr
 	}
 	return err
+}
+
+// ctxWriter fails every write once ctx has ended.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

@@ -145,7 +145,7 @@ func (o *traceOptions) run(ctx context.Context) error {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("trace stopped after %d events: %w", count, err)
+		return interruptedf("trace stopped after %d events", count)
 	}
 	return nil
 }

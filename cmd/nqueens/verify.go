@@ -75,7 +75,7 @@ func (o *verifyOptions) run(ctx context.Context) error {
 	if o.torus || o.super {
 		check = o.variantCheck(check)
 	}
-	return o.writeOutput("", func(w *bufio.Writer) error {
+	return o.writeOutput(ctx, "", func(w *bufio.Writer) error {
 		return verifyAll(w, readBoards(in, name, o.f), name, check, o.jsonOut)
 	})
 }
