@@ -62,10 +62,10 @@ func TestCountProgressOnTerminal(t *testing.T) {
 	var out syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, tty) }()
-	<-h.Reached()
+	testkit.Receive(t, "the held unit", h.Reached())
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(barFrame.FindAllString(s, -1)) >= 3 })
 	h.Release()
-	if code := <-done; code != 0 || out.String() != "total 14200\nunique 1787\n" {
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}
 	final := waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "100 %") })
@@ -89,11 +89,11 @@ func TestCountProgressPiped(t *testing.T) {
 	var out syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, errFile) }()
-	<-h.Reached()
+	testkit.Receive(t, "the held unit", h.Reached())
 	line := regexp.MustCompile(`(?m)^nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\n`)
 	waitFor(t, "two status lines", fileText{errFile.Name()}, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
 	h.Release()
-	if code := <-done; code != 0 || out.String() != "total 14200\nunique 1787\n" {
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}
 	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") || line.ReplaceAllString(s, "") != "" {
@@ -128,7 +128,7 @@ func TestListProgressOnTerminal(t *testing.T) {
 	frame := regexp.MustCompile(`list 12 \d+/14200 solutions \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ solutions/s +ETA `)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	out, err := io.ReadAll(r)
-	if code := <-done; code != 0 || err != nil || strings.Count(string(out), "\n") != 14200 {
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || err != nil || strings.Count(string(out), "\n") != 14200 {
 		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
 	}
 	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") })
@@ -147,11 +147,11 @@ func TestSolveRandomProgressOnTerminal(t *testing.T) {
 	go func() {
 		done <- run([]string{"solve", "2097152", "--random", "-o", filepath.Join(t.TempDir(), "q.txt")}, strings.NewReader(""), &out, tty)
 	}()
-	<-h.Reached()
+	testkit.Receive(t, "the held unit", h.Reached())
 	frame := regexp.MustCompile(`solve 2097152 --random \d+/2097152 queens \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ queens/s +ETA `)
-	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 }, 10*time.Second)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	h.Release()
-	if code := <-done; code != 0 || out.String() != "" {
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "" {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}
 }
@@ -189,17 +189,17 @@ func TestCount19Process(t *testing.T) {
 		if code := cmd.ProcessState.ExitCode(); code != 130 || out.String() != "" {
 			t.Errorf("exit %d, stdout %q; want 130 and nothing", code, out.String())
 		}
-		waitFor(t, "the word interrupted", stderr, func(s string) bool { return strings.Contains(s, "nqueens: interrupted; count of N = 19 stopped after") }, 5*time.Second)
+		waitFor(t, "the word interrupted", stderr, func(s string) bool { return strings.Contains(s, "nqueens: interrupted; count of N = 19 stopped after") })
 	}
 
 	tty, screen := onTerminal(t, 80, 24)
 	cmd, out := start(tty)
 	frame := regexp.MustCompile(`count 19 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
 	frames := func() int { return len(frame.FindAllString(screen.String(), -1)) }
-	waitFor(t, "progress bar", screen, func(string) bool { return frames() > 0 }, 30*time.Second)
+	waitFor(t, "progress bar", screen, func(string) bool { return frames() > 0 })
 	for range 3 {
 		before := frames()
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // the promise: a redraw every second
 		if frames() == before {
 			t.Fatalf("the bar was not redrawn for a second: %q", screen.String())
 		}
@@ -213,7 +213,7 @@ func TestCount19Process(t *testing.T) {
 	defer errFile.Close()
 	cmd, out = start(errFile)
 	line := regexp.MustCompile(`(?m)^nqueens: count 19: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+$`)
-	waitFor(t, "a status line", fileText{errFile.Name()}, line.MatchString, 30*time.Second)
+	waitFor(t, "a status line", fileText{errFile.Name()}, line.MatchString)
 	interrupt(cmd, out, fileText{errFile.Name()})
 	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") {
 		t.Errorf("escape sequences in a file: %q", s)
@@ -233,7 +233,7 @@ func TestSolveRandomInterruptedProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
-	waitFor(t, "the estimate", &errOut, func(s string) bool { return strings.Contains(s, "about 1.5 GB of memory") }, 30*time.Second)
+	waitFor(t, "the estimate", &errOut, func(s string) bool { return strings.Contains(s, "about 1.5 GB of memory") })
 	cmd.Process.Signal(os.Interrupt)
 	sent := time.Now()
 	cmd.Wait()
