@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 
 	"github.com/nqueens/nqueens/count"
@@ -26,9 +27,9 @@ type book struct {
 	voters   map[string]bool   // workers with a vote that counts
 
 	// Filled by the methods, drained by the coordinator.
-	recounts []int    // blocks to count again, in order
-	bans     []ban    // workers banned since the last drain
-	notes    []string // what happened, for the log
+	recounts []int  // blocks to count again, in order
+	bans     []ban  // workers banned since the last drain
+	notes    []note // what happened, for the log
 }
 
 // ballot is the state of one block.
@@ -48,8 +49,15 @@ func newBook(run Run, fraction float64, seed [2]uint64) *book {
 
 func (b *book) done() bool { return b.decided == b.run.Units }
 
-func (b *book) notef(format string, args ...any) {
-	b.notes = append(b.notes, fmt.Sprintf(format, args...))
+// note is a log record the book leaves for the coordinator to write.
+type note struct {
+	level slog.Level
+	msg   string
+	args  []any
+}
+
+func (b *book) note(level slog.Level, msg string, args ...any) {
+	b.notes = append(b.notes, note{level, msg, args})
 }
 
 // add records worker v.Worker's vote for block k (v is checked already).
@@ -75,7 +83,7 @@ func (b *book) add(k int, v vote) {
 			return
 		}
 		// The block was decided without a recount; one is needed now.
-		b.notef("%s: %s's result differs from the accepted one; counting it again to find the faulty worker", v.block(), v.Worker)
+		b.note(slog.LevelInfo, "a result differs from the accepted one; counting it again to find the faulty worker", "units", v.block(), "worker", v.Worker)
 		b.undecide(k)
 	}
 	b.decide(k)
@@ -132,7 +140,7 @@ func (b *book) decide(k int) {
 		if first == nil {
 			first = v.Units
 		} else if !sameUnits(first, v.Units) {
-			b.notef("%s: workers disagree; the coordinator counts it again", b.run.block(k))
+			b.note(slog.LevelInfo, "workers disagree; the coordinator counts it again", "units", b.run.block(k))
 			b.askRecount(k)
 			return
 		}
@@ -167,7 +175,7 @@ func (b *book) ban(worker, reason string) {
 		}
 	}
 	b.bans = append(b.bans, ban{Worker: worker, Reason: reason})
-	b.notef("ALARM: worker %s is banned: %s; its results for %d block(s) are discarded and counted again", worker, reason, len(affected))
+	b.note(slog.LevelWarn, "ALARM: a worker is banned; its results are discarded and counted again", "worker", worker, "reason", reason, "blocks", len(affected))
 	for _, k := range affected {
 		if b.ballots[k].truth == nil {
 			b.undecide(k)
@@ -187,7 +195,7 @@ func (b *book) deficit(k, queued int) int {
 }
 
 // drain returns and clears what the coordinator must act on.
-func (b *book) drain() (recounts []int, bans []ban, notes []string) {
+func (b *book) drain() (recounts []int, bans []ban, notes []note) {
 	recounts, bans, notes = b.recounts, b.bans, b.notes
 	b.recounts, b.bans, b.notes = nil, nil, nil
 	return

@@ -104,7 +104,7 @@ func TestBookBanReopens(t *testing.T) {
 	}
 	bk.ban("r", "test")
 	_, bans, notes := bk.drain()
-	if bk.decided != 0 || len(bans) != 1 || !strings.Contains(strings.Join(notes, "\n"), "worker r is banned") {
+	if bk.decided != 0 || len(bans) != 1 || len(notes) != 1 || !strings.HasPrefix(notes[0].msg, "ALARM: a worker is banned") || notes[0].args[1] != "r" {
 		t.Fatalf("after the ban: decided %d, bans %v, notes %v", bk.decided, bans, notes)
 	}
 	for k := range 3 {

@@ -32,7 +32,7 @@ func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
 	case strings.HasPrefix(key, "alarm."):
 		var a alarm
 		if err := json.Unmarshal(e.Value(), &a); err != nil || a.First.Worker == "" {
-			c.log(fmt.Sprintf("bucket key %s holds a malformed alarm", key))
+			c.o.Log.Warn("a malformed alarm in the bucket; ignored", "key", key)
 			return
 		}
 		c.book.ban(a.First.Worker, fmt.Sprintf("it gave two different results for %s", a.First.block()))
@@ -48,7 +48,7 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 	var v vote
 	k, b, ok := c.keyBlock(key, "vote.")
 	if !ok || json.Unmarshal(value, &v) != nil {
-		c.log(fmt.Sprintf("bucket key %s holds a malformed result; ignored", key))
+		c.o.Log.Warn("a malformed result in the bucket; ignored", "key", key)
 		return
 	}
 	if err := v.check(c.run.N, b); err != nil || key != voteKey(b, v.Worker) {
@@ -63,7 +63,7 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 			c.nodes, _ = c.nodes.Add(count.U128(u.Nodes))
 		}
 		if v.Delivered > 1 && c.run.Replicas == 1 {
-			c.log(fmt.Sprintf("%s counted by %s on delivery %d (an earlier worker died, failed or lost its connection)", b, v.Worker, v.Delivered))
+			c.o.Log.Info("counted on a later delivery (an earlier worker died, failed or lost its connection)", "units", b, "worker", v.Worker, "delivery", v.Delivered)
 		}
 	}
 	delete(c.failed, k)
@@ -79,11 +79,11 @@ func (c *coordinator) applyFailure(key string, value []byte, live bool) {
 	known := c.failed[k].GaveUp
 	c.failed[k] = f
 	if live && !(known && f.GaveUp) {
-		verb := "failed"
+		msg := "a block failed"
 		if f.GaveUp {
-			verb = "failed for the last time (set aside until the coordinator restarts)"
+			msg = "a block failed for the last time (set aside until the coordinator restarts)"
 		}
-		c.log(fmt.Sprintf("%s %s on attempt %d (worker %s): %s", b, verb, f.Delivered, f.Worker, f.Error))
+		c.o.Log.Warn(msg, "units", b, "attempt", f.Delivered, "worker", f.Worker, "error", f.Error)
 	}
 }
 
@@ -114,12 +114,12 @@ func (c *coordinator) advisory(ctx context.Context, m *nats.Msg) {
 	}
 	msg, err := c.stream.GetMsg(ctx, adv.StreamSeq)
 	if err != nil {
-		c.log(fmt.Sprintf("a block message (stream sequence %d) failed %d times, and cannot be read: %v", adv.StreamSeq, adv.Deliveries, err))
+		c.o.Log.Warn("a block message failed, and cannot be read", "seq", adv.StreamSeq, "deliveries", adv.Deliveries, "error", err)
 		return
 	}
 	k, b, err := c.run.blockOf(msg.Subject)
 	if err != nil {
-		c.log(fmt.Sprintf("message %d on %s failed %d times: %v", adv.StreamSeq, msg.Subject, adv.Deliveries, err))
+		c.o.Log.Warn("a message that is no block failed", "seq", adv.StreamSeq, "subject", msg.Subject, "deliveries", adv.Deliveries, "error", err)
 		return
 	}
 	if c.book.ballots[k].verdict != nil {
@@ -143,12 +143,12 @@ func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliverie
 	}
 	v, _ := json.Marshal(f)
 	if _, err := c.kv.Put(ctx, failedKey(b), v); err != nil {
-		c.log(fmt.Sprintf("%s: cannot record its failure: %v", b, err))
+		c.o.Log.Warn("cannot record a block's failure", "units", b, "error", err)
 	}
 	// The watcher will bring the same record; keep it now so that the
 	// run's end is seen without waiting for it.
 	c.failed[k] = f
-	c.log(fmt.Sprintf("%s set aside after %d attempt(s): %s; retried when the coordinator restarts", b, f.Delivered, f.Error))
+	c.o.Log.Warn("a block is set aside; retried when the coordinator restarts", "units", b, "attempts", f.Delivered, "error", f.Error)
 }
 
 func (c *coordinator) gaveUpBlocks() []Block {

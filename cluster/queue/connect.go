@@ -68,23 +68,23 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		nats.RetryOnFailedConnect(!o.FailFast),
 		nats.ConnectHandler(func(nc *nats.Conn) {
 			if o.InProcess == nil { // in process, the URL means nothing
-				logger.Info(fmt.Sprintf("connected to %s", nc.ConnectedUrlRedacted()))
+				logger.Info("connected", "url", nc.ConnectedUrlRedacted())
 			}
 		}),
 		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
 			if err != nil {
-				logger.Info(fmt.Sprintf("lost the connection to the NATS server: %v; reconnecting", err))
+				logger.Warn("lost the connection to the NATS server; reconnecting", "error", err)
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
-			logger.Info(fmt.Sprintf("reconnected to %s", nc.ConnectedUrlRedacted()))
+			logger.Info("reconnected", "url", nc.ConnectedUrlRedacted())
 		}),
 	}
 	var lastLogged time.Time
 	opts = append(opts, nats.ReconnectErrHandler(func(_ *nats.Conn, err error) {
 		if time.Since(lastLogged) >= logFailedEvery {
 			lastLogged = time.Now()
-			logger.Info(fmt.Sprintf("cannot reach the NATS server at %s: %v; retrying (up to every %s)", redact(url), err, reconnectMax))
+			logger.Warn("cannot reach the NATS server; retrying", "url", redact(url), "error", err, "retry_every_at_most", reconnectMax)
 		}
 	}))
 	more, err := o.authOptions()

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -167,8 +166,6 @@ type coordinator struct {
 	dirty     bool // a ban since the last reconcile
 }
 
-func (c *coordinator) log(msg string, args ...any) { c.o.Log.Info(msg, args...) }
-
 // open creates or finds the run's stream, bucket and consumer and starts
 // listening to the bucket and to the server's advisories.
 func (c *coordinator) open(ctx context.Context, n int) error {
@@ -279,7 +276,7 @@ func (c *coordinator) load(ctx context.Context) error {
 				c.act(ctx)
 				c.resumed = c.book.decided
 				if c.resumed > 0 {
-					c.log(fmt.Sprintf("resuming run %s: %d of %d units already counted", c.run.ID, c.resumed, c.run.Units))
+					c.o.Log.Info("resuming a run", "run", c.run.ID, "counted", c.resumed, "units", c.run.Units)
 				}
 				return nil
 			}
@@ -291,22 +288,21 @@ func (c *coordinator) load(ctx context.Context) error {
 // retryGaveUp removes the messages of blocks the server gave up on in an
 // earlier session, so that reconcile publishes them again.
 func (c *coordinator) retryGaveUp(ctx context.Context) {
-	var retried []string
+	var retried []Block
 	for k, f := range c.failed {
 		if !f.GaveUp {
 			continue
 		}
 		b := c.run.block(k)
 		if err := c.stream.DeleteMsg(ctx, f.StreamSeq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
-			c.log(fmt.Sprintf("%s: cannot remove its failed message %d: %v", b, f.StreamSeq, err))
+			c.o.Log.Warn("cannot remove a failed block's message", "units", b, "seq", f.StreamSeq, "error", err)
 		}
 		_ = c.kv.Delete(ctx, failedKey(b))
 		delete(c.failed, k)
-		retried = append(retried, b.String())
+		retried = append(retried, b)
 	}
 	if len(retried) > 0 {
-		slices.Sort(retried)
-		c.log(fmt.Sprintf("retrying %d block(s) that failed in an earlier session: %s", len(retried), strings.Join(retried, "; ")))
+		c.o.Log.Info("retrying blocks that failed in an earlier session", "blocks", len(retried), "units", formatBlocks(retried))
 	}
 }
 
@@ -319,7 +315,7 @@ func (c *coordinator) loop(ctx context.Context) error {
 	for !c.book.done() {
 		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.book.decided+blocksLen(failed) == c.run.Units && c.recounter.idle() {
 			c.report()
-			return fmt.Errorf("run %s: %d block(s) failed %d times and were set aside: %s; restart the coordinator to retry them",
+			return fmt.Errorf("run %s: %d block(s) failed %d times and were set aside: units %s; restart the coordinator to retry them",
 				c.run.ID, len(failed), c.o.MaxDeliver, formatBlocks(failed))
 		}
 		select {
@@ -357,8 +353,8 @@ func (c *coordinator) loop(ctx context.Context) error {
 // act carries out what the book asked for: recounts, bans, log lines.
 func (c *coordinator) act(ctx context.Context) {
 	recounts, bans, notes := c.book.drain()
-	for _, s := range notes {
-		c.log(s)
+	for _, n := range notes {
+		c.o.Log.Log(ctx, n.level, n.msg, n.args...)
 	}
 	for _, k := range recounts {
 		c.recounter.add(k)
@@ -367,7 +363,7 @@ func (c *coordinator) act(ctx context.Context) {
 		b.At = time.Now().UTC()
 		v, _ := json.Marshal(b)
 		if _, err := c.kv.Put(ctx, bannedKey(b.Worker), v); err != nil {
-			c.log(fmt.Sprintf("cannot record the ban of worker %s: %v", b.Worker, err))
+			c.o.Log.Warn("cannot record a ban", "worker", b.Worker, "error", err)
 		}
 		c.dirty = true
 	}

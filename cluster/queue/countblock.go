@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	meta, err := msg.Metadata()
 	if err != nil {
-		w.logf("message on %s has no metadata: %v", msg.Subject(), err)
+		w.o.Log.Warn("a message without metadata", "subject", msg.Subject(), "error", err)
 		_ = msg.Nak()
 		return
 	}
@@ -26,7 +27,7 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	if err != nil {
 		// Not a block: let it run out of deliveries, so the coordinator
 		// reports it.
-		w.log(err.Error())
+		w.o.Log.Warn("a message that is no block of the run", "error", err)
 		w.count(func(r *WorkerReport) { r.Failures++ })
 		_ = msg.NakWithDelay(failDelay)
 		return
@@ -52,9 +53,7 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 		}
 		return
 	}
-	if w.o.Verbose {
-		w.logf("%s of run %s: started (attempt %d)", b, h.run.ID, meta.NumDelivered)
-	}
+	w.o.Log.Debug("block started", "units", b, "run", h.run.ID, "attempt", meta.NumDelivered)
 	stopBeat := w.beat(ctx, h, msg)
 	defer stopBeat()
 	t0 := time.Now()
@@ -135,7 +134,7 @@ func (w *worker) banned(ctx context.Context, h *runHandle) bool {
 	}
 	var b ban
 	_ = json.Unmarshal(e.Value(), &b)
-	w.logf("ALARM: the coordinator of run %s banned this worker (%s): %s; leaving the run", h.run.ID, w.o.Name, b.Reason)
+	w.o.Log.Warn("ALARM: the coordinator banned this worker; leaving the run", "run", h.run.ID, "worker", w.o.Name, "reason", b.Reason)
 	w.count(func(r *WorkerReport) { r.Banned = append(r.Banned, h.run.ID) })
 	w.skip(h.run.Stream)
 	return true
@@ -169,7 +168,7 @@ func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, me
 	var conflict *ledger.ConflictError
 	switch {
 	case errors.As(err, &conflict):
-		w.logf("ALARM: %v", err)
+		w.o.Log.Warn("ALARM: this worker gave two different results for one block", "error", err)
 		w.count(func(r *WorkerReport) { r.Conflicts++ })
 	case err != nil:
 		if ctx.Err() != nil {
@@ -185,12 +184,12 @@ func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, me
 	}
 	// Only now is the result safe; a lost ack merely redelivers the block.
 	_ = msg.Ack()
-	if w.o.Verbose {
+	if w.o.Log.Enabled(ctx, slog.LevelDebug) {
 		var total uint64
 		for _, u := range v.Units {
 			total += u.Total
 		}
-		w.logf("%s of run %s: done in %.3fs (total %d)", b, h.run.ID, v.Seconds, total)
+		w.o.Log.Debug("block done", "units", b, "run", h.run.ID, "seconds", v.Seconds, "total", total)
 	}
 }
 
@@ -208,7 +207,7 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) 
 		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
 			return dup, err
 		}
-		w.logf("%s of run %s: storing the result failed, retrying: %v", v.block(), h.run.ID, err)
+		w.o.Log.Warn("storing a result failed; retrying", "units", v.block(), "run", h.run.ID, "error", err)
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
@@ -220,11 +219,11 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) 
 // fail reports a failed block in the bucket and hands it back.
 func (w *worker) fail(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, b Block, cause error) {
 	w.count(func(r *WorkerReport) { r.Failures++ })
-	w.logf("%s of run %s failed (attempt %d): %v", b, h.run.ID, meta.NumDelivered, cause)
+	w.o.Log.Warn("a block failed", "units", b, "run", h.run.ID, "attempt", meta.NumDelivered, "error", cause)
 	f := failure{First: b.First, Last: b.Last, Error: cause.Error(), Worker: w.o.Name, Delivered: meta.NumDelivered, StreamSeq: meta.Sequence.Stream}
 	v, _ := json.Marshal(f)
 	if _, err := h.kv.Put(ctx, failedKey(b), v); err != nil {
-		w.logf("%s: cannot record the failure: %v", b, err)
+		w.o.Log.Warn("cannot record a block's failure", "units", b, "error", err)
 	}
 	_ = msg.NakWithDelay(failDelay)
 }

@@ -99,7 +99,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 
 	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url,
 		"--ack-wait", ackWait.String(), "--progress-every", "500ms", "--block-size", "8", "--verify-fraction", "0")
-	coord.WaitMatch(t, `published \d+ block`)
+	coord.WaitMatch(t, `published the block messages messages=\d+`)
 	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	a.WaitMatch(t, heldRx)
 	const held = 0 // the first unit of the block A holds
@@ -131,7 +131,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 	if v.Worker != "B" && v.Worker != "C" || v.Delivered < 2 {
 		t.Errorf("block %d was counted by %q on delivery %d; want B or C on a redelivery", held, v.Worker, v.Delivered)
 	}
-	if want := fmt.Sprintf("%s counted by %s on delivery %d", v.block(), v.Worker, v.Delivered); !strings.Contains(coord.Stderr.String(), want) {
+	if want := fmt.Sprintf("counted on a later delivery (an earlier worker died, failed or lost its connection) units=%d-%d worker=%s delivery=%d", v.First, v.Last, v.Worker, v.Delivered); !strings.Contains(coord.Stderr.String(), want) {
 		t.Errorf("coordinator did not log %q:\n%s", want, coord.Stderr.String())
 	}
 	t.Logf("%s: held by A for %s, killed, counted by %s on delivery %d", v.block(), time.Since(holdSince).Round(time.Millisecond), v.Worker, v.Delivered)
@@ -154,9 +154,9 @@ func TestProcessRogueWorkers(t *testing.T) {
 		want   []string // in the coordinator's stderr
 	}{
 		{"spot checks", []string{"--verify-fraction", "0.3"}, []string{"H1"}, true, 0,
-			[]string{"ALARM: worker R is banned: its result for units", "differs from the coordinator's recount"}},
+			[]string{`ALARM: a worker is banned; its results are discarded and counted again worker=R reason="its result for units`, "differs from the coordinator's recount"}},
 		{"quorum", []string{"--replicas", "2", "--verify-fraction", "0"}, []string{"H1", "H2"}, false, 0,
-			[]string{"workers disagree; the coordinator counts it again", "ALARM: worker R is banned"}},
+			[]string{"workers disagree; the coordinator counts it again", "ALARM: a worker is banned; its results are discarded and counted again worker=R"}},
 		{"published table", []string{"--verify-fraction", "0"}, nil, false, 1,
 			[]string{"N = 12: the total", "does not match the published count 14200"}},
 	}
@@ -165,12 +165,12 @@ func TestProcessRogueWorkers(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
 			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--ack-wait", "2s", "--block-size", "32"}, tt.args...)
 			coord := start(t, "coordinator", nil, args...)
-			coord.WaitMatch(t, `published \d+ block`)
+			coord.WaitMatch(t, `published the block messages messages=\d+`)
 			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
 			if tt.alone {
 				// R alone takes every block at first, so that the random
 				// checks must meet its work.
-				coord.WaitMatch(t, "worker R is banned")
+				coord.WaitMatch(t, "ALARM: a worker is banned.* worker=R ")
 			}
 			for _, name := range tt.honest {
 				start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name, "--exit-when-idle", "2s")
@@ -204,7 +204,7 @@ func TestProcessStoreLocked(t *testing.T) {
 	store := t.TempDir()
 	listen := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
 	first := start(t, "coordinator", nil, "coordinator", "14", "--listen", listen, "--store", store)
-	first.WaitMatch(t, `published \d+ block`)
+	first.WaitMatch(t, `published the block messages messages=\d+`)
 	second := start(t, "second coordinator", nil, "coordinator", "14", "--listen", fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t)), "--store", store)
 	if code := second.Wait(t); code != 1 {
 		t.Fatalf("second coordinator: exit %d", code)
@@ -232,7 +232,7 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	args := []string{"coordinator", strconv.Itoa(n), "--listen", listen, "--store", t.TempDir(),
 		"--ack-wait", "2s", "--progress-every", "100ms"}
 	coord := start(t, "coordinator", nil, args...)
-	coord.WaitMatch(t, `published \d+ block`)
+	coord.WaitMatch(t, `published the block messages messages=\d+`)
 	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	a.WaitMatch(t, heldRx)
 	start(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
@@ -252,7 +252,7 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	}
 
 	again := start(t, "coordinator again", nil, args...)
-	m := again.WaitMatch(t, `resuming run \S+: (\d+) of 1632 units already counted`)
+	m := again.WaitMatch(t, `resuming a run run=\S+ counted=(\d+) units=1632`)
 	if d, _ := strconv.Atoi(m[1]); d < 100 || d == 1632 {
 		t.Errorf("resumed with %d of 1632 units", d)
 	}

@@ -74,10 +74,10 @@ func (c *coordinator) reconcile(ctx context.Context, first bool) error {
 		return err
 	}
 	if first {
-		c.log(fmt.Sprintf("published %d block message(s) of up to %d unit(s) (%d units in all, %d result(s) each) of run %s to stream %s",
-			len(todo), c.run.BlockSize, c.run.Units, c.run.Replicas, c.run.ID, c.run.Stream))
+		c.o.Log.Info("published the block messages", "messages", len(todo), "block_size", c.run.BlockSize,
+			"units", c.run.Units, "replicas", c.run.Replicas, "run", c.run.ID, "stream", c.run.Stream)
 	} else {
-		c.log(fmt.Sprintf("%d block message(s) were missing (results lost or discarded); published them again: %s", len(todo), formatBlocks(todo)))
+		c.o.Log.Info("published missing block messages again (results lost or discarded)", "messages", len(todo), "units", formatBlocks(todo))
 	}
 	return nil
 }
@@ -152,5 +152,5 @@ func formatBlocks(bs []Block) string {
 			units = append(units, u)
 		}
 	}
-	return "units " + ledger.FormatUnits(slices.Compact(units))
+	return ledger.FormatUnits(slices.Compact(units))
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -87,6 +88,14 @@ func (b Block) String() string {
 		return "unit " + strconv.Itoa(b.First)
 	}
 	return fmt.Sprintf("units %d-%d", b.First, b.Last)
+}
+
+// LogValue is b's units in a log record: "7", or "2432-2495".
+func (b Block) LogValue() slog.Value {
+	if b.First == b.Last {
+		return slog.IntValue(b.First)
+	}
+	return slog.StringValue(fmt.Sprintf("%d-%d", b.First, b.Last))
 }
 
 // Len returns the number of units in b.

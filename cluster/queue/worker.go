@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
@@ -26,10 +25,9 @@ type WorkerOptions struct {
 	// IdleExit makes Work return once no run has had work for this long;
 	// 0 means serve until ctx ends.
 	IdleExit time.Duration
-	// Log receives failures, alarms and bans, and with Verbose a record
-	// when each block starts and ends. Nil discards them.
-	Log     *slog.Logger
-	Verbose bool
+	// Log receives failures, alarms and bans, and at the debug level a
+	// record when each block starts and ends. Nil discards them.
+	Log *slog.Logger
 }
 
 // WorkerReport sums up what a worker did.
@@ -147,10 +145,6 @@ type worker struct {
 	rep     WorkerReport
 }
 
-func (w *worker) log(msg string) { w.o.Log.Info(msg) }
-
-func (w *worker) logf(format string, args ...any) { w.log(fmt.Sprintf(format, args...)) }
-
 // discover refreshes the list of runs and returns how many have messages.
 func (w *worker) discover(ctx context.Context) int {
 	lister := w.js.ListStreams(ctx, jetstream.WithStreamListSubject("nqueens.>"))
@@ -198,7 +192,7 @@ func (w *worker) discover(ctx context.Context) int {
 func (w *worker) open(ctx context.Context, name string, md map[string]string) *runHandle {
 	run, err := runFromMetadata(name, md)
 	if err != nil {
-		w.logf("skipping stream %s: %v", name, err)
+		w.o.Log.Warn("skipping a stream", "stream", name, "error", err)
 		w.skip(name)
 		return nil
 	}

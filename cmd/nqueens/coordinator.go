@@ -124,7 +124,7 @@ func (o *coordinatorOptions) validate(args []string) error {
 
 func (o *coordinatorOptions) run(ctx context.Context) error {
 	stderr := o.stderr
-	logger := newLineLogger(stderr, "coordinator")
+	logger := newLineLogger(stderr, "coordinator", nil)
 	conn := o.nats.options("nqueens coordinator")
 	if o.nats.url == "" {
 		unlock, err := queue.LockStore(o.store)
@@ -163,7 +163,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 			view.update(runState(p))
 			return
 		}
-		logger.Info(strings.TrimPrefix(view.line(runState(p)), "nqueens: "))
+		fmt.Fprintln(stderr, view.line(runState(p)))
 	}
 	r, err := queue.Coordinate(ctx, nc, o.n, queue.CoordinatorOptions{
 		AckWait:        o.ackWait,
@@ -216,7 +216,8 @@ func runState(p queue.RunProgress) progressState {
 		note += fmt.Sprintf(", %d block(s) set aside after failing", len(p.Failed))
 	}
 	if len(p.Banned) > 0 {
-		note += fmt.Sprintf(", BANNED: %s", strings.Join(p.Banned, ", "))
+		// Worker names are the workers' own choice: escaped.
+		note += fmt.Sprintf(", BANNED: %s", escapeText(strings.Join(p.Banned, ", ")))
 	}
 	return progressState{Done: p.Done, Units: p.Run.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed, Note: note}
 }

@@ -312,7 +312,9 @@ func oneLine(s string) string {
 // suggestions, if any, on lines of their own below it.
 func errorText(err error) string {
 	head, hint, found := strings.Cut(err.Error(), strings.TrimRight(suggestion, "\n"))
-	out := "nqueens: " + oneLine(head) + "\n"
+	// Errors carry text from files and peers: it is escaped, never sent
+	// to the terminal as is.
+	out := "nqueens: " + escapeText(oneLine(head)) + "\n"
 	if found {
 		out += "Did you mean this?\n"
 		for _, l := range strings.Split(strings.TrimSpace(hint), "\n") {

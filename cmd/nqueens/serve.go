@@ -83,7 +83,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if o.quiet {
 		level = slog.LevelWarn
 	}
-	o.cfg.Logger = slog.New(slog.NewTextHandler(o.stderr, &slog.HandlerOptions{Level: level}))
+	o.cfg.Logger = newLineLogger(o.stderr, "serve", level)
 	o.cfg.MaxBufferedBytes = o.maxBuffered
 	if host, _, err := net.SplitHostPort(o.addr); err == nil && host != "" && net.ParseIP(host) == nil {
 		o.cfg.AllowedHosts = append(o.cfg.AllowedHosts, host) // the name it listens on is its own

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func newWorkerCmd() *cobra.Command {
 	fl.IntVarP(&o.workers, "workers", "w", 0, "blocks counted at once (default: all cores)")
 	fl.StringVar(&o.name, "name", "", "name of this worker in results (default host:pid)")
 	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit after this long without work (0: never)")
-	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block (the debug level)")
 	natsFlagGroups(cmd)
 	return command(cmd, o)
 }
@@ -105,7 +106,11 @@ func (o *workerOptions) validate([]string) error {
 
 func (o *workerOptions) run(ctx context.Context) error {
 	stderr := o.stderr
-	logger := newLineLogger(stderr, "worker")
+	level := slog.LevelInfo
+	if o.verbose {
+		level = slog.LevelDebug
+	}
+	logger := newLineLogger(stderr, "worker", level)
 	conn := o.nats.options("nqueens worker " + o.name)
 	conn.Log = logger
 	nc, err := queue.Connect(conn)
@@ -115,10 +120,10 @@ func (o *workerOptions) run(ctx context.Context) error {
 	defer nc.Close()
 	start := time.Now()
 	rep, err := queue.Work(ctx, nc, queue.WorkerOptions{
-		Workers: o.workers, Name: o.name, IdleExit: o.idle, Verbose: o.verbose, Log: logger,
+		Workers: o.workers, Name: o.name, IdleExit: o.idle, Log: logger,
 	})
 	fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
-		o.name, rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
+		escapeText(o.name), rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
 	if len(rep.Banned) > 0 {
 		return fmt.Errorf("the coordinator banned this worker from run(s) %s: its results were wrong; check this machine", strings.Join(rep.Banned, ", "))
 	}
