@@ -1,6 +1,7 @@
 package board
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -42,6 +43,9 @@ func TestPlacement(t *testing.T) {
 	}
 	if !p.Equal(FromColumns(1, 3, 0, 2)) || p.Equal(FromColumns(1, 3, 0)) || p.Equal(FromColumns(1, 3, 2, 0)) {
 		t.Error("Equal disagrees with FromColumns")
+	}
+	if got := FromOneBased(2, 0, 1).OneBased(); !slices.Equal(got, []int32{2, 0, 1}) {
+		t.Errorf("OneBased after FromOneBased(2, 0, 1) = %v", got)
 	}
 	q := p.Clone()
 	q[0] = 0

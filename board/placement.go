@@ -55,6 +55,16 @@ func FromOneBased(cols ...int) Placement {
 	return p
 }
 
+// OneBased returns the columns as people write them, the inverse of
+// [FromOneBased]: 1-based, 0 for an empty row. Cost O(n).
+func (p Placement) OneBased() []int32 {
+	out := make([]int32, len(p))
+	for i, c := range p {
+		out[i] = c + 1
+	}
+	return out
+}
+
 // Collect copies any [Columns] into a Placement. Cost O(n) time and memory.
 func Collect(c Columns) Placement {
 	if p, ok := c.(Placement); ok {

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -88,8 +89,13 @@ func (c Counters) String() string {
 }
 
 // Group writes v with a comma every three digits: 4,426,165,368.
-func Group(v uint64) string {
-	s := fmt.Sprint(v)
+func Group(v uint64) string { return GroupDigits(strconv.FormatUint(v, 10)) }
+
+// GroupDigits puts a comma every three digits into a string of decimal
+// digits, counted from the right: "4426165368" becomes "4,426,165,368".
+// It is the one grouping of the Go code (Group and the command's big
+// numbers use it).
+func GroupDigits(s string) string {
 	var b strings.Builder
 	for i, d := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {

@@ -338,6 +338,10 @@ func TestGroup(t *testing.T) {
 			t.Errorf("Group(%d) = %q, want %q", v, got, want)
 		}
 	}
+	// Past 64 bits: C(400, 20)-sized candidate counts.
+	if got, want := GroupDigits("104857600000000000000000000"), "104,857,600,000,000,000,000,000,000"; got != want {
+		t.Errorf("GroupDigits = %q, want %q", got, want)
+	}
 }
 
 // TestConcurrentSolve runs every strategy in parallel with itself: a

@@ -292,7 +292,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 			if err := board.VerifyCompletion(sol, p); err != nil {
 				return fmt.Errorf("internal error, the completion is invalid: %w", err)
 			}
-			out.Exists, out.Queens = true, oneBased(sol)
+			out.Exists, out.Queens = true, sol.OneBased()
 		}
 	}
 	out.Seconds = time.Since(start).Seconds()

@@ -48,23 +48,13 @@ func (s *Server) handleSolutions(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err // impossible for a solution: one queen a column
 		}
-		c := classJSON{Canonical: oneBased(p), Size: size, Orbit: make([][]int32, len(orbit))}
+		c := classJSON{Canonical: p.OneBased(), Size: size, Orbit: make([][]int32, len(orbit))}
 		for i, o := range orbit {
-			c.Orbit[i] = oneBased(o)
+			c.Orbit[i] = o.OneBased()
 		}
 		out.Classes = append(out.Classes, c)
 		out.Total += size
 		out.Unique++
 	}
 	return writeJSON(w, http.StatusOK, out)
-}
-
-// oneBased is a placement as people read it: 1-based columns, 0 for an
-// empty row.
-func oneBased(p board.Placement) []int32 {
-	out := make([]int32, len(p))
-	for i, c := range p {
-		out[i] = c + 1
-	}
-	return out
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
@@ -97,14 +96,7 @@ func groupBig(v *big.Int) string {
 		f, _ := new(big.Float).SetInt(v).Float64()
 		return fmt.Sprintf("%.3g", f)
 	}
-	var b strings.Builder
-	for i, d := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
-	return b.String()
+	return classic.GroupDigits(s)
 }
 
 // algoTime estimates the seconds a whole run of s on n takes from the

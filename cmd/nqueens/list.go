@@ -175,7 +175,7 @@ func writeListed(w *bufio.Writer, p board.Placement, f board.Format, k, orbit in
 			N      int     `json:"n"`
 			Queens []int32 `json:"queens"`
 			Orbit  int     `json:"orbit"`
-		}{len(p), oneBased(p), orbit})
+		}{len(p), p.OneBased(), orbit})
 	case f.IsBoard():
 		if orbit > 0 {
 			fmt.Fprintf(w, "# solution %d (class of %d)\n", k, orbit)
@@ -184,12 +184,4 @@ func writeListed(w *bufio.Writer, p board.Placement, f board.Format, k, orbit in
 		}
 	}
 	return board.Write(w, p, f)
-}
-
-func oneBased(p board.Placement) []int32 {
-	q := make([]int32, len(p))
-	for i, c := range p {
-		q[i] = c + 1
-	}
-	return q
 }
