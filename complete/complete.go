@@ -54,6 +54,10 @@ type Options struct {
 	// Seed drives the local search used above ExactLimit; the same seed
 	// gives the same completion.
 	Seed uint64
+	// Progress, if set, is called by the exact search about every 16 K
+	// nodes with the nodes visited so far (see [EstimateSearch] for how
+	// many to expect), on the searching goroutine.
+	Progress func(nodes uint64)
 }
 
 // Validate checks a partial board before any search, with
@@ -97,6 +101,7 @@ func Complete(ctx context.Context, p board.Partial, opts Options) (board.Placeme
 		return cols, nil
 	}
 	e := newExact(ctx, q.n, q.queens, q.blocked)
+	e.progress = opts.Progress
 	var out board.Placement
 	e.search(func() bool { out = e.columns(); return false })
 	switch {
@@ -125,6 +130,7 @@ func All(ctx context.Context, p board.Partial, opts Options) iter.Seq2[board.Pla
 			return
 		}
 		e := newExact(ctx, q.n, q.queens, q.blocked)
+		e.progress = opts.Progress
 		if !e.search(func() bool { return yield(e.columns(), nil) }) && e.err != nil {
 			yield(nil, e.err)
 		}
@@ -143,6 +149,7 @@ func Count(ctx context.Context, p board.Partial, opts Options) (uint64, error) {
 		return 0, &TooLargeError{N: q.n}
 	}
 	e := newExact(ctx, q.n, q.queens, q.blocked)
+	e.progress = opts.Progress
 	var count uint64
 	overflow := false
 	e.search(func() bool {

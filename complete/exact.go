@@ -30,6 +30,8 @@ type exact struct {
 	ctx     context.Context
 	err     error // set when ctx ends the search
 	nodes   uint64
+	// progress, if set, gets the nodes so far every checkEvery nodes.
+	progress func(nodes uint64)
 }
 
 // newExact sets up the search for an n×n board (n ≤ ExactLimit) holding
@@ -85,23 +87,58 @@ func (e *exact) free(r int) uint64 {
 }
 
 // search calls found for every completion of the current board and returns
-// false as soon as found does (or the context ends). It branches on the row
-// with the fewest free squares, or on a column with two when every row has
-// more; before that it stops at any free row or column with no square left,
-// and a column with a single square left is filled at once, so forced moves
-// cost no branching. Each branch is a different square for one line that
-// every completion must fill, so each completion is found exactly once.
+// false as soon as found does (or the context ends). It branches as
+// [exact.choose] says, so each completion is found exactly once.
 func (e *exact) search(found func() bool) bool {
 	if e.rows == 0 {
 		return found()
 	}
 	e.nodes++
 	if e.nodes%checkEvery == 0 {
+		if e.progress != nil {
+			e.progress(e.nodes)
+		}
 		if err := e.ctx.Err(); err != nil {
 			e.err = err
 			return false
 		}
 	}
+	b, ok := e.choose()
+	if !ok {
+		return true
+	}
+	for m := b.squares; m != 0; m &= m - 1 {
+		r, c := b.square(bits.TrailingZeros64(m))
+		if !e.try(r, c, found) {
+			return false
+		}
+	}
+	return true
+}
+
+// branch is how the search splits a node: a line that every completion
+// must fill, and the free squares left on it. A row's squares are columns,
+// a column's are rows.
+type branch struct {
+	line    int
+	column  bool
+	squares uint64
+}
+
+// square is the k-th square of b's line: row and column.
+func (b branch) square(k int) (r, c int) {
+	if b.column {
+		return k, b.line
+	}
+	return b.line, k
+}
+
+// choose is the branching of a node with rows left, or false for a dead
+// end: a free row or column with no square left. It takes a column with a
+// single square left at once, so forced moves cost no branching; else the
+// row with the fewest free squares, or a column with two when every row
+// has more.
+func (e *exact) choose() (branch, bool) {
 	var avail [ExactLimit]uint64
 	best, bestCount := -1, ExactLimit+1
 	var once, twice, thrice uint64 // columns free in at least one row, two, three
@@ -110,7 +147,7 @@ func (e *exact) search(found func() bool) bool {
 		a := e.free(r)
 		k := bits.OnesCount64(a)
 		if k == 0 {
-			return true
+			return branch{}, false
 		}
 		if k < bestCount {
 			best, bestCount = r, k
@@ -121,34 +158,24 @@ func (e *exact) search(found func() bool) bool {
 		once |= a
 	}
 	if e.cols&^once != 0 {
-		return true // a column no free row can reach
+		return branch{}, false // a column no free row can reach
+	}
+	column := func(c int) branch {
+		b := branch{line: c, column: true}
+		for rs := e.rows; rs != 0; rs &= rs - 1 {
+			if r := bits.TrailingZeros64(rs); avail[r]&(1<<c) != 0 {
+				b.squares |= 1 << r
+			}
+		}
+		return b
 	}
 	if single := e.cols &^ twice; bestCount > 1 && single != 0 {
-		c := bits.TrailingZeros64(single)
-		for rs := e.rows; rs != 0; rs &= rs - 1 {
-			if r := bits.TrailingZeros64(rs); avail[r]&(1<<c) != 0 {
-				return e.try(r, c, found)
-			}
-		}
+		return column(bits.TrailingZeros64(single)), true
 	}
 	if pair := e.cols & twice &^ thrice; bestCount > 2 && pair != 0 {
-		// A column with two free squares: two branches instead of more.
-		c := bits.TrailingZeros64(pair)
-		for rs := e.rows; rs != 0; rs &= rs - 1 {
-			if r := bits.TrailingZeros64(rs); avail[r]&(1<<c) != 0 {
-				if !e.try(r, c, found) {
-					return false
-				}
-			}
-		}
-		return true
+		return column(bits.TrailingZeros64(pair)), true // two branches instead of more
 	}
-	for m := avail[best]; m != 0; m &= m - 1 {
-		if !e.try(best, bits.TrailingZeros64(m), found) {
-			return false
-		}
-	}
-	return true
+	return branch{line: best, squares: avail[best]}, true
 }
 
 func (e *exact) try(r, c int, found func() bool) bool {

@@ -277,6 +277,17 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 	out := completeResponse{N: len(p.Queens)}
 	opts := complete.Options{Seed: req.Seed}
 	if req.Count {
+		// Refused at once when it would outlast the request's time limit,
+		// rather than holding a job slot until the limit ends it.
+		f, err := complete.Plan(r.Context(), p, 100*time.Millisecond)
+		if err != nil {
+			return completeError(err)
+		}
+		if limit := s.cfg.RequestTimeout; f.Seconds > limit.Seconds() {
+			n := len(p.Queens)
+			return errorf(http.StatusUnprocessableEntity, "counting the completions of this %d×%d board would take about %s here (%.3g nodes, an estimate), beyond this server's limit of %s a request; nqueens complete --count --yes counts it on your machine",
+				n, n, roughSeconds(f.Seconds), f.Nodes, limit)
+		}
 		k, err := complete.Count(r.Context(), p, opts)
 		if err != nil {
 			return completeError(err)
@@ -305,4 +316,21 @@ func completeError(err error) error {
 		return errorf(http.StatusUnprocessableEntity, "%v", err)
 	}
 	return err
+}
+
+// roughSeconds says how long an estimated time is: "40 s", "3 hours",
+// "2.8e+09 years".
+func roughSeconds(s float64) string {
+	const day, year = 86400, 365.25 * 86400
+	switch {
+	case s < 120:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 7200:
+		return fmt.Sprintf("%.0f minutes", s/60)
+	case s < 2*day:
+		return fmt.Sprintf("%.0f hours", s/3600)
+	case s < 2*year:
+		return fmt.Sprintf("%.0f days", s/day)
+	}
+	return fmt.Sprintf("%.3g years", s/year)
 }

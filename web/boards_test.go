@@ -133,6 +133,10 @@ func TestBoardEndpointErrors(t *testing.T) {
 		{"POST", "/api/complete", `{"queens":[0,0],"count":"yes"}`, 400, "count"},
 		{"POST", "/api/complete", `{}`, 400, "the request needs a board"},
 		{"GET", "/api/complete", "", 405, "want POST"},
+		// A count beyond the request limit is refused at once, not left to
+		// hold a job slot for the limit's time.
+		{"POST", "/api/complete", `{"board":"` + strings.Repeat("0 ", 30) + `","count":true}`, 422, "counting the completions of this 30×30 board would take about"},
+		{"POST", "/api/complete", `{"board":"` + strings.Repeat("0 ", 30) + `","count":true}`, 422, "beyond this server's limit of 1m0s a request; nqueens complete --count --yes counts it on your machine"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.target, func(t *testing.T) {

@@ -40,7 +40,9 @@ func stallBody(t *testing.T, addr, target string) net.Conn {
 // that reads a body. The slow-client time limit is long here: what frees
 // the slots is that a body is read before a slot is taken.
 func TestSlowBodiesHoldNoSlot(t *testing.T) {
-	s := newServer(t, Config{SlowClientTimeout: time.Minute})
+	// The count of the completions of an empty 20×20 board is accepted
+	// under a long request limit, and runs until the shutdown.
+	s := newServer(t, Config{SlowClientTimeout: time.Minute, RequestTimeout: 10000 * time.Hour})
 	base, stop := serveLoopback(t, s)
 	defer stop()
 	addr := strings.TrimPrefix(base, "http://")
@@ -115,7 +117,9 @@ func TestStalledStreamFreesSlot(t *testing.T) {
 // cancelled (a count of the completions of an empty 20×20 board, 39
 // billion), and one still waiting for its body.
 func TestShutdownIs503(t *testing.T) {
-	s := newServer(t, Config{SlowClientTimeout: time.Minute})
+	// The count of the completions of an empty 20×20 board is accepted
+	// under a long request limit, and runs until the shutdown.
+	s := newServer(t, Config{SlowClientTimeout: time.Minute, RequestTimeout: 10000 * time.Hour})
 	base, stop := serveLoopback(t, s)
 	addr := strings.TrimPrefix(base, "http://")
 	type answer struct {

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"time"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/complete"
@@ -19,6 +22,8 @@ type completeOptions struct {
 	count, all, jsonOut      bool
 	limit                    int
 	seed                     uint64
+	yes                      bool
+	progress                 func(nodes uint64) // of the exact search
 	inf                      board.Format
 	path                     string
 }
@@ -61,6 +66,7 @@ exit 1. Every completion is verified before it is printed.`,
 	fl.IntVar(&o.limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
 	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
 	fl.Uint64Var(&o.seed, "seed", 0, "seed of the local search used above 64×64")
+	fl.BoolVar(&o.yes, "yes", false, "start a --count or --all estimated to take over an hour")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagsMutuallyExclusive("count", "all")
 	return command(cmd, o)
@@ -127,7 +133,19 @@ func (o *completeOptions) run(ctx context.Context) error {
 		}
 		fmt.Fprintf(o.stderr, "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
 	}
-	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
+	var view *progressView
+	if o.count || (o.all && o.limit == 0) {
+		est, err := o.checkSearch(ctx, p)
+		if err != nil {
+			return err
+		}
+		view = newProgressView(o.stderr, fmt.Sprintf("complete %d×%d", n, n), "nodes", false)
+		defer view.finish(false)
+		o.progress = func(nodes uint64) {
+			view.update(progressState{Done: int(min(nodes, math.MaxInt)), Units: int(max(est, float64(nodes)))})
+		}
+	}
+	err = o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
 		switch {
 		case o.count:
 			return o.writeCount(ctx, w, p)
@@ -136,16 +154,46 @@ func (o *completeOptions) run(ctx context.Context) error {
 		}
 		return o.writeOne(ctx, w, p, f)
 	})
+	if view != nil {
+		view.finish(err == nil)
+	}
+	return err
+}
+
+// checkSearch forecasts the exact search of --count and --all as count
+// does, and refuses one estimated over longRun without --yes. It returns
+// the estimated nodes.
+func (o *completeOptions) checkSearch(ctx context.Context, p board.Partial) (float64, error) {
+	n := len(p.Queens)
+	f, err := complete.Plan(ctx, p, 100*time.Millisecond)
+	if err != nil || f.Seconds < 1 {
+		return f.Nodes, err
+	}
+	hint := ""
+	empty := len(p.Blocked) == 0 && !slices.ContainsFunc(p.Queens, func(c int32) bool { return c != board.Empty })
+	if empty && o.count {
+		hint = fmt.Sprintf("; the completions of an empty board are its solutions, which nqueens count %d counts far faster", n)
+	}
+	what := fmt.Sprintf("about %s (%.3g ± %.1g nodes at %.3g nodes/s, for about %.3g completions; an estimate)", formatSeconds(f.Seconds), f.Nodes, f.NodesErr, f.NodesPerSec, f.Completions)
+	verb := "counting"
+	if o.all {
+		verb = "listing"
+	}
+	if f.Seconds > longRun.Seconds() && !o.yes {
+		return 0, usagef("%s the completions of this %d×%d board would take %s; add --yes to start it%s", verb, n, n, what, hint)
+	}
+	fmt.Fprintf(o.stderr, "nqueens: %s the completions of this %d×%d board takes %s (Ctrl-C stops it)%s\n", verb, n, n, what, hint)
+	return f.Nodes, nil
 }
 
 // writeCount prints the number of completions of p.
 func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p board.Partial) error {
-	k, err := complete.Count(ctx, p, complete.Options{Seed: o.seed})
+	k, err := complete.Count(ctx, p, complete.Options{Seed: o.seed, Progress: o.progress})
 	if err != nil {
 		return err
 	}
 	if o.jsonOut {
-		return writeJSONLine(w, map[string]any{"n": len(p.Queens), "completions": k})
+		return writeJSONLine(w, completionsJSON{N: len(p.Queens), Completions: k})
 	}
 	_, err = fmt.Fprintln(w, k)
 	return err
@@ -154,7 +202,7 @@ func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p boa
 // writeAll prints every completion of p, up to --limit.
 func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board.Partial, f board.Format) error {
 	k := 0
-	for sol, err := range complete.All(ctx, p, complete.Options{Seed: o.seed}) {
+	for sol, err := range complete.All(ctx, p, complete.Options{Seed: o.seed, Progress: o.progress}) {
 		if err != nil {
 			return err
 		}
@@ -217,9 +265,18 @@ func checkCompletion(sol board.Placement, p board.Partial) error {
 	return nil
 }
 
+// completionsJSON is the --json line of --count.
+type completionsJSON struct {
+	N           int    `json:"n"`
+	Completions uint64 `json:"completions"`
+}
+
 func noCompletion(w io.Writer, n int, jsonOut bool) error {
 	if jsonOut {
-		return writeJSONLine(w, map[string]any{"n": n, "exists": false})
+		return writeJSONLine(w, struct {
+			N      int  `json:"n"`
+			Exists bool `json:"exists"`
+		}{n, false})
 	}
 	_, err := fmt.Fprintln(w, "no completion exists")
 	return err

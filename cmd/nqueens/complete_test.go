@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,9 +22,9 @@ func TestCompleteCommand(t *testing.T) {
 		{"format flag", "2 0 0 0\n", []string{"complete", "--input-format", "list", "-f", "json"}, `{"n":4,"queens":[2,4,1,3]}` + "\n", 0, ""},
 		{"dots with a blocked square", ".x..\n....\n....\n....\n", []string{"complete", "-f", "list"}, "3 1 4 2\n", 0, ""},
 		{"no completion", "1 0 0 0\n", []string{"complete", "--input-format", "list"}, "no completion exists\n", 0, ""},
-		{"no completion json", "1 0 0 0\n", []string{"complete", "--input-format", "list", "--json"}, `{"exists":false,"n":4}` + "\n", 0, ""},
+		{"no completion json", "1 0 0 0\n", []string{"complete", "--input-format", "list", "--json"}, `{"n":4,"exists":false}` + "\n", 0, ""},
 		{"count", "0 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count"}, "92\n", 0, ""},
-		{"count json", "1 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count", "--json"}, `{"completions":4,"n":8}` + "\n", 0, ""},
+		{"count json", "1 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count", "--json"}, `{"n":8,"completions":4}` + "\n", 0, ""},
 		{"all", "0 0 0 0\n", []string{"complete", "--input-format", "list", "--all", "-f", "list"}, "2 4 1 3\n3 1 4 2\n", 0, ""},
 		{"all limit", "0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--all", "--limit", "1", "-f", "list"}, "2 4 6 1 3 5\n", 0, ""},
 		{"all dots headers", "0 0 0 0\n", []string{"complete", "--input-format", "list", "--all", "-f", "dots"},
@@ -73,5 +74,29 @@ func TestCompleteRefusesHugeBoards(t *testing.T) {
 	want := fmt.Sprintf("n = %d is out of range for completion by local search (1..%d, its memory and time grow with n", complete.MaxLocalN+1, complete.MaxLocalN)
 	if code != 1 || out.Len() != 0 || !strings.Contains(errOut.String(), want) || strings.Contains(errOut.String(), "trying local search") {
 		t.Errorf("exit %d, stdout %d bytes, stderr %q", code, out.Len(), errOut.String())
+	}
+}
+
+// TestCompleteGuard: --count and --all of a board whose exact search would
+// take over an hour are refused at once (exit 2) with the estimate, and an
+// empty board points to count; a quick one starts without a word.
+func TestCompleteGuard(t *testing.T) {
+	empty := strings.Repeat("0 ", 32) + "\n"
+	for _, flag := range []string{"--count", "--all"} {
+		code, out, errOut := runCLIIn(empty, "complete", flag)
+		want := regexp.MustCompile(`^nqueens: (counting|listing) the completions of this 32×32 board would take about [0-9.e+]+ years \([0-9.e+]+ ± [0-9.e+]+ nodes at [0-9.e+]+ nodes/s, for about [0-9.e+]+ completions; an estimate\); add --yes to start it`)
+		if code != 2 || out != "" || !want.MatchString(errOut) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", flag, code, out, errOut)
+		}
+		if hint := "which nqueens count 32 counts far faster"; (flag == "--count") != strings.Contains(errOut, hint) {
+			t.Errorf("%s: the hint to count is wrong in %q", flag, errOut)
+		}
+	}
+	// --all --limit bounds the work itself.
+	if code, out, errOut := runCLIIn(empty, "complete", "--all", "--limit", "1", "-f", "list"); code != 0 || strings.Count(out, "\n") != 1 || errOut != "" {
+		t.Errorf("--all --limit 1: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, out, errOut := runCLIIn("1 0 0 0 0 0 0 0 0 0\n", "complete", "--count"); code != 0 || out != "64\n" || errOut != "" {
+		t.Errorf("a quick count: exit %d, %q, %q", code, out, errOut)
 	}
 }

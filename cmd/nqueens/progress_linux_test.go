@@ -241,3 +241,27 @@ func TestSolveRandomInterruptedProcess(t *testing.T) {
 		t.Errorf("stopped %v after Ctrl-C, exit %d, stderr %q", d, cmd.ProcessState.ExitCode(), errOut.String())
 	}
 }
+
+// TestCompleteProgressOnTerminal: complete --all shows the nodes searched
+// of the estimate; its stdout is a pipe read only once the bar shows, so
+// the search cannot end before.
+func TestCompleteProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	tty, screen := onTerminal(t, 100, 24)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"complete", "--all", "-f", "list"}, strings.NewReader(strings.Repeat("0 ", 13)+"\n"), w, tty)
+		w.Close()
+	}()
+	frame := regexp.MustCompile(`complete 13×13 \d+/\d+ nodes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
+	out, err := io.ReadAll(r)
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || err != nil || strings.Count(string(out), "\n") != 73712 {
+		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
+	}
+}
