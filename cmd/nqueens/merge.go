@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/spf13/cobra"
@@ -52,20 +53,36 @@ func (o *mergeOptions) validate(args []string) error {
 }
 
 func (o *mergeOptions) run(ctx context.Context) error {
+	// Progress in bytes of the ledgers read, which weighs a large ledger
+	// more than a small one.
+	var size, done int64
+	for _, path := range o.paths {
+		if fi, err := os.Stat(path); err == nil {
+			size += fi.Size()
+		}
+	}
+	view := newProgressView(o.stderr, fmt.Sprintf("merge of %d ledger(s)", len(o.paths)), "bytes", false)
+	defer view.finish(false)
 	files := make([]*ledger.File, 0, len(o.paths))
 	for _, path := range o.paths {
+		view.update(progressState{Done: int(done), Units: int(max(size, done))})
 		if err := ctx.Err(); err != nil {
-			return err
+			return interruptedf("the ledgers are unchanged")
 		}
 		lf, err := ledger.ReadFile(path)
 		if err != nil {
 			return err
+		}
+		if fi, err := os.Stat(path); err == nil {
+			done += fi.Size()
 		}
 		if lf.Truncated > 0 {
 			fmt.Fprintf(o.stderr, "nqueens: warning: %s:%d: ignoring a last line cut short (the shard was killed while writing; rerun it to redo those units)\n", path, lf.Truncated)
 		}
 		files = append(files, lf)
 	}
+	view.update(progressState{Done: int(done), Units: int(max(size, done))})
+	view.finish(true)
 	rep, err := ledger.Merge(files)
 	var me *ledger.MissingError
 	if o.jsonOut && errors.As(err, &me) {

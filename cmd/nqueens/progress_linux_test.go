@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/syncbuf"
 	"github.com/nqueens/nqueens/internal/testkit"
@@ -263,5 +265,70 @@ func TestCompleteProgressOnTerminal(t *testing.T) {
 	out, err := io.ReadAll(r)
 	if code := testkit.Receive(t, "the exit code", done); code != 0 || err != nil || strings.Count(string(out), "\n") != 73712 {
 		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
+	}
+}
+
+// TestCoordinatorProgressOnTerminal: the coordinator draws a bar of the
+// units done, with its workers, instead of log lines; no worker is started
+// until the bar shows, so the run cannot end before.
+func TestCoordinatorProgressOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a pool through NATS for a couple of seconds")
+	}
+	quickProgress(t)
+	srv, err := queue.StartServer(queue.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	tty, screen := onTerminal(t, 120, 24)
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"coordinator", "11", "--nats", srv.ClientURL(), "--progress-every", "50ms"}, strings.NewReader(""), &out, tty)
+	}()
+	frame := regexp.MustCompile(`N = 11 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA \S+ +\d+ worker\(s\)`)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
+	if code, _, errOut := runCLI("worker", "--nats", srv.ClientURL(), "--exit-when-idle", "100ms"); code != 0 {
+		t.Fatalf("worker: exit %d, %s", code, errOut)
+	}
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 2680\nunique 341\n" {
+		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+	if s := screen.String(); strings.Contains(s, "nqueens: coordinator: N = 11:") {
+		t.Errorf("progress log lines on a terminal: %q", s)
+	}
+}
+
+// TestMergeProgressOnTerminal: merge shows the bytes of the ledgers read;
+// its second ledger is a named pipe that the test fills only once the bar
+// shows, so the merge cannot end before.
+func TestMergeProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	dir := t.TempDir()
+	a, b, fifo := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "fifo.jsonl")
+	for i, l := range []string{a, b} {
+		if code, _, errOut := runCLI("count", "10", "--shard", fmt.Sprintf("%d/2", i), "--ledger", l, "--quiet"); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipe: %v", err)
+	}
+	tty, screen := onTerminal(t, 100, 24)
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"merge", a, fifo}, strings.NewReader(""), &out, tty) }()
+	frame := regexp.MustCompile(`merge of 2 ledger\(s\) \d+/\d+ bytes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ bytes/s +ETA `)
+	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
+	data, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fifo, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 724\nunique 92\n" {
+		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}
 }
