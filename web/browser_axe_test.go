@@ -41,15 +41,15 @@ func checkAxe(b *browser, what string) {
 	}
 }
 
-// testAxe checks every panel with axe-core, the search panel mid-search.
+// testAxe checks every panel with axe-core, the watch panel mid-search.
 func testAxe(b *browser) {
 	b.visit("/?n=8&algo=backtrack-flags&step=133")
-	b.waitJS("step 133", `Number(document.getElementById('timeline').value) === 133`, 20*time.Second)
-	checkAxe(b, "the search panel")
+	b.waitJS("step 133", `Number(document.getElementById('watch-timeline').value) === 133`, 20*time.Second)
+	checkAxe(b, "the watch panel")
 	b.viewport(390, 844)
 	b.visit("/?n=12&algo=bitmask&step=500")
-	b.waitJS("step 500", `Number(document.getElementById('timeline').value) === 500`, 20*time.Second)
-	checkAxe(b, "the search panel at 390 px")
+	b.waitJS("step 500", `Number(document.getElementById('watch-timeline').value) === 500`, 20*time.Second)
+	checkAxe(b, "the watch panel at 390 px")
 	b.viewport(1280, 900)
 	for _, panel := range []string{"complete", "gallery", "count", "huge"} {
 		b.open(panel)

@@ -69,19 +69,19 @@ func noSideways(b *browser, what string) {
 // markedLine returns the pseudocode lines marked as the current step.
 func markedLine(b *browser) []string {
 	b.t.Helper()
-	return eval[[]string](b, `[...document.querySelectorAll('#pseudocode li[aria-current=step]')].map((li) => li.textContent)`)
+	return eval[[]string](b, `[...document.querySelectorAll('#watch-code li[aria-current=step]')].map((li) => li.textContent)`)
 }
 
 // shownStep is the step the timeline shows (0 for the empty board).
 func shownStep(b *browser) int {
 	b.t.Helper()
-	return eval[int](b, `Number(document.getElementById('timeline').value)`)
+	return eval[int](b, `Number(document.getElementById('watch-timeline').value)`)
 }
 
-// waitTrace waits until the search panel has its whole trace.
+// waitTrace waits until the watch panel has its whole trace.
 func (b *browser) waitTrace() {
 	b.t.Helper()
-	b.waitJS("the trace", `document.getElementById('trace-status').textContent.includes('steps') && !document.getElementById('trace-status').textContent.startsWith('Loading')`, 30*time.Second)
+	b.waitJS("the trace", `document.getElementById('watch-status').textContent.includes('steps') && !document.getElementById('watch-status').textContent.startsWith('Loading')`, 30*time.Second)
 }
 
 // eventAt is the library's event at step of the search by algo on n×n.
@@ -103,6 +103,17 @@ func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
 	return classic.Event{}
 }
 
+// testGroup checks the page's one thousands grouping on the kinds of
+// numbers it gets: numbers, BigInts and the decimal strings of big counts.
+func testGroup(b *browser) {
+	b.visit("/?n=4")
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`import('./js/text.js').then((t) => [0, 999, 1000, 1234567, -4321, 12345n, 2.5, '100000000000000000000'].map(t.group))`, chromedp.EvalAwaitPromise))
+	want := []string{"0", "999", "1,000", "1,234,567", "-4,321", "12,345", "2.5", "100,000,000,000,000,000,000"}
+	if err != nil || !slices.Equal(got, want) {
+		b.t.Fatalf("group: %q (%v), want %q", got, err, want)
+	}
+}
+
 // testAcceptance opens the addresses of issue 12's acceptance at a desktop
 // and a phone size: each shows exactly its step, square labelled cells and
 // a marked pseudocode line, with no sideways scroll.
@@ -111,11 +122,17 @@ func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
 // marked pseudocode line.
 func openStep(b *browser, where, algo string, n, step int) {
 	b.t.Helper()
-	b.visit(fmt.Sprintf("/?n=%d&algo=%s&step=%d", n, algo, step))
-	b.waitJS(where, fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, step), 30*time.Second)
-	checkSquare(b, "trace-board", n)
+	openAt(b, where, fmt.Sprintf("/?n=%d&algo=%s&step=%d", n, algo, step), algo, n, step)
+}
+
+// openAt is openStep at an address of the caller's.
+func openAt(b *browser, where, path, algo string, n, step int) {
+	b.t.Helper()
+	b.visit(path)
+	b.waitJS(where, fmt.Sprintf(`Number(document.getElementById('watch-timeline').value) === %d`, step), 30*time.Second)
+	checkSquare(b, "watch-board", n)
 	e := eventAt(b, algo, n, uint64(step))
-	if got := b.text("trace-step"); !strings.HasPrefix(got, fmt.Sprintf("Step %d of", step)) || !strings.Contains(got, e.Kind.String()) {
+	if got := b.text("watch-event"); !strings.HasPrefix(got, fmt.Sprintf("Step %d of", step)) || !strings.Contains(got, e.Kind.String()) {
 		b.t.Fatalf("%s: the step reads %q, the library's step is %v", where, got, e)
 	}
 	if m := markedLine(b); len(m) != 1 {
@@ -131,7 +148,7 @@ func checkSentence(b *browser, where string, e classic.Event) {
 	if got := eval[string](b, `document.querySelector('[data-testid=step-sentence]').textContent`); got != e.Text {
 		b.t.Fatalf("%s: the step sentence reads %q, the library says %q", where, got, e.Text)
 	}
-	if got := eval[int](b, `[...document.querySelectorAll('#pseudocode li')].findIndex((li) => li.getAttribute('aria-current') === 'step') + 1`); got != e.Line {
+	if got := eval[int](b, `[...document.querySelectorAll('#watch-code li')].findIndex((li) => li.getAttribute('aria-current') === 'step') + 1`); got != e.Line {
 		b.t.Fatalf("%s: pseudocode line %d marked, the step runs line %d", where, got, e.Line)
 	}
 }
@@ -157,14 +174,21 @@ func testAcceptance(b *browser) {
 		}
 		b.screenshot(fmt.Sprintf("acceptance-%dx%d", vp[0], vp[1]))
 	}
+	// The watch panel's former name still opens it, at the step asked, and
+	// the address takes the panel's name.
+	openAt(b, "/?panel=board", "/?panel=board&n=5&algo=bitmask&step=7", "bitmask", 5, 7)
+	b.waitJS("the address of the step", `location.search.includes('step=7')`, 10*time.Second)
+	if u := eval[string](b, `location.search`); strings.Contains(u, "board") {
+		b.t.Fatalf("/?panel=board&…: the address became %q", u)
+	}
 }
 
-// testBoardPanel plays the 6-queens stack search with the keyboard to its
+// testWatchPanel plays the 6-queens stack search with the keyboard to its
 // end and checks the counters against the library's; steps back; checks
 // that the board stays square at several steps, that the board, the
 // pseudocode line and the address follow the step, and that Space on a
 // focused Step button steps.
-func testBoardPanel(b *browser) {
+func testWatchPanel(b *browser) {
 	b.visit("/?n=6&algo=stack")
 	b.waitTrace()
 	a, _ := classic.Lookup("stack")
@@ -174,7 +198,7 @@ func testBoardPanel(b *browser) {
 	}
 	want.Elapsed = 0
 	steps := want.Tries + want.Backtracks + want.Solutions + 1 // and the final step
-	if got := b.text("trace-step"); got != fmt.Sprintf("Empty board (%s steps)", classic.Group(steps)) {
+	if got := b.text("watch-event"); got != fmt.Sprintf("Empty board (%s steps)", classic.Group(steps)) {
 		b.t.Fatalf("before playing: %q", got)
 	}
 	if foreign := eval[[]string](b, `performance.getEntriesByType('resource').map((e) => e.name).filter((u) => !u.startsWith(location.origin + '/'))`); len(foreign) > 0 {
@@ -189,7 +213,7 @@ func testBoardPanel(b *browser) {
 		if shownStep(b) != k {
 			b.t.Fatalf("after %d × →, step %d", k, shownStep(b))
 		}
-		checkSquare(b, "trace-board", 6)
+		checkSquare(b, "watch-board", 6)
 		checkTraceBoard(b, "stack", 6)
 		e := eventAt(b, "stack", 6, uint64(k))
 		m := markedLine(b)
@@ -211,33 +235,33 @@ func testBoardPanel(b *browser) {
 	}
 
 	// Space on the focused Step button steps once, it does not play.
-	b.do("focus Step", chromedp.Focus(chromedp.ID("btn-step")))
+	b.do("focus Step", chromedp.Focus(chromedp.ID("watch-step")))
 	b.do("press space", chromedp.KeyEvent(" "))
 	time.Sleep(150 * time.Millisecond)
-	if st := eval[string](b, `document.getElementById('board').dataset.state`); shownStep(b) != 13 || st != "paused" {
+	if st := eval[string](b, `document.getElementById('watch').dataset.state`); shownStep(b) != 13 || st != "paused" {
 		b.t.Fatalf("space on the focused Step button: step %d, state %s; want step 13, paused", shownStep(b), st)
 	}
 
 	// Space elsewhere plays, the button pauses.
-	b.do("untick pause at solutions", chromedp.Click(chromedp.ID("pause-solution")))
+	b.do("untick pause at solutions", chromedp.Click(chromedp.ID("watch-pause-solution")))
 	b.do("focus the page", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 	b.do("press space", chromedp.KeyEvent(" "))
-	b.waitJS("a few steps played", `document.getElementById('board').dataset.state === 'playing' && Number(document.getElementById('timeline').value) >= 15`, 20*time.Second)
-	b.do("click pause", chromedp.Click(chromedp.ID("btn-play")))
+	b.waitJS("a few steps played", `document.getElementById('watch').dataset.state === 'playing' && Number(document.getElementById('watch-timeline').value) >= 15`, 20*time.Second)
+	b.do("click pause", chromedp.Click(chromedp.ID("watch-play")))
 	paused := shownStep(b)
 	time.Sleep(200 * time.Millisecond)
-	if shownStep(b) != paused || b.text("btn-play") != "▶ Play" {
-		b.t.Fatalf("after pausing at %d: step %d, button %q", paused, shownStep(b), b.text("btn-play"))
+	if shownStep(b) != paused || b.text("watch-play") != "▶ Play" {
+		b.t.Fatalf("after pausing at %d: step %d, button %q", paused, shownStep(b), b.text("watch-play"))
 	}
 
 	// At top speed, play to the end: the counters are the library's.
 	setSpeed(b, 100)
-	b.do("click play", chromedp.Click(chromedp.ID("btn-play")))
-	b.waitJS("the end of the search", `document.getElementById('board').dataset.state === 'end'`, 60*time.Second)
+	b.do("click play", chromedp.Click(chromedp.ID("watch-play")))
+	b.waitJS("the end of the search", `document.getElementById('watch').dataset.state === 'end'`, 60*time.Second)
 	if got := shownCounters(b); got != want {
 		b.t.Fatalf("counters at the end: %+v, want %+v", got, want)
 	}
-	b.do("click back, press ← twice and → once", chromedp.Click(chromedp.ID("btn-back")), chromedp.KeyEvent(kb.ArrowLeft+kb.ArrowLeft+kb.ArrowRight))
+	b.do("click back, press ← twice and → once", chromedp.Click(chromedp.ID("watch-back")), chromedp.KeyEvent(kb.ArrowLeft+kb.ArrowLeft+kb.ArrowRight))
 	if got := uint64(shownStep(b)); got != steps-2 {
 		b.t.Fatalf("after back, ←, ←, →: step %d, want %d", got, steps-2)
 	}
@@ -246,16 +270,16 @@ func testBoardPanel(b *browser) {
 		b.t.Fatalf("counters at step %d: %+v, want %+v", steps-2, got, at.Counters)
 	}
 	b.do("press Home", chromedp.KeyEvent(kb.Home))
-	if shownStep(b) != 0 || !strings.HasPrefix(b.text("trace-step"), "Empty board") {
-		b.t.Fatalf("after Home: step %d, %q", shownStep(b), b.text("trace-step"))
+	if shownStep(b) != 0 || !strings.HasPrefix(b.text("watch-event"), "Empty board") {
+		b.t.Fatalf("after Home: step %d, %q", shownStep(b), b.text("watch-event"))
 	}
-	checkSquare(b, "trace-board", 6)
+	checkSquare(b, "watch-board", 6)
 
 	// A new N typed, then Play: the new board plays, not the old one.
-	b.do("type N = 5 and press Play", chromedp.SetValue(chromedp.ID("trace-n"), "5"), chromedp.Click(chromedp.ID("btn-play")))
+	b.do("type N = 5 and press Play", chromedp.SetValue(chromedp.ID("watch-n"), "5"), chromedp.Click(chromedp.ID("watch-play")))
 	b.waitTrace()
-	if k := len(cells(b, "trace-board")); k != 25 || !strings.Contains(b.text("trace-status"), "on 5×5") {
-		b.t.Fatalf("after typing 5 and Play: %d squares, %q", k, b.text("trace-status"))
+	if k := len(cells(b, "watch-board")); k != 25 || !strings.Contains(b.text("watch-status"), "on 5×5") {
+		b.t.Fatalf("after typing 5 and Play: %d squares, %q", k, b.text("watch-status"))
 	}
 	checkPicture(b)
 }
@@ -275,9 +299,9 @@ func checkPicture(b *browser) {
 	}
 	b.visit(fmt.Sprintf("/?n=8&algo=stack&step=%d", step))
 	b.waitTrace()
-	b.waitJS("the step", fmt.Sprintf(`Number(document.getElementById('timeline').value) === %d`, step), 10*time.Second)
+	b.waitJS("the step", fmt.Sprintf(`Number(document.getElementById('watch-timeline').value) === %d`, step), 10*time.Second)
 	checkTraceBoard(b, "stack", 8)
-	png := b.screenshotOf("board", chromedp.FullScreenshot(100))
+	png := b.screenshotOf("watch", chromedp.FullScreenshot(100))
 	if *updateScreenshot || os.Getenv("NQUEENS_UPDATE_SCREENSHOT") != "" {
 		if err := os.WriteFile(filepath.Join("..", "docs", "screenshot.png"), png, 0o644); err != nil {
 			b.t.Fatal(err)
@@ -288,15 +312,15 @@ func checkPicture(b *browser) {
 
 // setSpeed moves the speed slider as a person drags it.
 func setSpeed(b *browser, v int) {
-	eval[bool](b, fmt.Sprintf(`(() => { const s = document.getElementById('speed'); s.value = %d; s.dispatchEvent(new Event('input')); return true; })()`, v))
+	eval[bool](b, fmt.Sprintf(`(() => { const s = document.getElementById('watch-speed'); s.value = %d; s.dispatchEvent(new Event('input')); return true; })()`, v))
 }
 
 // shownCounters reads the counters beside the board.
 func shownCounters(b *browser) classic.Counters {
 	b.t.Helper()
 	return classic.Counters{
-		Placed: b.number("c-placed"), Rejected: b.number("c-rejected"), Backtracks: b.number("c-backtracks"),
-		Solutions: b.number("c-solutions"), Nodes: b.number("c-nodes"), Tries: b.number("c-tries"), Reads: b.number("c-reads"),
+		Placed: b.number("watch-counter-placed"), Rejected: b.number("watch-counter-rejected"), Backtracks: b.number("watch-counter-backtracks"),
+		Solutions: b.number("watch-counter-solutions"), Nodes: b.number("watch-counter-nodes"), Tries: b.number("watch-counter-tries"), Reads: b.number("watch-counter-reads"),
 	}
 }
 
@@ -311,7 +335,7 @@ func checkTraceBoard(b *browser, algo string, n int) {
 		return
 	}
 	e := eventAt(b, algo, n, uint64(step))
-	cs := cells(b, "trace-board")
+	cs := cells(b, "watch-board")
 	for r := range n {
 		for c := range n {
 			cell := cs[r*n+c]
@@ -336,7 +360,7 @@ func checkTraceBoard(b *browser, algo string, n int) {
 			}
 		}
 	}
-	lines := eval[[][4]float64](b, `[...document.querySelectorAll('#trace-board svg line')].map((l) => ['x1','y1','x2','y2'].map((a) => Number(l.getAttribute(a))))`)
+	lines := eval[[][4]float64](b, `[...document.querySelectorAll('#watch-board svg line')].map((l) => ['x1','y1','x2','y2'].map((a) => Number(l.getAttribute(a))))`)
 	if e.Kind == classic.Reject {
 		want := [4]float64{float64(e.By.Col) + .5, float64(e.By.Row) + .5, float64(e.Col) + .5, float64(e.Row) + .5}
 		if len(lines) != 1 || lines[0] != want {
@@ -371,61 +395,61 @@ func testTimeline(b *browser) {
 		}
 	}
 	// The slider jumps anywhere.
-	eval[bool](b, `(() => { const s = document.getElementById('timeline'); s.value = 100; s.dispatchEvent(new Event('input')); return true; })()`)
-	if shownStep(b) != 100 || !strings.HasPrefix(b.text("trace-step"), "Step 100 of") {
-		b.t.Fatalf("after moving the slider to 100: step %d, %q", shownStep(b), b.text("trace-step"))
+	eval[bool](b, `(() => { const s = document.getElementById('watch-timeline'); s.value = 100; s.dispatchEvent(new Event('input')); return true; })()`)
+	if shownStep(b) != 100 || !strings.HasPrefix(b.text("watch-event"), "Step 100 of") {
+		b.t.Fatalf("after moving the slider to 100: step %d, %q", shownStep(b), b.text("watch-event"))
 	}
 	checkTraceBoard(b, "backtrack-array", 6)
-	if s := b.text("solutions-note"); uint64(100) < sols[0] && !strings.Contains(s, "No solution yet") {
+	if s := b.text("watch-solutions-note"); uint64(100) < sols[0] && !strings.Contains(s, "No solution yet") {
 		b.t.Fatalf("before the first solution the note reads %q", s)
 	}
 	// Play at top speed: it pauses at the first solution.
 	setSpeed(b, 100)
-	b.do("play", chromedp.Click(chromedp.ID("btn-play")))
-	b.waitJS("the pause", `document.getElementById('board').dataset.state === 'paused'`, 30*time.Second)
-	if got := uint64(shownStep(b)); got != sols[0] || !strings.Contains(b.text("trace-step"), "solution 1") {
-		b.t.Fatalf("play paused at step %d (%q), the first solution is step %d", got, b.text("trace-step"), sols[0])
+	b.do("play", chromedp.Click(chromedp.ID("watch-play")))
+	b.waitJS("the pause", `document.getElementById('watch').dataset.state === 'paused'`, 30*time.Second)
+	if got := uint64(shownStep(b)); got != sols[0] || !strings.Contains(b.text("watch-event"), "solution 1") {
+		b.t.Fatalf("play paused at step %d (%q), the first solution is step %d", got, b.text("watch-event"), sols[0])
 	}
-	if !eval[bool](b, `document.getElementById('trace-board').classList.contains('solved')`) {
+	if !eval[bool](b, `document.getElementById('watch-board').classList.contains('solved')`) {
 		b.t.Fatal("the board of a solution is not marked solved")
 	}
 	// Play on: it pauses at the second; the list holds both; click the first.
-	b.do("play on", chromedp.Click(chromedp.ID("btn-play")))
-	b.waitJS("the second pause", fmt.Sprintf(`document.getElementById('board').dataset.state === 'paused' && Number(document.getElementById('timeline').value) === %d`, sols[1]), 30*time.Second)
-	if got := eval[[]string](b, `[...document.querySelectorAll('#solutions button')].map((b) => b.textContent)`); len(got) != 2 {
+	b.do("play on", chromedp.Click(chromedp.ID("watch-play")))
+	b.waitJS("the second pause", fmt.Sprintf(`document.getElementById('watch').dataset.state === 'paused' && Number(document.getElementById('watch-timeline').value) === %d`, sols[1]), 30*time.Second)
+	if got := eval[[]string](b, `[...document.querySelectorAll('#watch-solutions button')].map((b) => b.textContent)`); len(got) != 2 {
 		b.t.Fatalf("solutions listed: %q", got)
 	}
-	b.do("click the first solution", chromedp.Click(chromedp.CSS(`#solutions li:first-child button`)))
+	b.do("click the first solution", chromedp.Click(chromedp.CSS(`#watch-solutions li:first-child button`)))
 	if got := uint64(shownStep(b)); got != sols[0] {
 		b.t.Fatalf("clicking the first solution shows step %d, want %d", got, sols[0])
 	}
 	// The tree is drawn whole at this size; a click on a node goes to its step.
-	nodes := eval[[]int](b, `[...document.querySelectorAll('#tree [data-step]')].map((g) => Number(g.dataset.step))`)
+	nodes := eval[[]int](b, `[...document.querySelectorAll('#watch-tree [data-step]')].map((g) => Number(g.dataset.step))`)
 	if len(nodes) < 10 || !slices.Contains(nodes, int(sols[0])-1) {
 		b.t.Fatalf("the tree at the first solution has nodes at steps %v", nodes)
 	}
-	if n := eval[int](b, `document.querySelectorAll('#tree .node.solution').length`); n != 1 {
+	if n := eval[int](b, `document.querySelectorAll('#watch-tree .node.solution').length`); n != 1 {
 		b.t.Fatalf("%d solution nodes in the tree at the first solution", n)
 	}
 	target := nodes[len(nodes)/3]
-	b.do("click a node", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree [data-step="%d"] circle`, target))))
+	b.do("click a node", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#watch-tree [data-step="%d"] circle`, target))))
 	if shownStep(b) != target {
 		b.t.Fatalf("clicking the node of step %d shows step %d", target, shownStep(b))
 	}
 	// A large tree is drawn bounded, the rest folded and said so.
 	b.visit("/?n=10&algo=stack&step=5000")
-	b.waitJS("step 5000", `Number(document.getElementById('timeline').value) === 5000`, 20*time.Second)
-	if n := eval[int](b, `document.querySelectorAll('#tree [data-step]').length`); n > 200 || n < 5 {
+	b.waitJS("step 5000", `Number(document.getElementById('watch-timeline').value) === 5000`, 20*time.Second)
+	if n := eval[int](b, `document.querySelectorAll('#watch-tree [data-step]').length`); n > 200 || n < 5 {
 		b.t.Fatalf("the tree at step 5000 of 10 queens draws %d nodes", n)
 	}
-	if s := b.text("tree-summary"); !strings.Contains(s, "folded") {
+	if s := b.text("watch-tree-summary"); !strings.Contains(s, "folded") {
 		b.t.Fatalf("the tree summary reads %q", s)
 	}
 	// N = 20: the steps the page plays hold no solution, and it says so.
 	b.visit("/?n=20&algo=bitmask")
 	b.waitTrace()
 	b.do("press End", chromedp.KeyEvent(kb.End))
-	if s := b.text("solutions-note"); !strings.Contains(s, "hold no solution") {
+	if s := b.text("watch-solutions-note"); !strings.Contains(s, "hold no solution") {
 		b.t.Fatalf("at the end of the played part of N = 20 the note reads %q", s)
 	}
 }
@@ -462,7 +486,7 @@ func testStrategies(b *browser) {
 			names = append(names, a.Name())
 		}
 	}
-	if got := eval[[]string](b, `[...document.querySelectorAll('#trace-algo option')].map((o) => o.value)`); !slices.Equal(got, traceable) || len(got) < len(names) {
+	if got := eval[[]string](b, `[...document.querySelectorAll('#watch-algo option')].map((o) => o.value)`); !slices.Equal(got, traceable) || len(got) < len(names) {
 		b.t.Fatalf("the strategy list offers %q, want the traceable strategies %q", got, traceable)
 	}
 	if slices.Contains(traceable, "brute-rows") {
@@ -477,10 +501,10 @@ func testStrategies(b *browser) {
 		want.Elapsed = 0
 		b.visit("/?n=6&algo=" + name + "&step=9")
 		b.waitTrace()
-		if sel, ok := views[name]; !ok || !eval[bool](b, fmt.Sprintf(`!!document.querySelector('#structure %s')`, sel)) {
+		if sel, ok := views[name]; !ok || !eval[bool](b, fmt.Sprintf(`!!document.querySelector('#watch-data %s')`, sel)) {
 			b.t.Errorf("%s: its data (%s) is not shown", name, sel)
 		}
-		if code := b.text("pseudocode"); !strings.Contains(b.text("code-title"), name) || len(code) < 40 {
+		if code := b.text("watch-code"); !strings.Contains(b.text("watch-code-title"), name) || len(code) < 40 {
 			b.t.Errorf("%s: pseudocode %q", name, code)
 		}
 		b.do("press End", chromedp.KeyEvent(kb.End))
@@ -490,8 +514,8 @@ func testStrategies(b *browser) {
 	}
 	// Hovering a square names its three flags.
 	b.visit("/?n=6&algo=backtrack-flags&step=3")
-	b.do("hover (2, 5)", chromedp.Evaluate[chromedp.Void](`document.querySelector('#trace-board [data-row="2"][data-col="5"]').dispatchEvent(new PointerEvent('pointerover', {bubbles: true}))`))
-	if s := b.text("structure"); !strings.Contains(s, "Row 2, column 5 → cols[5], diag[3], anti[6]") {
+	b.do("hover (2, 5)", chromedp.Evaluate[chromedp.Void](`document.querySelector('#watch-board [data-row="2"][data-col="5"]').dispatchEvent(new PointerEvent('pointerover', {bubbles: true}))`))
+	if s := b.text("watch-data"); !strings.Contains(s, "Row 2, column 5 → cols[5], diag[3], anti[6]") {
 		b.t.Fatalf("hovering (2, 5): %q", s)
 	}
 }
@@ -500,7 +524,7 @@ func testStrategies(b *browser) {
 // remain, the pair of queens that fails it joined by a line.
 func testBruteForce(b *browser) {
 	b.visit("/?n=8&algo=brute-rows&step=1000")
-	b.waitJS("step 1000", `Number(document.getElementById('timeline').value) === 1000`, 20*time.Second)
+	b.waitJS("step 1000", `Number(document.getElementById('watch-timeline').value) === 1000`, 20*time.Second)
 	tr, _ := classic.Lookup("brute-rows")
 	seq := tr.(classic.CandidateTracer).TraceCandidates(context.Background(), 8)
 	var e classic.Event
@@ -509,22 +533,22 @@ func testBruteForce(b *browser) {
 			break
 		}
 	}
-	if s := b.text("structure"); !strings.Contains(s, "Candidate 1,000 of 16,777,216; 16,776,216 remain.") || !strings.Contains(s, e.Queens.String()) {
+	if s := b.text("watch-data"); !strings.Contains(s, "Candidate 1,000 of 16,777,216; 16,776,216 remain.") || !strings.Contains(s, e.Queens.String()) {
 		b.t.Fatalf("brute-rows at candidate 1000 (%v): %q", e, s)
 	}
-	if q := eval[int](b, `document.querySelectorAll('#trace-board .cell.queen').length`); q != 8 || eval[int](b, `document.querySelectorAll('#trace-board svg line').length`) != 1 {
+	if q := eval[int](b, `document.querySelectorAll('#watch-board .cell.queen').length`); q != 8 || eval[int](b, `document.querySelectorAll('#watch-board svg line').length`) != 1 {
 		b.t.Fatalf("brute-rows candidate 1000: %d queens shown", q)
 	}
 	if m := markedLine(b); len(m) != 1 || !strings.Contains(m[0], "two queens share") {
 		b.t.Fatalf("brute-rows candidate 1000: marked line %q", m)
 	}
-	checkSquare(b, "trace-board", 8)
+	checkSquare(b, "watch-board", 8)
 	b.visit("/?n=4&algo=brute-combinations&step=1")
-	b.waitJS("step 1", `Number(document.getElementById('timeline').value) === 1`, 20*time.Second)
-	if q := eval[[]string](b, `[...document.querySelectorAll('#trace-board .cell.queen')].map((c) => c.dataset.row + ',' + c.dataset.col)`); !slices.Equal(q, []string{"1,1", "1,2", "1,3", "1,4"}) {
+	b.waitJS("step 1", `Number(document.getElementById('watch-timeline').value) === 1`, 20*time.Second)
+	if q := eval[[]string](b, `[...document.querySelectorAll('#watch-board .cell.queen')].map((c) => c.dataset.row + ',' + c.dataset.col)`); !slices.Equal(q, []string{"1,1", "1,2", "1,3", "1,4"}) {
 		b.t.Fatalf("brute-combinations candidate 1 shows queens at %q", q)
 	}
-	if s := b.text("trace-explain"); !strings.Contains(s, "share a row") {
+	if s := b.text("watch-sentence"); !strings.Contains(s, "share a row") {
 		b.t.Fatalf("brute-combinations candidate 1: %q", s)
 	}
 }
@@ -534,18 +558,18 @@ func testBruteForce(b *browser) {
 func testLiveRegion(b *browser) {
 	b.visit("/?n=8&algo=stack")
 	b.waitTrace()
-	b.do("untick pause at solutions", chromedp.Click(chromedp.ID("pause-solution")))
-	eval[bool](b, `(() => { window.liveChanges = 0; new MutationObserver(() => window.liveChanges++).observe(document.getElementById('trace-live'), {childList: true, characterData: true, subtree: true}); return true; })()`)
+	b.do("untick pause at solutions", chromedp.Click(chromedp.ID("watch-pause-solution")))
+	eval[bool](b, `(() => { window.liveChanges = 0; new MutationObserver(() => window.liveChanges++).observe(document.getElementById('watch-live'), {childList: true, characterData: true, subtree: true}); return true; })()`)
 	setSpeed(b, 100)
-	b.do("play", chromedp.Click(chromedp.ID("btn-play")))
+	b.do("play", chromedp.Click(chromedp.ID("watch-play")))
 	time.Sleep(2500 * time.Millisecond)
 	changes := eval[int](b, `window.liveChanges`)
 	played := shownStep(b)
-	b.do("pause", chromedp.Click(chromedp.ID("btn-play")))
+	b.do("pause", chromedp.Click(chromedp.ID("watch-play")))
 	if played < 1000 || changes > 4 {
 		b.t.Fatalf("%d steps played in 2.5 s with %d announcements; want many steps and at most one announcement a second", played, changes)
 	}
-	if got := b.text("trace-live"); !strings.Contains(got, fmt.Sprintf("Step %s of", classic.Group(uint64(shownStep(b))))) {
+	if got := b.text("watch-live"); !strings.Contains(got, fmt.Sprintf("Step %s of", classic.Group(uint64(shownStep(b))))) {
 		b.t.Fatalf("after pausing the live region says %q", got)
 	}
 }
@@ -556,9 +580,9 @@ func testInvalidInput(b *browser) {
 	for _, tc := range []struct {
 		panel, field, value, action, want string
 	}{
-		{"board", "trace-n", "21", "#trace-form button[type=submit]", "out of range"},
-		{"board", "trace-n", "-1", "#trace-form button[type=submit]", "out of range"},
-		{"board", "trace-n", "2.5", "#trace-form button[type=submit]", "whole number"},
+		{"watch", "watch-n", "21", "#watch-form button[type=submit]", "out of range"},
+		{"watch", "watch-n", "-1", "#watch-form button[type=submit]", "out of range"},
+		{"watch", "watch-n", "2.5", "#watch-form button[type=submit]", "whole number"},
 		{"gallery", "gallery-n", "13", "#gallery-show", "out of range"},
 		{"count", "count-n", "99", "#count-start", "out of range"},
 		{"huge", "huge-n", "0", "#huge-go", "out of range"},
@@ -596,8 +620,8 @@ func testLesson(b *browser) {
 	b.visit("/?n=8&algo=stack&step=end")
 	b.waitTrace()
 	last := eventAt(b, "stack", 8, uint64(shownStep(b)))
-	if last.Kind != classic.Done || !strings.Contains(b.text("trace-explain"), "92 solutions") {
-		b.t.Fatalf("step=end shows step %d (%v): %q", shownStep(b), last, b.text("trace-explain"))
+	if last.Kind != classic.Done || !strings.Contains(b.text("watch-sentence"), "92 solutions") {
+		b.t.Fatalf("step=end shows step %d (%v): %q", shownStep(b), last, b.text("watch-sentence"))
 	}
 	checkSentence(b, "step=end", last)
 
@@ -612,14 +636,14 @@ func testLesson(b *browser) {
 		}
 	}
 	openStep(b, "2-D scan", "backtrack-2d", 6, int(scanStep.Step))
-	if k := eval[int](b, `document.querySelectorAll('#trace-board svg line.scan').length`); k != 3 {
+	if k := eval[int](b, `document.querySelectorAll('#watch-board svg line.scan').length`); k != 3 {
 		b.t.Fatalf("backtrack-2d step %d (%v): %d scan lines, want 3", scanStep.Step, scanStep.Scan, k)
 	}
 
 	// bitmask: the current call's words are the event's.
 	openStep(b, "bitmask", "bitmask", 6, 20)
 	e := eventAt(b, "bitmask", 6, 20)
-	row := eval[[]string](b, `[...document.querySelectorAll('#structure tr.now td')].map((td) => td.textContent)`)
+	row := eval[[]string](b, `[...document.querySelectorAll('#watch-data tr.now td')].map((td) => td.textContent)`)
 	js, _ := json.Marshal(e)
 	var m struct{ Masks map[string]string }
 	json.Unmarshal(js, &m)
@@ -654,7 +678,7 @@ func testLesson(b *browser) {
 	if got := uint64(shownStep(b)); got != firstSol {
 		b.t.Fatalf("S goes to step %d, the first solution is step %d", got, firstSol)
 	}
-	b.do("click backtrack ▶", chromedp.Click(chromedp.ID("next-backtrack")))
+	b.do("click backtrack ▶", chromedp.Click(chromedp.ID("watch-next-backtrack")))
 	if got := uint64(shownStep(b)); got != backAfter {
 		b.t.Fatalf("backtrack ▶ goes to step %d, want %d", got, backAfter)
 	}
@@ -662,7 +686,7 @@ func testLesson(b *browser) {
 	if got := uint64(shownStep(b)); got != placeBefore {
 		b.t.Fatalf("Shift+P goes to step %d, want %d", got, placeBefore)
 	}
-	if k := eval[int](b, `document.querySelectorAll('#timeline-marks .tick').length`); k != 4 {
+	if k := eval[int](b, `document.querySelectorAll('#watch-marks .tick').length`); k != 4 {
 		b.t.Fatalf("%d solutions marked under the slider, want 4", k)
 	}
 }

@@ -11,23 +11,23 @@ import (
 )
 
 // TestPageStreamCutOff runs the page against a server whose event
-// streams are cut off after 50 ms: the search panel says so and plays the
+// streams are cut off after 50 ms: the watch panel says so and plays the
 // steps it received, and the count panel connects again and again to follow
 // its job until it is cancelled.
 func TestPageStreamCutOff(t *testing.T) {
 	b := newBrowser(t, Config{StreamTimeout: 50 * time.Millisecond, MaxCountN: 18, CountWorkers: 1})
 
 	b.visit("/?n=20")
-	b.waitJS("the cut-off stream", `document.getElementById('trace-status').className.includes('error')`, 20*time.Second)
-	if s := b.text("trace-status"); !strings.Contains(s, "the trace ran past the stream time limit (50ms) after") {
+	b.waitJS("the cut-off stream", `document.getElementById('watch-status').className.includes('error')`, 20*time.Second)
+	if s := b.text("watch-status"); !strings.Contains(s, "the trace ran past the stream time limit (50ms) after") {
 		b.t.Fatalf("status %q", s)
 	}
-	received := eval[int](b, `Number(document.getElementById('timeline').max)`)
+	received := eval[int](b, `Number(document.getElementById('watch-timeline').max)`)
 	if received == 0 || received >= 100000 {
 		b.t.Fatalf("%d steps received", received)
 	}
 	b.do("press End", chromedp.KeyEvent(kb.End))
-	if st := eval[string](b, `document.getElementById('board').dataset.state`); st != "end" || shownStep(b) != received {
+	if st := eval[string](b, `document.getElementById('watch').dataset.state`); st != "end" || shownStep(b) != received {
 		b.t.Fatalf("after End: state %s at step %d of %d", st, shownStep(b), received)
 	}
 

@@ -280,8 +280,8 @@ func testContrast(b *browser) {
 			Color: getComputedStyle(c, '::before').color, Background: getComputedStyle(c).backgroundColor}))`, id))
 	}
 	b.visit("/?n=8&algo=stack&step=133")
-	b.waitJS("step 133", `Number(document.getElementById('timeline').value) === 133`, 20*time.Second)
-	marks := collect("trace-board")
+	b.waitJS("step 133", `Number(document.getElementById('watch-timeline').value) === 133`, 20*time.Second)
+	marks := collect("watch-board")
 	b.open("complete")
 	b.do("a board with every mark", chromedp.SetValue(chromedp.ID("complete-n"), "6"), chromedp.Click(chromedp.ID("complete-clear")),
 		chromedp.Click(square(1, 2)), chromedp.Click(square(2, 4)), chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=block]`)),
@@ -357,13 +357,13 @@ func contrast(a, b [3]float64) float64 {
 // sideways scrolling, and that the board stays square there.
 func testPhone(b *browser) {
 	b.viewport(390, 844)
-	for _, panel := range []string{"board", "complete", "gallery", "count", "huge"} {
+	for _, panel := range []string{"watch", "complete", "gallery", "count", "huge"} {
 		b.open(panel)
 		time.Sleep(200 * time.Millisecond)
 		noSideways(b, panel+" panel at 390 px")
 	}
 	b.visit("/?n=8&algo=stack&step=133")
-	b.waitJS("step 133", `Number(document.getElementById('timeline').value) === 133`, 20*time.Second)
-	checkSquare(b, "trace-board", 8)
+	b.waitJS("step 133", `Number(document.getElementById('watch-timeline').value) === 133`, 20*time.Second)
+	checkSquare(b, "watch-board", 8)
 	b.screenshot("phone-board")
 }

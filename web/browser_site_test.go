@@ -126,18 +126,18 @@ func testSiteAcceptance(b *browser) {
 func testSiteTrace(b *browser) {
 	b.visit("/?n=6&algo=stack")
 	b.waitTrace()
-	b.do("play", chromedp.Click(chromedp.ID("btn-play")))
-	b.waitJS("the search to play", `Number(document.getElementById('timeline').value) > 5`, 20*time.Second)
-	b.do("pause", chromedp.Click(chromedp.ID("btn-play")))
+	b.do("play", chromedp.Click(chromedp.ID("watch-play")))
+	b.waitJS("the search to play", `Number(document.getElementById('watch-timeline').value) > 5`, 20*time.Second)
+	b.do("pause", chromedp.Click(chromedp.ID("watch-play")))
 
-	b.do("a long search", chromedp.SetValue(chromedp.ID("trace-n"), "20"), chromedp.Click(chromedp.CSS(`#trace-form button[type=submit]`)))
-	b.waitJS("its first steps", `Number(document.getElementById('timeline').max) > 10`, 30*time.Second)
-	b.do("a small one", chromedp.SetValue(chromedp.ID("trace-n"), "5"), chromedp.Click(chromedp.CSS(`#trace-form button[type=submit]`)))
+	b.do("a long search", chromedp.SetValue(chromedp.ID("watch-n"), "20"), chromedp.Click(chromedp.CSS(`#watch-form button[type=submit]`)))
+	b.waitJS("its first steps", `Number(document.getElementById('watch-timeline').max) > 10`, 30*time.Second)
+	b.do("a small one", chromedp.SetValue(chromedp.ID("watch-n"), "5"), chromedp.Click(chromedp.CSS(`#watch-form button[type=submit]`)))
 	b.waitTrace()
-	if s := b.text("trace-status"); !strings.Contains(s, "on 5×5: the whole search") {
+	if s := b.text("watch-status"); !strings.Contains(s, "on 5×5: the whole search") {
 		b.t.Fatalf("after switching to N = 5 the page says %q", s)
 	}
-	checkSquare(b, "trace-board", 5)
+	checkSquare(b, "watch-board", 5)
 
 	// The last step of the 8-queens search, as its address names it.
 	b.visit("/?n=8&algo=stack&step=end")

@@ -299,7 +299,7 @@ func (b *browser) screenshotOf(name string, shot chromedp.Action[[]byte]) []byte
 }
 
 // visit loads the page at path (such as "/?n=8&algo=stack&step=133") and
-// waits until the panel it opens has started; a search panel waits for its
+// waits until the panel it opens has started; the watch panel waits for its
 // step.
 func (b *browser) visit(path string) {
 	b.t.Helper()
@@ -335,7 +335,8 @@ func TestBrowser(t *testing.T) {
 	b := newBrowser(t, Config{MaxCountN: 18, CountWorkers: 1, MaxJobs: 8, MaxTraceEvents: 20000})
 	runSteps(t, b, []browserStep{
 		{"acceptance", testAcceptance},
-		{"board", testBoardPanel},
+		{"group", testGroup},
+		{"watch", testWatchPanel},
 		{"timeline", testTimeline},
 		{"strategies", testStrategies},
 		{"lesson", testLesson},

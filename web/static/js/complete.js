@@ -6,7 +6,7 @@
 import * as api from './api.js';
 import { Board, attackers } from './board.js';
 import { readInt, setRange } from './field.js';
-import { $, fmtBig, plural, setStatus } from './text.js';
+import { $, group, plural, setStatus } from './text.js';
 
 // The largest board the panel draws: past it squares would be too small to
 // click, and the page must never build a huge grid.
@@ -198,7 +198,7 @@ export class CompletePanel {
       const res = await api.postJSON('/api/complete', { queens: this.queens, blocked, count }, { signal: abort.signal });
       if (count) {
         this.setState('counted', res.exists
-          ? `${fmtBig(res.completions)} way${res.completions === '1' ? '' : 's'} to complete this board.`
+          ? `${group(res.completions)} way${res.completions === '1' ? '' : 's'} to complete this board.`
           : 'No completion exists: these queens and blocks leave no way to fill every row.', res.exists ? 'good' : 'error');
       } else if (res.exists) {
         res.queens.forEach((c, i) => { if (this.queens[i] === 0) this.added.add(`${i + 1},${c}`); });

@@ -6,7 +6,7 @@
 // its number of candidates is given instead.
 
 import * as api from './api.js';
-import { $, fmt, fmtBig, setStatus } from './text.js';
+import { $, group, setStatus } from './text.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const NS = [4, 5, 6, 7, 8, 9, 10, 11, 12];
@@ -58,9 +58,9 @@ export class CostPanel {
         if (!r) return td;
         if (r.status === 'skipped') {
           td.className = 'out';
-          td.textContent = `out of reach: ${fmtBig(r.candidates)} candidates, about ${Math.round(r.estimate_s).toLocaleString('en-US')} s`;
+          td.textContent = `out of reach: ${group(r.candidates)} candidates, about ${group(Math.round(r.estimate_s))} s`;
         } else {
-          td.textContent = `${fmt(r.counters.reads)} reads, ${ms(r.seconds)}${r.status === 'timeout' ? ' (cut at 1 s)' : ''}`;
+          td.textContent = `${group(r.counters.reads)} reads, ${ms(r.seconds)}${r.status === 'timeout' ? ' (cut at 1 s)' : ''}`;
         }
         return td;
       }));

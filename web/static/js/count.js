@@ -4,7 +4,7 @@
 
 import * as api from './api.js';
 import { readInt, setRange, showError } from './field.js';
-import { $, duration, fmt, fmtBig, setStatus } from './text.js';
+import { $, duration, group, setStatus } from './text.js';
 
 export class CountPanel {
   constructor(limits, onURL) {
@@ -112,15 +112,15 @@ export class CountPanel {
       const left = d.seconds / d.units_done * (d.units - d.units_done);
       eta = `about ${duration(left)} left`;
     }
-    setStatus($('count-status'), `Counting N = ${d.n}: ${fmt(d.units_done)} of ${fmt(d.units)} work units, ${fmtBig(d.nodes)} nodes, ${d.seconds.toFixed(1)} s; ${eta}.`);
+    setStatus($('count-status'), `Counting N = ${d.n}: ${group(d.units_done)} of ${group(d.units)} work units, ${group(d.nodes)} nodes, ${d.seconds.toFixed(1)} s; ${eta}.`);
     $('count-eta').textContent = eta;
   }
 
   result(d) {
     $('count-progress').value = $('count-progress').max;
-    $('count-total').textContent = fmtBig(d.total);
-    $('count-unique').textContent = fmtBig(d.unique);
-    $('count-nodes').textContent = fmtBig(d.nodes);
+    $('count-total').textContent = group(d.total);
+    $('count-unique').textContent = group(d.unique);
+    $('count-nodes').textContent = group(d.nodes);
     $('count-seconds').textContent = d.seconds.toFixed(3);
     $('count-reference').textContent = { ok: 'matches OEIS A000170 and A002562', mismatch: 'DOES NOT MATCH the published count', none: 'not published' }[d.reference];
     $('count-result').hidden = false;

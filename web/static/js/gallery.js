@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
-import { $, fmt, setStatus } from './text.js';
+import { $, group, setStatus } from './text.js';
 
 // The 8 symmetries by the names of `nqueens show --transform`, each as a map
 // of a 1-based square (r, c) on the n×n board.
@@ -86,7 +86,7 @@ export class GalleryPanel {
     this.page = 0;
     setStatus($('gallery-summary'), d.total === 0
       ? `The ${n}×${n} board has no solution.`
-      : `${fmt(d.total)} solution${d.total === 1 ? '' : 's'} of the ${n}×${n} board in ${fmt(d.unique)} symmetry class${d.unique === 1 ? '' : 'es'}. The framed board of each class is its representative (the smallest of its orbit); under each other board, the symmetry that turns it into the representative. Click a board to see it large.`);
+      : `${group(d.total)} solution${d.total === 1 ? '' : 's'} of the ${n}×${n} board in ${group(d.unique)} symmetry class${d.unique === 1 ? '' : 'es'}. The framed board of each class is its representative (the smallest of its orbit); under each other board, the symmetry that turns it into the representative. Click a board to see it large.`);
     this.showPage();
   }
 

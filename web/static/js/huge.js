@@ -9,7 +9,7 @@
 
 import * as api from './api.js';
 import { readInt, setRange } from './field.js';
-import { $, fmt, setStatus } from './text.js';
+import { $, group, setStatus } from './text.js';
 
 export class HugePanel {
   constructor(limits, onURL) {
@@ -53,17 +53,17 @@ export class HugePanel {
     const go = $('huge-go');
     const t0 = performance.now();
     go.disabled = true;
-    setStatus($('huge-status'), `Solving N = ${fmt(n)}…`);
+    setStatus($('huge-status'), `Solving N = ${group(n)}…`);
     $('huge-figure').hidden = true;
     $('huge-downloads').hidden = true;
     img.onload = () => {
       go.disabled = false;
       const s = ((performance.now() - t0) / 1000).toFixed(2);
-      setStatus($('huge-status'), `Solved and verified N = ${fmt(n)} in ${s} s (picture included).`, 'good');
+      setStatus($('huge-status'), `Solved and verified N = ${group(n)} in ${s} s (picture included).`, 'good');
       const block = Math.ceil(n / img.naturalWidth);
       $('huge-caption').textContent = block > 1
-        ? `A random solution of the ${fmt(n)}×${fmt(n)} board, shown pixel for pixel: each pixel is a block of ${fmt(block)}×${fmt(block)} squares, darker where it holds more queens.`
-        : `A random solution of the ${fmt(n)}×${fmt(n)} board, one pixel a square.`;
+        ? `A random solution of the ${group(n)}×${group(n)} board, shown pixel for pixel: each pixel is a block of ${group(block)}×${group(block)} squares, darker where it holds more queens.`
+        : `A random solution of the ${group(n)}×${group(n)} board, one pixel a square.`;
       $('huge-figure').hidden = false;
       $('huge-downloads').hidden = false;
       $('huge').dataset.state = 'done';
@@ -84,7 +84,7 @@ export class HugePanel {
       failed(msg);
     };
     $('huge').dataset.state = 'loading';
-    img.alt = `One solution of the ${fmt(n)}×${fmt(n)} board`;
+    img.alt = `One solution of the ${group(n)}×${group(n)} board`;
     URL.revokeObjectURL(img.src); // the last picture's, if the browser made it
     try {
       img.src = await api.fileURL('/api/solve', { ...q, format: 'png' });
@@ -120,7 +120,7 @@ export class HugePanel {
     const svg = document.createElementNS(SVG, 'svg');
     svg.setAttribute('viewBox', `0 0 ${n} ${n}`);
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `The ${fmt(n)} queens of the construction on the ${fmt(n)}×${fmt(n)} board, as ${c.runs.length} staircases`);
+    svg.setAttribute('aria-label', `The ${group(n)} queens of the construction on the ${group(n)}×${group(n)} board, as ${c.runs.length} staircases`);
     const longest = [...c.runs].sort((a, b) => b.count - a.count).slice(0, 2);
     const small = n <= 64;
     for (const run of c.runs) {
@@ -144,11 +144,11 @@ export class HugePanel {
     const two = longest.length === 2 ? ' The two staircases of the rule are blue and green' : '';
     const odd = c.runs.length > 2 ? `; the ${c.runs.length - 2} short runs in red are the adjustments of the n mod 6 = ${n % 6} case.` : '.';
     $('huge-caption').textContent = small
-      ? `All ${fmt(n)} queens of the ${fmt(n)}×${fmt(n)} board, one square each, drawn to scale.${two}${odd}`
-      : `All ${fmt(n)} queens of the ${fmt(n)}×${fmt(n)} board, drawn to scale as vector lines: each line is a staircase of queens, one a row, two columns apart, sharp at any zoom.${two}${odd}`;
+      ? `All ${group(n)} queens of the ${group(n)}×${group(n)} board, one square each, drawn to scale.${two}${odd}`
+      : `All ${group(n)} queens of the ${group(n)}×${group(n)} board, drawn to scale as vector lines: each line is a staircase of queens, one a row, two columns apart, sharp at any zoom.${two}${odd}`;
     $('huge-figure').hidden = false;
     $('huge-downloads').hidden = false;
-    setStatus($('huge-status'), `Constructed N = ${fmt(n)}.`, 'good');
+    setStatus($('huge-status'), `Constructed N = ${group(n)}.`, 'good');
     $('huge').dataset.state = 'done';
     const downloadFailed = (err) => setStatus($('huge-status'), err.message, 'error');
     for (const f of ['list', 'json', 'png']) api.downloadLink($('huge-dl-' + f), '/api/solve', { ...q, format: f, download: 1 }, downloadFailed);

@@ -1,12 +1,14 @@
 // The page's start: read the server's limits, build the panels, show the
 // one the address names, and keep the address current (history.replaceState)
 // so that a link shares exactly what is on screen:
-//   /?n=8&algo=stack&step=133          the search panel at step 133
+//   /?n=8&algo=stack&step=133          "Watch a search" (panel watch, the
+//                                       default) at step 133
 //   /?panel=gallery&n=8                 any other panel and its inputs
 //   /?panel=race&n=8&algos=backtrack-2d,bitmask   the race, /?panel=cost the cost chart
-// The old addresses /#gallery etc. still open their panel. In the static
-// build (api.kind 'wasm') the page says where its solver runs, and that the
-// first start downloads it.
+// The old addresses /#gallery etc. still open their panel, and panel=board,
+// the watch panel's former name, opens it (the address is rewritten). In the
+// static build (api.kind 'wasm') the page says where its solver runs, and
+// that the first start downloads it.
 
 import * as api from './api.js';
 import { CompletePanel } from './complete.js';
@@ -15,10 +17,10 @@ import { CountPanel } from './count.js';
 import { GalleryPanel } from './gallery.js';
 import { HugePanel } from './huge.js';
 import { RacePanel } from './race.js';
-import { SearchPanel } from './search.js';
 import { $, setStatus } from './text.js';
+import { WatchPanel } from './watch.js';
 
-const kinds = { board: SearchPanel, race: RacePanel, cost: CostPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
+const kinds = { watch: WatchPanel, race: RacePanel, cost: CostPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
 const panels = {};
 let current = null;
 let urlTimer = 0;
@@ -43,17 +45,20 @@ function serverDown(down) {
   }
 }
 
+// aliases are the panels' former names, still valid in shared links.
+const aliases = { board: 'watch' };
+
 function panelFromURL() {
   const params = new URLSearchParams(location.search);
-  const hash = location.hash.slice(1);
-  const name = params.get('panel') || (kinds[hash] ? hash : 'board');
-  return [kinds[name] ? name : 'board', params];
+  const asked = params.get('panel') || location.hash.slice(1);
+  const name = aliases[asked] || asked;
+  return [kinds[name] ? name : 'watch', params];
 }
 
 function writeURL() {
   if (!current) return;
   const q = new URLSearchParams();
-  if (current !== 'board') q.set('panel', current);
+  if (current !== 'watch') q.set('panel', current);
   for (const [k, v] of Object.entries(panels[current].urlState())) {
     if (v !== undefined && v !== null && v !== '') q.set(k, v);
   }
@@ -112,7 +117,7 @@ async function main() {
   }
   $('loading').hidden = true;
   for (const [name, Kind] of Object.entries(kinds)) panels[name] = new Kind(limits, updateURL);
-  await panels.board.init();
+  await panels.watch.init();
   for (const a of document.querySelectorAll('nav a')) {
     a.addEventListener('click', (e) => {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;

@@ -9,7 +9,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
 import * as strategies from './strategies.js';
-import { $, fmt, setStatus } from './text.js';
+import { $, group, setStatus } from './text.js';
 
 const defaults = ['backtrack-2d', 'backtrack-flags', 'bitmask'];
 
@@ -144,7 +144,7 @@ export class RacePanel {
       });
       const c = e ? e.counters : { reads: 0, placed: 0, rejected: 0, solutions: 0 };
       const done = lo === ev.length - 1 && lane.end && lane.end.complete;
-      lane.counters.textContent = `${fmt(c.reads)} reads, ${fmt(c.placed)} placements, ${fmt(c.rejected)} rejected, ${fmt(c.solutions)} solutions${done ? ': done' : ''}`;
+      lane.counters.textContent = `${group(c.reads)} reads, ${group(c.placed)} placements, ${group(c.rejected)} rejected, ${group(c.solutions)} solutions${done ? ': done' : ''}`;
       lane.board.el.classList.toggle('solved', !!done);
     }
     $('race-summary').textContent = this.clock >= this.total && this.lanes.length ? this.summary() : '';
@@ -154,6 +154,6 @@ export class RacePanel {
     const ends = this.lanes.map((l) => ({ algo: l.algo, reads: l.events.length ? l.events[l.events.length - 1].counters.reads : 0, complete: l.end && l.end.complete }));
     ends.sort((a, b) => a.reads - b.reads);
     const best = ends[0];
-    return `All done. ${ends.map((x) => `${x.algo}: ${fmt(x.reads)} reads${x === best ? '' : ` (${(x.reads / Math.max(best.reads, 1)).toFixed(1)} × ${best.algo})`}${x.complete ? '' : ', cut off'}`).join('; ')}.`;
+    return `All done. ${ends.map((x) => `${x.algo}: ${group(x.reads)} reads${x === best ? '' : ` (${(x.reads / Math.max(best.reads, 1)).toFixed(1)} × ${best.algo})`}${x.complete ? '' : ', cut off'}`).join('; ')}.`;
   }
 }

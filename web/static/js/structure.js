@@ -14,7 +14,7 @@ const el = (tag, props = {}, ...kids) => {
 };
 
 import { candidates } from './strategies.js';
-import { fmtBig as group } from './text.js';
+import { group } from './text.js';
 
 // drawStructure fills box for strategy algo at event e (null: the empty
 // board) on the n×n board; focus is a square [r, c] the user points at.

@@ -2,12 +2,15 @@
 
 export const $ = (id) => document.getElementById(id);
 
-export const fmt = (v) => Number(v).toLocaleString('en-US');
+// group writes a whole number with its thousands grouped: 1,234,567. It
+// takes numbers, BigInts and the decimal strings big counts arrive as (which
+// must not go through Number), and the page groups every number with it.
+export function group(v) {
+  const [whole, fraction] = String(v).split('.');
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (fraction === undefined ? '' : `.${fraction}`);
+}
 
-// Big counts arrive as decimal strings; group their digits without Number.
-export const fmtBig = (s) => String(s).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-export const plural = (k, one, many = one + 's') => `${fmt(k)} ${k === 1 ? one : many}`;
+export const plural = (k, one, many = one + 's') => `${group(k)} ${k === 1 ? one : many}`;
 
 // setStatus writes a status line; kind is '', 'error' or 'good'.
 export function setStatus(el, text, kind = '') {

@@ -3,7 +3,7 @@
 // speed, and "pause at each solution". It knows nothing of boards: it calls
 // onChange(pos) whenever the position moves (pos -1 is the empty board).
 
-import { $, fmt } from './text.js';
+import { $, group } from './text.js';
 
 export class Timeline {
   constructor(onChange) {
@@ -17,22 +17,22 @@ export class Timeline {
     this.last = 0;
     this.isSolution = () => false;
     this.beforePlay = () => true; // false: the panel does something else first
-    this.slider = $('timeline');
+    this.slider = $('watch-timeline');
     this.slider.addEventListener('input', () => { this.pause(); this.go(Number(this.slider.value) - 1); });
-    $('btn-play').addEventListener('click', () => { if (this.beforePlay()) this.toggle(); });
-    $('btn-step').addEventListener('click', () => { this.pause(); this.go(this.pos + 1); });
-    $('btn-back').addEventListener('click', () => { this.pause(); this.go(this.pos - 1); });
-    $('btn-reset').addEventListener('click', () => { this.pause(); this.go(-1); });
-    $('btn-end').addEventListener('click', () => { this.pause(); this.go(this.length - 1); });
-    $('speed').addEventListener('input', () => this.readSpeed());
+    $('watch-play').addEventListener('click', () => { if (this.beforePlay()) this.toggle(); });
+    $('watch-step').addEventListener('click', () => { this.pause(); this.go(this.pos + 1); });
+    $('watch-back').addEventListener('click', () => { this.pause(); this.go(this.pos - 1); });
+    $('watch-start').addEventListener('click', () => { this.pause(); this.go(-1); });
+    $('watch-end').addEventListener('click', () => { this.pause(); this.go(this.length - 1); });
+    $('watch-speed').addEventListener('input', () => this.readSpeed());
     this.readSpeed();
     this.tick = this.tick.bind(this);
   }
 
   readSpeed() {
     // Logarithmic: 0 → 1 step/s, 100 → 2000 steps/s.
-    this.speed = Math.round(Math.pow(2000, Number($('speed').value) / 100));
-    $('speed-value').textContent = `${fmt(this.speed)} steps/s`;
+    this.speed = Math.round(Math.pow(2000, Number($('watch-speed').value) / 100));
+    $('watch-speed-value').textContent = `${group(this.speed)} steps/s`;
   }
 
   // setLength is called as steps arrive and when the stream ends.
@@ -46,13 +46,13 @@ export class Timeline {
 
   // setMarks marks the steps at positions (the solutions) along the slider.
   setMarks(positions) {
-    const box = $('timeline-marks');
+    const box = $('watch-marks');
     const max = Math.max(this.length, 1);
     box.replaceChildren(...positions.map((p) => {
       const tick = document.createElement('span');
       tick.className = 'tick';
       tick.style.left = `${(100 * (p + 1)) / max}%`;
-      tick.title = `solution at step ${fmt(p + 1)}`;
+      tick.title = `solution at step ${group(p + 1)}`;
       return tick;
     }));
   }
@@ -96,7 +96,7 @@ export class Timeline {
     if (steps > 0) {
       this.budget -= steps;
       let next = Math.min(this.length - 1, this.pos + steps);
-      if ($('pause-solution').checked) {
+      if ($('watch-pause-solution').checked) {
         for (let p = this.pos + 1; p <= next; p++) {
           if (this.isSolution(p)) {
             next = p;
@@ -116,15 +116,15 @@ export class Timeline {
 
   refresh() {
     this.slider.value = this.pos + 1;
-    this.slider.setAttribute('aria-valuetext', this.pos < 0 ? 'the empty board' : `step ${fmt(this.pos + 1)} of ${fmt(this.length)}`);
-    $('btn-back').disabled = this.pos < 0;
-    $('btn-reset').disabled = this.pos < 0;
-    $('btn-step').disabled = this.pos >= this.length - 1;
-    $('btn-end').disabled = this.pos >= this.length - 1;
-    const play = $('btn-play');
+    this.slider.setAttribute('aria-valuetext', this.pos < 0 ? 'the empty board' : `step ${group(this.pos + 1)} of ${group(this.length)}`);
+    $('watch-back').disabled = this.pos < 0;
+    $('watch-start').disabled = this.pos < 0;
+    $('watch-step').disabled = this.pos >= this.length - 1;
+    $('watch-end').disabled = this.pos >= this.length - 1;
+    const play = $('watch-play');
     play.textContent = this.playing ? '❚❚ Pause' : '▶ Play';
     play.setAttribute('aria-pressed', String(this.playing));
     play.disabled = this.atEnd && !this.playing;
-    $('board').dataset.state = this.atEnd ? 'end' : (this.playing ? 'playing' : 'paused');
+    $('watch').dataset.state = this.atEnd ? 'end' : (this.playing ? 'playing' : 'paused');
   }
 }

@@ -6,6 +6,8 @@
 // to the current node and the tries beside it, each other subtree folded
 // into one node labelled with its size.
 
+import { group } from './text.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 const LIMIT = 160; // drawn nodes at most, when the tree is drawn whole
 const DX = 20;     // px between leaves
@@ -144,7 +146,7 @@ export class SearchTree {
       this.box.scrollLeft = Math.max(0, cx - this.box.clientWidth / 2);
     }
     const rejects = visible - 1 - placements;
-    const so = `${placements.toLocaleString('en-US')} node${placements === 1 ? '' : 's'} (placements) and ${rejects.toLocaleString('en-US')} rejected tr${rejects === 1 ? 'y' : 'ies'} so far`;
+    const so = `${group(placements)} node${placements === 1 ? '' : 's'} (placements) and ${group(rejects)} rejected tr${rejects === 1 ? 'y' : 'ies'} so far`;
     this.summary.textContent = whole
       ? `${so}, all drawn; the current call is ringed. Click a node to go to its step.`
       : `${so}; drawn: the path to the current call and the tries beside it (${drawn - 1}), each other subtree folded into one square labelled with its size. Click a node to go to its step.`;

@@ -9,7 +9,7 @@ import { Board, attackers } from './board.js';
 import { readInt, setRange } from './field.js';
 import { drawStructure } from './structure.js';
 import * as strategies from './strategies.js';
-import { $, fmt, plural, setStatus } from './text.js';
+import { $, group, plural, setStatus } from './text.js';
 import { Timeline } from './timeline.js';
 import { SearchTree } from './tree.js';
 
@@ -24,11 +24,11 @@ const jumps = {
   solution: (e) => e.kind === 'solution',
 };
 
-export class SearchPanel {
+export class WatchPanel {
   constructor(limits, onURL) {
     this.limits = limits;
     this.onURL = onURL;
-    this.range = setRange('trace-n', 1, limits.max_trace_n);
+    this.range = setRange('watch-n', 1, limits.max_trace_n);
     this.n = 0;
     this.algo = 'stack';
     this.events = [];
@@ -40,7 +40,7 @@ export class SearchPanel {
     this.lastLive = 0;
     this.liveTimer = 0;
     this.drawQueued = false;
-    this.board = new Board($('trace-board'), {
+    this.board = new Board($('watch-board'), {
       label: 'Board of the search',
       onFocus: (r, c) => { this.focus = r ? [r, c] : null; this.drawSide(); },
     });
@@ -48,20 +48,20 @@ export class SearchPanel {
     this.timeline.isSolution = (p) => this.events[p] && this.events[p].kind === 'solution';
     // Play with a new N in the field loads that N first.
     this.timeline.beforePlay = () => {
-      if (this.timeline.playing || Number($('trace-n').value) === this.n) return true;
+      if (this.timeline.playing || Number($('watch-n').value) === this.n) return true;
       this.loadFromForm();
       return false;
     };
-    this.tree = new SearchTree($('tree'), $('tree-summary'), (step) => { this.timeline.pause(); this.timeline.go(step - 1); });
-    $('solutions').addEventListener('click', (e) => {
+    this.tree = new SearchTree($('watch-tree'), $('watch-tree-summary'), (step) => { this.timeline.pause(); this.timeline.go(step - 1); });
+    $('watch-solutions').addEventListener('click', (e) => {
       const b = e.target.closest('button[data-pos]');
       if (b) { this.timeline.pause(); this.timeline.go(Number(b.dataset.pos)); }
     });
-    $('trace-form').addEventListener('submit', (e) => { e.preventDefault(); this.loadFromForm(); });
-    $('trace-algo').addEventListener('change', () => this.loadFromForm());
+    $('watch-form').addEventListener('submit', (e) => { e.preventDefault(); this.loadFromForm(); });
+    $('watch-algo').addEventListener('change', () => this.loadFromForm());
     // A new N is loaded as soon as it is typed, so that Play never plays
     // the board of the N before.
-    $('trace-n').addEventListener('change', () => this.loadFromForm());
+    $('watch-n').addEventListener('change', () => this.loadFromForm());
     document.addEventListener('keydown', (e) => this.keys(e));
     // A space that plays must not also scroll the page, whichever event the
     // browser scrolls on.
@@ -70,14 +70,14 @@ export class SearchPanel {
 
   async init() {
     const algos = await strategies.load();
-    const select = $('trace-algo');
+    const select = $('watch-algo');
     for (const a of algos.filter((x) => x.traceable)) {
       const opt = document.createElement('option');
       opt.value = a.name;
       opt.textContent = `${a.name} (${a.title || a.description})`;
       select.append(opt);
     }
-    $('lesson-list').replaceChildren(...strategies.classics().flatMap((a) => {
+    $('watch-lesson-list').replaceChildren(...strategies.classics().flatMap((a) => {
       const dt = document.createElement('dt');
       dt.textContent = a.name;
       const dd = document.createElement('dd');
@@ -85,8 +85,8 @@ export class SearchPanel {
       return [dt, dd];
     }));
     for (const [what, is] of Object.entries(jumps)) {
-      $(`next-${what}`).addEventListener('click', () => this.jump(is, 1));
-      $(`prev-${what}`).addEventListener('click', () => this.jump(is, -1));
+      $(`watch-next-${what}`).addEventListener('click', () => this.jump(is, 1));
+      $(`watch-prev-${what}`).addEventListener('click', () => this.jump(is, -1));
     }
   }
 
@@ -106,9 +106,9 @@ export class SearchPanel {
     const algo = params.get('algo') || this.algo;
     const raw = params.get('step');
     const step = raw === 'end' ? Infinity : Number(raw || 0);
-    $('trace-n').value = n;
-    if ([...$('trace-algo').options].some((o) => o.value === algo)) $('trace-algo').value = algo;
-    if (n !== this.n || $('trace-algo').value !== this.algo || !this.events.length) this.loadFromForm(step);
+    $('watch-n').value = n;
+    if ([...$('watch-algo').options].some((o) => o.value === algo)) $('watch-algo').value = algo;
+    if (n !== this.n || $('watch-algo').value !== this.algo || !this.events.length) this.loadFromForm(step);
     else if (step) this.timeline.go(step - 1);
   }
 
@@ -121,9 +121,9 @@ export class SearchPanel {
   }
 
   loadFromForm(step = 0) {
-    const n = readInt('trace-n', ...this.range);
+    const n = readInt('watch-n', ...this.range);
     if (n === null) return;
-    this.load(n, $('trace-algo').value || 'stack', step);
+    this.load(n, $('watch-algo').value || 'stack', step);
   }
 
   async load(n, algo, step) {
@@ -135,9 +135,9 @@ export class SearchPanel {
     this.tree.reset(n);
     this.board.setSize(n);
     this.drawCode();
-    $('algo-paragraph').textContent = strategies.lesson(algo).summary;
+    $('watch-lesson').textContent = strategies.lesson(algo).summary;
     this.frames = [];
-    setStatus($('trace-status'), 'Loading the search…');
+    setStatus($('watch-status'), 'Loading the search…');
     this.timeline.setLength(0, true);
     this.show(-1);
     const limit = Math.min(this.limits.max_trace_events, 100000);
@@ -194,11 +194,11 @@ export class SearchPanel {
     const end = this.end;
     const { n, algo } = this;
     if (!end) {
-      setStatus($('trace-status'), `${cut || 'The connection was lost'}; ${fmt(this.events.length)} steps received, which you can play.`, 'error');
+      setStatus($('watch-status'), `${cut || 'The connection was lost'}; ${group(this.events.length)} steps received, which you can play.`, 'error');
     } else if (end.truncated) {
-      setStatus($('trace-status'), `${algo} on ${n}×${n}: the first ${fmt(end.events)} steps of a longer search (the page plays at most ${fmt(limit)}).`);
+      setStatus($('watch-status'), `${algo} on ${n}×${n}: the first ${group(end.events)} steps of a longer search (the page plays at most ${group(limit)}).`);
     } else {
-      setStatus($('trace-status'), `${algo} on ${n}×${n}: the whole search, ${fmt(this.events.length)} steps.`, 'good');
+      setStatus($('watch-status'), `${algo} on ${n}×${n}: the whole search, ${group(this.events.length)} steps.`, 'good');
     }
   }
 
@@ -280,41 +280,41 @@ export class SearchPanel {
 
   stepText() {
     const pos = this.timeline.pos;
-    const total = this.loading ? `${fmt(this.events.length)}+` : fmt(this.events.length);
+    const total = this.loading ? `${group(this.events.length)}+` : group(this.events.length);
     const e = this.event(pos);
     if (!e) return `Empty board (${total} steps)`;
-    if (e.candidate !== undefined) return `Step ${fmt(e.step)} of ${total}: candidate ${fmt(e.candidate)}, ${e.kind === 'solution' ? `solution ${e.counters.solutions}` : 'rejected'}`;
+    if (e.candidate !== undefined) return `Step ${group(e.step)} of ${total}: candidate ${group(e.candidate)}, ${e.kind === 'solution' ? `solution ${e.counters.solutions}` : 'rejected'}`;
     const where = { solution: ` ${e.counters.solutions}`, done: '', 'dead-end': ` row ${e.row}` }[e.kind];
-    return `Step ${fmt(e.step)} of ${total}: ${e.kind}${where !== undefined ? where : ` row ${e.row}, column ${e.col}`}`;
+    return `Step ${group(e.step)} of ${total}: ${e.kind}${where !== undefined ? where : ` row ${e.row}, column ${e.col}`}`;
   }
 
   drawStep() {
     const e = this.event(this.timeline.pos);
-    $('trace-step').textContent = this.stepText();
-    $('trace-explain').textContent = e ? e.text : `The empty ${this.n}×${this.n} board: the search starts at the first line of its pseudocode.`;
+    $('watch-event').textContent = this.stepText();
+    $('watch-sentence').textContent = e ? e.text : `The empty ${this.n}×${this.n} board: the search starts at the first line of its pseudocode.`;
     const c = e ? e.counters : zero;
-    for (const k of counterNames) $('c-' + k).textContent = fmt(c[k]);
+    for (const k of counterNames) $('watch-counter-' + k).textContent = group(c[k]);
   }
 
   drawSide() {
     const e = this.event(this.timeline.pos);
-    drawStructure($('structure'), this.algo, e, this.n, this.focus);
+    drawStructure($('watch-data'), this.algo, e, this.n, this.focus);
     const line = e ? e.line - 1 : 0;
-    [...$('pseudocode').children].forEach((li, i) => {
+    [...$('watch-code').children].forEach((li, i) => {
       if (i === line) li.setAttribute('aria-current', 'step');
       else li.removeAttribute('aria-current');
     });
   }
 
   drawCode() {
-    const ol = $('pseudocode');
+    const ol = $('watch-code');
     ol.replaceChildren(...strategies.lesson(this.algo).pseudocode.map((text) => {
       const li = document.createElement('li');
       li.textContent = text;
       return li;
     }));
-    $('structure-title').textContent = `The data of ${this.algo}`;
-    $('code-title').textContent = `Pseudocode of ${this.algo}`;
+    $('watch-data-title').textContent = `The data of ${this.algo}`;
+    $('watch-code-title').textContent = `Pseudocode of ${this.algo}`;
   }
 
   // drawNotes lists the solutions found up to the step shown, or says that
@@ -323,14 +323,14 @@ export class SearchPanel {
     const pos = this.timeline.pos;
     let k = 0;
     while (k < this.solutions.length && this.solutions[k] <= pos) k++;
-    const list = $('solutions');
+    const list = $('watch-solutions');
     if (list.childElementCount !== Math.min(k, 200)) {
       list.replaceChildren(...this.solutions.slice(0, Math.min(k, 200)).map((p, i) => {
         const li = document.createElement('li');
         const b = document.createElement('button');
         b.type = 'button';
         b.dataset.pos = p;
-        b.textContent = `${i + 1}: ${this.events[p].queens.join(' ')} (step ${fmt(p + 1)})`;
+        b.textContent = `${i + 1}: ${this.events[p].queens.join(' ')} (step ${group(p + 1)})`;
         li.append(b);
         return li;
       }));
@@ -341,11 +341,11 @@ export class SearchPanel {
         ? `No solution yet in the ${plural(pos + 1, 'step')} played.`
         : `The ${plural(this.events.length, 'step')} loaded hold no solution: ${this.end && this.end.truncated ? `this search on ${this.n}×${this.n} runs far longer before its first solution than the page can play. Try a smaller N to see one.` : 'this board has none.'}`;
     } else if (k > 200) {
-      note = `${fmt(k)} solutions so far; the first 200 are listed.`;
+      note = `${group(k)} solutions so far; the first 200 are listed.`;
     } else if (k > 0) {
       note = `${plural(k, 'solution')} so far; click one to go to it.`;
     }
-    $('solutions-note').textContent = note || 'Solutions appear here as the search finds them.';
+    $('watch-solutions-note').textContent = note || 'Solutions appear here as the search finds them.';
   }
 
   // announce tells a screen reader where the search is: at once when paused,
@@ -354,7 +354,7 @@ export class SearchPanel {
     clearTimeout(this.liveTimer);
     const say = () => {
       this.lastLive = performance.now();
-      $('trace-live').textContent = `${this.stepText()}. ${$('trace-explain').textContent}`;
+      $('watch-live').textContent = `${this.stepText()}. ${$('watch-sentence').textContent}`;
     };
     const wait = 1000 - (performance.now() - this.lastLive);
     if (!this.timeline.playing || wait <= 0) say();
@@ -385,7 +385,7 @@ export class SearchPanel {
   // ownsKey: Space belongs to a focused control; arrows, Home and End only
   // to fields, sliders and the board's own grid navigation.
   ownsKey(e) {
-    if ($('board').hidden || e.ctrlKey || e.metaKey || e.altKey) return false;
+    if ($('watch').hidden || e.ctrlKey || e.metaKey || e.altKey) return false;
     const own = e.key === ' ' ? 'input, select, textarea, button, a, dialog, [role=grid], [role=region], summary' : 'input, select, textarea, dialog, [role=grid], [role=region]';
     return !(e.target.closest && e.target.closest(own));
   }
