@@ -102,6 +102,11 @@ func attempt(ctx context.Context, b *repair.Board, queens []int32, perRow map[in
 	m := len(rows)
 	cost := 0
 	for k := range m {
+		if k%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+		}
 		// A Fisher-Yates step that prefers a square that costs nothing.
 		j := k + int(b.RNG.Below(uint64(m-k)))
 		free := b.Free(int(rows[k]), int(cols[rows[j]]))

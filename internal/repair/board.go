@@ -37,6 +37,10 @@ const (
 	DrawsPerRow = 32
 )
 
+// checkDraws is how many draws Repair makes between two looks at its
+// context: a draw costs tens of nanoseconds.
+const checkDraws = 1 << 16
+
 // DefaultPatience is the patience of a board of m movable rows whose every
 // row has many free squares, as in solve.Random.
 func DefaultPatience(m int) int { return min(StuckDraws, DrawsPerRow*m) }
@@ -143,9 +147,9 @@ func (b *Board) draw() int {
 // the cost, from cost to 0, and reports whether it got there; false means it
 // got stuck (a local minimum), and the caller should start over from a new
 // board. Only rows in suspects can be attacked, and every row whose queen
-// moves joins them. ctx is looked at once a pass over the suspects.
+// moves joins them. ctx is looked at every checkDraws draws.
 func (b *Board) Repair(ctx context.Context, suspects []int, cost int) (bool, error) {
-	failed := 0
+	failed, draws := 0, 0
 	giveUp := b.Patience
 	if giveUp == 0 {
 		giveUp = DefaultPatience(b.movable())
@@ -160,6 +164,11 @@ func (b *Board) Repair(ctx context.Context, suspects []int, cost int) (bool, err
 				continue
 			}
 			for {
+				if draws++; draws%checkDraws == 0 {
+					if err := ctx.Err(); err != nil {
+						return false, err
+					}
+				}
 				if j := b.draw(); j != i {
 					if d := b.Swap(i, j); d < 0 {
 						cost += d

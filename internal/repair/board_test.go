@@ -140,3 +140,31 @@ func TestRepairCancel(t *testing.T) {
 		t.Errorf("cancelled Repair returned %v", err)
 	}
 }
+
+// laterCancelled is a context that is live at its first look and cancelled
+// at every later one.
+type laterCancelled struct {
+	context.Context
+	looks int
+}
+
+func (c *laterCancelled) Err() error {
+	if c.looks++; c.looks > 1 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestRepairStopsWithinAPass: a repair that can never lower its cost (the
+// 2×2 board) and would try 2^40 draws stops soon after its context ends,
+// not at the end of a pass over the attacked rows.
+func TestRepairStopsWithinAPass(t *testing.T) {
+	b := NewBoard(2, 1)
+	b.Cols[0], b.Cols[1] = 0, 1
+	cost := b.Put(0) + b.Put(1)
+	b.Patience = 1 << 40
+	ok, err := b.Repair(&laterCancelled{Context: context.Background()}, []int{0, 1}, cost)
+	if ok || err != context.Canceled {
+		t.Fatalf("ok %v, err %v; want the cancellation", ok, err)
+	}
+}
