@@ -27,16 +27,19 @@
 //	{"fingerprint":"nqueens-count engine=3 n=14 …","n":14,"shard":"1/4",
 //	 "first":1,"last":1629,"subtotal":91124,"nodes":15734,"seconds":0.41,
 //	 "worker":"node7","units":[{"index":1,"total":712,"rot180":0,"rot90":0,"nodes":97},…],
-//	 "sha256":"…"}
+//	 "seal":"3f9a0c17be42.5d0e…"}
 //
 // Grammar: a ledger is a sequence of lines; each non-empty line is one such
 // object, whose "first" and "last" are the smallest and largest unit index in
 // "units", whose "subtotal" and "nodes" are the sums of the units' totals
-// and nodes, and whose "sha256" is the SHA-256 of the same object encoded
-// without it, so that a flipped bit or an edit is caught on reading and
-// named by file and line. All lines of a file carry the same fingerprint. A
-// last line cut short by a kill (no final newline, not valid JSON) is
-// ignored and reported; [Open] cuts it off before appending, and holds an
+// and nodes, and whose "seal" is the keyed seal of package seal: the ID of
+// the key and the HMAC-SHA-256 under it of the same object without the
+// seal. A line edited, damaged, or sealed under another key than the one
+// in use is refused, named by file and line, for every N: no one without
+// the key can make a line that reads. All lines of a file carry the same
+// fingerprint. A last line cut short while it was written (by a kill, a
+// crash or a full disk: no final newline, not valid JSON) is ignored and
+// reported; [Open] cuts it off before appending, and holds an
 // operating-system lock on the file while it appends (internal/flock).
 //
 // # Merge

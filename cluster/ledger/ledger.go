@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/flock"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // File is a ledger as read from disk.
@@ -16,8 +18,9 @@ type File struct {
 	Path        string
 	N           int    // 0 when the file holds no record
 	Fingerprint string // "" when the file holds no record
-	// Truncated is the line number of a last line cut short by a kill (it
-	// is ignored), or 0. Complete is the byte length of the file up to it.
+	// Truncated is the line number of a last line cut short while it was
+	// written (by a kill, a crash or a full disk; it is ignored), or 0.
+	// Complete is the byte length of the file up to it.
 	Truncated int
 	Complete  int64
 
@@ -37,11 +40,12 @@ func (lf *File) Units() int {
 	return k
 }
 
-// parse reads a ledger from r; name is used in messages. A malformed
-// line is an error naming it, except a last line without a final newline,
-// which a kill mid-write leaves behind: it is ignored and reported in
+// parse reads a ledger from r, its lines sealed under key; name is used
+// in messages. A malformed line is an error naming it, except a last line
+// without a final newline that is cut short, which a kill, a crash or a
+// full disk mid-write leaves behind: it is ignored and reported in
 // Truncated. Cost O(size of the ledger).
-func parse(r io.Reader, name string) (*File, error) {
+func parse(r io.Reader, name string, key *seal.Key) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -59,9 +63,9 @@ func parse(r io.Reader, name string) (*File, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rec, err := parseRecord(line)
+		rec, err := parseRecord(line, key)
 		if err != nil {
-			if !newline && err != errChecksum {
+			if !newline && errors.Is(err, seal.ErrMalformed) {
 				lf.Truncated, lf.Complete = lineNo, start
 				return lf, nil
 			}
@@ -79,17 +83,18 @@ func parse(r io.Reader, name string) (*File, error) {
 	return lf, nil
 }
 
-// ReadFile reads the ledger at path. A malformed line is an error
-// naming the file and line, except a last line without a final newline that
-// is not valid JSON, which a kill mid-write leaves behind: it is ignored and
-// reported in Truncated. Cost O(size of the ledger).
-func ReadFile(path string) (*File, error) {
+// ReadFile reads the ledger at path, whose lines must be sealed under key.
+// A malformed line is an error naming the file and line, except a last line
+// without a final newline that is not valid JSON, which a kill, a crash or
+// a full disk mid-write leaves behind: it is ignored and reported in
+// Truncated. Cost O(size of the ledger).
+func ReadFile(path string, key *seal.Key) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return parse(f, path)
+	return parse(f, path, key)
 }
 
 // Ledger is a ledger file open for appending by one process.
@@ -98,6 +103,7 @@ type Ledger struct {
 	Worker, Shard string
 
 	path   string
+	key    *seal.Key
 	n      int
 	f      *os.File
 	unlock func()
@@ -107,12 +113,13 @@ type Ledger struct {
 	Repaired int
 }
 
-// Open opens or creates the ledger at path for a run of N and takes
-// an exclusive lock on it (where the system supports it), so that two
-// processes never append to one file. The results already there must have
-// N's fingerprint; a truncated last line left by a kill is cut off.
+// Open opens or creates the ledger at path for a run of N, its lines
+// sealed under key, and takes an exclusive lock on it (where the system
+// supports it), so that two processes never append to one file. The
+// results already there must have N's fingerprint and key; a last line cut
+// short while it was written is cut off.
 // Cost O(size of the ledger).
-func Open(path string, n int) (*Ledger, error) {
+func Open(path string, n int, key *seal.Key) (*Ledger, error) {
 	if err := board.CheckSize(n, "a ledger", count.MaxN); err != nil {
 		return nil, err
 	}
@@ -125,9 +132,9 @@ func Open(path string, n int) (*Ledger, error) {
 		f.Close()
 		return nil, fmt.Errorf("ledger %s is in use by another process: %w", path, err)
 	}
-	l := &Ledger{path: path, n: n, f: f, unlock: unlock, done: map[int]count.UnitResult{}}
+	l := &Ledger{path: path, key: key, n: n, f: f, unlock: unlock, done: map[int]count.UnitResult{}}
 	fail := func(err error) (*Ledger, error) { l.Close(); return nil, err }
-	lf, err := parse(f, path)
+	lf, err := parse(f, path, key)
 	if err != nil {
 		return fail(err)
 	}
@@ -183,7 +190,7 @@ func (l *Ledger) Append(units []count.UnitResult, seconds float64) error {
 	if err != nil {
 		return err
 	}
-	line, err := rec.line()
+	line, err := rec.line(l.key)
 	if err != nil {
 		return err
 	}

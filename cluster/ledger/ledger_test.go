@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // recordLine returns the ledger line of a record of N holding units.
@@ -24,17 +25,24 @@ func recordLine(t testing.TB, n int, units []count.UnitResult, shard string) str
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := rec.line()
+	b, err := rec.line(testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
-// editLine changes a ledger line through f; with reseal it computes the
-// checksum again, as a forger would, so that the checks behind it are
-// reached.
-func editLine(t testing.TB, line string, reseal bool, f func(m map[string]any)) string {
+// testKey seals the ledgers of the tests; forgerKey is a key of someone
+// else, who can seal lines but not under testKey.
+var (
+	testKey, _   = seal.FromSecret(bytes.Repeat([]byte{0x1e}, 32))
+	forgerKey, _ = seal.FromSecret(bytes.Repeat([]byte{0xf0}, 32))
+)
+
+// editLine changes a ledger line through f; with reseal it seals the
+// edited line again under key (a holder of the key, so that the checks
+// behind the seal are reached, or a forger with a key of its own).
+func editLine(t testing.TB, line string, reseal *seal.Key, f func(m map[string]any)) string {
 	t.Helper()
 	var m map[string]any
 	dec := json.NewDecoder(strings.NewReader(line))
@@ -43,20 +51,30 @@ func editLine(t testing.TB, line string, reseal bool, f func(m map[string]any)) 
 		t.Fatal(err)
 	}
 	f(m)
-	if reseal {
-		delete(m, "sha256")
+	if reseal != nil {
+		delete(m, "seal")
 		b, _ := json.Marshal(m)
 		var r record
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatal(err)
 		}
-		// The sum covers the record as the encoder writes it, in the
-		// struct's field order.
-		sum, err := r.checksum()
+		// The seal covers the record as the encoder writes it, in the
+		// struct's field order; fields the struct lacks are kept.
+		if extra, ok := m["extra"]; ok {
+			b, err := reseal.Seal(struct {
+				record
+				Extra any `json:"extra"`
+			}{r, extra})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		b, err := reseal.Seal(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m["sha256"] = sum
+		return string(b)
 	}
 	b, _ := json.Marshal(m)
 	return string(b)
@@ -78,40 +96,44 @@ func TestParseRecord(t *testing.T) {
 		{"valid", good, ""},
 		{"valid with spaces around", "  " + good + " \r", ""},
 		{"not JSON", "hello", "not a ledger record"},
-		{"empty object", "{}", "no checksum"},
-		{"text after", good + " {}", "text after the object"},
-		{"bracket after", good + "]", "text after the object"},
-		{"unknown field", editLine(t, good, true, func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
-		{"no checksum", editLine(t, good, false, func(m map[string]any) { delete(m, "sha256") }), "no checksum"},
-		// Accidents: any edit without a new checksum is caught by it.
-		{"a flipped rot90", editLine(t, good, false, func(m map[string]any) { unit(m, 0)["rot90"] = 8 }), "does not match its checksum"},
-		{"a raised total and subtotal", editLine(t, good, false, func(m map[string]any) {
+		{"empty object", "{}", "no keyed seal"},
+		{"text after", good + " {}", "cut short, or not JSON"},
+		{"bracket after", good + "]", "cut short, or not JSON"},
+		{"unknown field", editLine(t, good, testKey, func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
+		{"no seal", editLine(t, good, nil, func(m map[string]any) { delete(m, "seal") }), "no keyed seal"},
+		{"an old line with a public checksum", editLine(t, good, nil, func(m map[string]any) { delete(m, "seal"); m["sha256"] = "00" }), "no keyed seal"},
+		// Accidents and edits without the key are caught by the seal.
+		{"a flipped rot90", editLine(t, good, nil, func(m map[string]any) { unit(m, 0)["rot90"] = 8 }), "ledger line refused: its content does not match its seal"},
+		{"a raised total and subtotal", editLine(t, good, nil, func(m map[string]any) {
 			unit(m, 0)["total"] = json.Number("8")
 			m["subtotal"] = json.Number("16")
-		}), "does not match its checksum"},
-		{"a changed worker", editLine(t, good, false, func(m map[string]any) { m["worker"] = "x" }), "does not match its checksum"},
-		// Forgeries with a recomputed checksum reach the checks behind it.
-		{"N too large", editLine(t, good, true, func(m map[string]any) { m["n"] = 65 }), "out of range"},
-		{"other engine", editLine(t, good, true, func(m map[string]any) {
+		}), "does not match its seal"},
+		{"a changed worker", editLine(t, good, nil, func(m map[string]any) { m["worker"] = "x" }), "does not match its seal"},
+		// A forger's own seal is refused, for any edit.
+		{"resealed by a forger", editLine(t, good, forgerKey, func(m map[string]any) { unit(m, 0)["total"] = json.Number("8") }),
+			"ledger line refused: it was sealed under key " + forgerKey.ID() + ", not under the key " + testKey.ID()},
+		// A holder of the key who forges reaches the checks behind the seal.
+		{"N too large", editLine(t, good, testKey, func(m map[string]any) { m["n"] = 65 }), "out of range"},
+		{"other engine", editLine(t, good, testKey, func(m map[string]any) {
 			m["fingerprint"] = strings.Replace(m["fingerprint"].(string), "engine="+count.EngineVersion, "engine=old", 1)
 		}), "not this engine's"},
-		{"other N's fingerprint", editLine(t, good, true, func(m map[string]any) { m["n"] = 9 }), "not this engine's"},
-		{"damaged table hash", editLine(t, good, true, func(m map[string]any) { m["fingerprint"] = m["fingerprint"].(string) + "0" }), "not this engine's"},
-		{"unit out of range", editLine(t, good, true, func(m map[string]any) { unit(m, 0)["index"] = 78 }), "unit 78 is outside 0..77"},
-		{"range does not match", editLine(t, good, true, func(m map[string]any) { m["first"] = 2 }), "unit range 2-5"},
-		{"subtotal does not match", editLine(t, good, true, func(m map[string]any) { m["subtotal"] = 1 }), "subtotal 1"},
-		{"nodes do not match", editLine(t, good, true, func(m map[string]any) { m["nodes"] = 0 }), "nodes 0"},
-		{"no units", editLine(t, good, true, func(m map[string]any) { m["units"] = []any{} }), "no units"},
-		{"negative total", editLine(t, good, false, func(m map[string]any) { unit(m, 0)["total"] = -8 }), "not a ledger record"},
-		{"rot90 where no quarter turn fixes", editLine(t, good, true, func(m map[string]any) { unit(m, 0)["rot90"] = 8 }), "cannot be right"},
-		{"total off the orbit size", editLine(t, good, true, func(m map[string]any) {
+		{"other N's fingerprint", editLine(t, good, testKey, func(m map[string]any) { m["n"] = 9 }), "not this engine's"},
+		{"damaged table hash", editLine(t, good, testKey, func(m map[string]any) { m["fingerprint"] = m["fingerprint"].(string) + "0" }), "not this engine's"},
+		{"unit out of range", editLine(t, good, testKey, func(m map[string]any) { unit(m, 0)["index"] = 78 }), "unit 78 is outside 0..77"},
+		{"range does not match", editLine(t, good, testKey, func(m map[string]any) { m["first"] = 2 }), "unit range 2-5"},
+		{"subtotal does not match", editLine(t, good, testKey, func(m map[string]any) { m["subtotal"] = 1 }), "subtotal 1"},
+		{"nodes do not match", editLine(t, good, testKey, func(m map[string]any) { m["nodes"] = 0 }), "nodes 0"},
+		{"no units", editLine(t, good, testKey, func(m map[string]any) { m["units"] = []any{} }), "no units"},
+		{"negative total", editLine(t, good, nil, func(m map[string]any) { unit(m, 0)["total"] = -8 }), "does not match its seal"},
+		{"rot90 where no quarter turn fixes", editLine(t, good, testKey, func(m map[string]any) { unit(m, 0)["rot90"] = 8 }), "cannot be right"},
+		{"total off the orbit size", editLine(t, good, testKey, func(m map[string]any) {
 			unit(m, 2)["total"] = json.Number("4")
 			m["subtotal"] = json.Number(fmt.Sprint(all[3].Total + all[4].Total + 4))
 		}), "cannot be right"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := parseRecord([]byte(tt.line))
+			rec, err := parseRecord([]byte(tt.line), testKey)
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -162,18 +184,18 @@ func FuzzParseRecord(f *testing.F) {
 		if json.Unmarshal(line, &head) == nil && head.N > 20 {
 			t.Skip()
 		}
-		rec, err := parseRecord(line)
+		rec, err := parseRecord(line, testKey)
 		if err != nil {
 			return
 		}
 		if err := rec.sums(false); err != nil {
 			t.Fatalf("accepted an inconsistent record: %v", err)
 		}
-		b, err := rec.line()
+		b, err := rec.line(testKey)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := parseRecord(b)
+		again, err := parseRecord(b, testKey)
 		if err != nil {
 			t.Fatalf("own output %s refused: %v", b, err)
 		}
@@ -200,13 +222,13 @@ func TestReadLedger(t *testing.T) {
 		{"blank lines", "\n" + a + "\n\n" + b + "\n", 2, 0, ""},
 		{"last line without newline", a + "\n" + b, 2, 0, ""},
 		{"last line cut short", a + "\n" + b[:40], 1, 2, ""},
-		{"middle line cut short", a[:40] + "\n" + b + "\n", 0, 0, "x.jsonl:1: not a ledger record"},
+		{"middle line cut short", a[:40] + "\n" + b + "\n", 0, 0, "x.jsonl:1: not a ledger record: it is cut short"},
 		{"two runs", a + "\n" + other + "\n", 0, 0, "x.jsonl:2: fingerprint"},
-		{"a damaged last line is not a cut one", a + "\n" + editLine(t, b, false, func(m map[string]any) { m["seconds"] = 9 }), 0, 0, "x.jsonl:2: the line does not match its checksum"},
+		{"a damaged last line is not a cut one", a + "\n" + editLine(t, b, nil, func(m map[string]any) { m["seconds"] = 9 }), 0, 0, "x.jsonl:2: ledger line refused: its content does not match its seal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lf, err := parse(strings.NewReader(tt.text), "x.jsonl")
+			lf, err := parse(strings.NewReader(tt.text), "x.jsonl", testKey)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
@@ -245,7 +267,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			l, err := Open(path, 8)
+			l, err := Open(path, 8, testKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,7 +278,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 				t.Fatal(err)
 			}
 			l.Close()
-			lf, err := ReadFile(path)
+			lf, err := ReadFile(path, testKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,19 +302,19 @@ func TestOpenLedgerRefuses(t *testing.T) {
 		return path
 	}
 	conflict := write("conflict.jsonl", recordLine(t, 8, all[:2], "")+"\n"+recordLine(t, 8, changed, "")+"\n")
-	if _, err := Open(conflict, 8); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
+	if _, err := Open(conflict, 8, testKey); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
 		t.Errorf("conflicting ledger: %v", err)
 	}
 	n8 := write("n8.jsonl", recordLine(t, 8, all[:2], "")+"\n")
-	if _, err := Open(n8, 9); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
+	if _, err := Open(n8, 9, testKey); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
 		t.Errorf("ledger of another N: %v", err)
 	}
-	l, err := Open(n8, 8)
+	l, err := Open(n8, 8, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, err := Open(n8, 8); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := Open(n8, 8, testKey); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("second writer on one ledger: %v", err)
 	}
 }
@@ -307,7 +329,7 @@ func TestRunShardResume(t *testing.T) {
 	for i := range k {
 		path := filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", i))
 		for run := range 2 {
-			l, err := Open(path, n)
+			l, err := Open(path, n, testKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +346,7 @@ func TestRunShardResume(t *testing.T) {
 				t.Errorf("shard %d/%d run %d: %+v", i, k, run, p)
 			}
 		}
-		lf, err := ReadFile(path)
+		lf, err := ReadFile(path, testKey)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +365,7 @@ func TestRunShardResume(t *testing.T) {
 }
 
 func TestRunShardCancel(t *testing.T) {
-	l, err := Open(filepath.Join(t.TempDir(), "l.jsonl"), 12)
+	l, err := Open(filepath.Join(t.TempDir(), "l.jsonl"), 12, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

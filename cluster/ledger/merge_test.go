@@ -12,12 +12,13 @@ import (
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // ledger builds a ledger file named path from lines of records.
 func ledger(t *testing.T, path string, lines ...string) *File {
 	t.Helper()
-	lf, err := parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), path)
+	lf, err := parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,10 +179,15 @@ func ExampleMerge() {
 		return
 	}
 	defer os.RemoveAll(dir)
+	key, err := seal.New() // a program keeps its key, as nqueens keeps the user's
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	var files []*File
 	for i := range 2 {
 		path := filepath.Join(dir, fmt.Sprintf("n8-shard-%d.jsonl", i))
-		l, err := Open(path, 8)
+		l, err := Open(path, 8, key)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -192,7 +198,7 @@ func ExampleMerge() {
 			fmt.Println(err)
 			return
 		}
-		lf, err := ReadFile(path)
+		lf, err := ReadFile(path, key)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -87,7 +87,7 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 	procs[2].WaitMatch(t, heldRx)
 	testkit.WaitFor(t, "shard 2's ledger to hold the units before the held one", func() bool {
-		lf, err := ReadFile(ledgerOf(2))
+		lf, err := ReadFile(ledgerOf(2), testkit.UserKey(t))
 		return err == nil && lf.Units() == kept
 	})
 	procs[2].Kill()
@@ -96,7 +96,7 @@ func TestProcessArrayShards(t *testing.T) {
 			t.Fatalf("shard %d exit %d: %s", i, code, p.Stderr.String())
 		}
 	}
-	lf, err := ReadFile(ledgerOf(2))
+	lf, err := ReadFile(ledgerOf(2), testkit.UserKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}

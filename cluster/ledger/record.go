@@ -1,10 +1,6 @@
 package ledger
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,10 +8,12 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // record is one line of a ledger: the results of a batch of units of one
-// run, sealed by a checksum. See the package documentation for the grammar.
+// run, sealed under the seal key. See the package documentation for the
+// grammar.
 type record struct {
 	Fingerprint string             `json:"fingerprint"`
 	N           int                `json:"n"`
@@ -29,12 +27,6 @@ type record struct {
 	Units       []count.UnitResult `json:"units"`
 }
 
-// sealed is a record with its checksum, as written on a line.
-type sealed struct {
-	record
-	SHA256 string `json:"sha256"`
-}
-
 // newRecord builds the record of a batch of results of N, computing its
 // range and sums. Cost O(len(units)).
 func newRecord(n int, units []count.UnitResult, seconds float64, worker, shard string) (record, error) {
@@ -45,26 +37,11 @@ func newRecord(n int, units []count.UnitResult, seconds float64, worker, shard s
 	return r, nil
 }
 
-// line encodes r as a ledger line with its checksum, without the newline.
-func (r record) line() ([]byte, error) {
-	sum, err := r.checksum()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(sealed{r, sum})
-}
-
-// checksum is the SHA-256 of r encoded without the checksum field. It
-// catches accidents (a flipped bit, an edit by hand, a torn write), not
-// forgery: anyone can compute it. See docs/security.md.
-func (r record) checksum() (string, error) {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return "", err
-	}
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:]), nil
-}
+// line encodes r as a ledger line sealed under key, without the newline.
+// The seal catches accidents (a flipped bit, an edit by hand, a torn write)
+// and forgery alike: no one without the key can make one. See
+// docs/security.md.
+func (r record) line(key *seal.Key) ([]byte, error) { return key.Seal(r) }
 
 // sums computes First, Last, Subtotal and Nodes from Units (set) or checks
 // that they match (!set).
@@ -98,29 +75,19 @@ func (r *record) sums(set bool) error {
 	return nil
 }
 
-// errChecksum reports a line whose content does not match its checksum.
-var errChecksum = errors.New("the line does not match its checksum: it was damaged or edited")
-
-// parseRecord reads one ledger line and checks that it is sound: its
-// checksum, a known N, the fingerprint of that N for this engine, range and
-// sums matching the units, and every unit result plausible for its unit
-// ([count.Check]). Cost O(len(line)).
-func parseRecord(line []byte) (record, error) {
-	var s sealed
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return record{}, fmt.Errorf("not a ledger record: %v", err)
-	}
-	if len(bytes.TrimSpace(line[dec.InputOffset():])) > 0 {
-		return record{}, errors.New("not a ledger record: text after the object")
-	}
-	r := s.record
-	if s.SHA256 == "" {
-		return record{}, errors.New("the line has no checksum (a ledger of an older nqueens, or not a ledger)")
-	}
-	if sum, err := r.checksum(); err != nil || sum != s.SHA256 {
-		return record{}, errChecksum
+// parseRecord reads one ledger line and checks that it is sound: sealed
+// under key, a known N, the fingerprint of that N for this engine, range
+// and sums matching the units, and every unit result plausible for its
+// unit ([count.Check]). A line cut short is an error wrapping
+// [seal.ErrMalformed]. Cost O(len(line)).
+func parseRecord(line []byte, key *seal.Key) (record, error) {
+	var r record
+	if err := key.Open(line, &r); err != nil {
+		var se *seal.KeyError
+		if errors.Is(err, seal.ErrUnsealed) || errors.Is(err, seal.ErrBroken) || errors.As(err, &se) {
+			return record{}, fmt.Errorf("ledger line refused: %w", err)
+		}
+		return record{}, fmt.Errorf("not a ledger record: %w", err)
 	}
 	if err := board.CheckSize(r.N, "a ledger", count.MaxN); err != nil {
 		return record{}, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,13 +15,14 @@ import (
 	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // writeLedger writes a ledger of N with the given units in one record per
 // group, with fixed seconds and worker so that the output is reproducible.
 func writeLedger(t *testing.T, path string, n int, groups ...[]count.UnitResult) {
 	t.Helper()
-	l, err := ledger.Open(path, n)
+	l, err := ledger.Open(path, n, testkit.UserKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func TestCountShardCommand(t *testing.T) {
 	if code != 0 || out != "total 724\nunique 92\n" {
 		t.Errorf("merge: exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	lf, err := ledger.ReadFile(ledgerPath)
+	lf, err := ledger.ReadFile(ledgerPath, testkit.UserKey(t))
 	if err != nil || lf.Records() != 1 {
 		t.Errorf("shard 0 ledgerPath after two runs: %v, %v; want 1 record", lf, err)
 	}
@@ -208,4 +210,74 @@ func TestCoordinatorAndWorkerCommands(t *testing.T) {
 		t.Errorf("worker: exit %d, stderr %s", wCode, wErr)
 	}
 	t.Logf("N = 11 through the queue in %s", time.Since(start).Round(time.Millisecond))
+}
+
+// TestMergeForgedPastTheTable replays the forged ledgers of issue 22: all
+// 877877 units of N = 28 in 18 lines, each with a made-up result (merge
+// printed "total 7023016", exit 0). Sealed under another key, or edited
+// from a genuine line, each is refused with its file and line, for N = 28
+// as for N = 14; made up by a holder of the key, the total is refused by
+// the estimate's spread.
+func TestMergeForgedPastTheTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes ledgers of the 877877 units of N = 28")
+	}
+	dir := t.TempDir()
+	forger, err := seal.CreateFile(filepath.Join(dir, "forger.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// forge writes the units of N, one made-up result each, in 18 lines.
+	forge := func(name string, n int, key *seal.Key) string {
+		path := filepath.Join(dir, name)
+		l, err := ledger.Open(path, n, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		units := make([]count.UnitResult, 0, count.Units(n))
+		for i := range count.Units(n) {
+			units = append(units, count.UnitResult{Index: i, Total: 8, Nodes: 1000})
+		}
+		per := (len(units) + 17) / 18
+		for i := 0; i < len(units); i += per {
+			if err := l.Append(units[i:min(i+per, len(units))], 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return path
+	}
+	for _, n := range []int{14, 28} {
+		path := forge(fmt.Sprintf("f%d.jsonl", n), n, forger)
+		code, out, errOut := runCLI("merge", path)
+		want := path + ":1: ledger line refused: it was sealed under key " + forger.ID() + ", not under the key " + testkit.UserKey(t).ID()
+		if code != 1 || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("N = %d under another key: exit %d, %q, %q; want %q", n, code, out, errOut, want)
+		}
+		if code, _, _ := runCLI("merge", "--key-file", filepath.Join(dir, "forger.key"), path); n == 14 && code != 1 {
+			t.Errorf("N = 14 under the forger's own key: exit %d, want 1 (the published table)", code)
+		}
+		// A genuine line, edited: its total raised.
+		genuine := filepath.Join(dir, fmt.Sprintf("g%d.jsonl", n))
+		l, err := ledger.Open(genuine, n, testkit.UserKey(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Append([]count.UnitResult{{Index: 0, Total: 8, Nodes: 1000}}, 1); err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		data, _ := os.ReadFile(genuine)
+		os.WriteFile(genuine, bytes.Replace(data, []byte(`"total":8`), []byte(`"total":16`), 1), 0o644)
+		code, _, errOut = runCLI("merge", genuine)
+		if want := genuine + ":1: ledger line refused: its content does not match its seal"; code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("N = %d edited: exit %d, %q; want %q", n, code, errOut, want)
+		}
+	}
+	// A holder of the key who makes results up past the table.
+	path := forge("own28.jsonl", 28, testkit.UserKey(t))
+	code, out, errOut := runCLI("merge", path)
+	if code != 1 || out != "" || !strings.Contains(errOut, "standard errors from the estimate") {
+		t.Errorf("N = 28 made up under the user's key: exit %d, %q, %q", code, out, errOut)
+	}
 }

@@ -125,7 +125,7 @@ func TestCountCheckpointRefusals(t *testing.T) {
 	dir := t.TempDir()
 	ck := count.NewCheckpoint(9)
 	path := filepath.Join(dir, "n9.json")
-	if err := count.WriteCheckpoint(path, ck, userKey(t)); err != nil {
+	if err := count.WriteCheckpoint(path, ck, testkit.UserKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, errOut := runCLI("count", "10", "--resume", path); code != 2 || !strings.Contains(errOut, "N = 9, not N = 10") {
@@ -140,11 +140,11 @@ func TestCountCheckpointRefusals(t *testing.T) {
 		t.Errorf("truncated: exit %d, %q", code, errOut)
 	}
 	// An empty checkpoint resumes into a full count, and is kept up to date.
-	count.WriteCheckpoint(path, ck, userKey(t))
+	count.WriteCheckpoint(path, ck, testkit.UserKey(t))
 	if code, out, errOut := runCLI("count", "9", "--resume", path); code != 0 || out != "total 352\nunique 46\n" {
 		t.Errorf("resume from empty: exit %d, %q %q", code, out, errOut)
 	}
-	if c, err := count.ReadCheckpoint(path, 9, userKey(t)); err != nil || len(c.Units) != count.Units(9) {
+	if c, err := count.ReadCheckpoint(path, 9, testkit.UserKey(t)); err != nil || len(c.Units) != count.Units(9) {
 		t.Errorf("final checkpoint: %v", err)
 	}
 }
@@ -191,7 +191,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 			cmd, errOut := startHeld(t, dir, held, "count", strconv.Itoa(n), "--checkpoint", ck, "--workers", "1", "--checkpoint-every", every)
 			if sig == syscall.SIGKILL {
 				testkit.WaitFor(t, "the checkpoint to hold the units before the held one", func() bool {
-					c, err := count.ReadCheckpoint(ck, n, userKey(t))
+					c, err := count.ReadCheckpoint(ck, n, testkit.UserKey(t))
 					return err == nil && len(c.Units) == held
 				})
 			}
@@ -211,7 +211,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 			if sig != syscall.SIGKILL && (ee.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), want)) {
 				t.Errorf("after %v: exit %d, stderr %q", sig, ee.ExitCode(), errOut.String())
 			}
-			c, err := count.ReadCheckpoint(ck, n, userKey(t))
+			c, err := count.ReadCheckpoint(ck, n, testkit.UserKey(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,7 +267,7 @@ func TestCountCheckpointFiles(t *testing.T) {
 	half := count.NewCheckpoint(12)
 	half.Units = testkit.AllUnits(t, 12, count.Units, count.CountUnit)[:count.Units(12)/2]
 	def := defaultCheckpoint(12)
-	if err := count.WriteCheckpoint(def, half, userKey(t)); err != nil {
+	if err := count.WriteCheckpoint(def, half, testkit.UserKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI("count", "12")
@@ -289,7 +289,7 @@ func TestCountCheckpointFiles(t *testing.T) {
 	os.Remove(def)
 
 	ck := filepath.Join(dir, "ck.json")
-	if err := count.WriteCheckpoint(ck, half, userKey(t)); err != nil {
+	if err := count.WriteCheckpoint(ck, half, testkit.UserKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI("count", "--resume", ck, "--quiet")
@@ -317,7 +317,7 @@ func TestCountInterruptedTwice(t *testing.T) {
 		if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), want) {
 			t.Fatalf("round %d: %v, stderr %q", round, err, errOut.String())
 		}
-		c, err := count.ReadCheckpoint(def, n, userKey(t))
+		c, err := count.ReadCheckpoint(def, n, testkit.UserKey(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -364,7 +364,7 @@ func TestResumeCompleteForgery(t *testing.T) {
 		c.Units = append(c.Units, count.UnitResult{Index: i, Total: 8, Nodes: 1000})
 	}
 	path := filepath.Join(t.TempDir(), "f28.json")
-	if err := count.WriteCheckpoint(path, c, userKey(t)); err != nil {
+	if err := count.WriteCheckpoint(path, c, testkit.UserKey(t)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI("count", "28", "--resume", path)

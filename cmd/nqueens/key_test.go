@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,30 +11,7 @@ import (
 	"github.com/nqueens/nqueens/seal"
 )
 
-// TestMain gives the tests, and the binaries they start, a configuration
-// folder of their own, so that the seal key they make is theirs and not the
-// user's; testkit.Run removes the binaries the tests built.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "nqueens-config")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CONFIG_HOME", dir)
-	code := testkit.Run(m)
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// userKey is the key the commands of the tests use by default.
-func userKey(t testing.TB) *seal.Key {
-	t.Helper()
-	k, _, err := seal.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
+func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }
 
 // TestKeyFile checks that a checkpoint sealed under one key is refused
 // under another, naming the file and line, and opens with --key-file.

@@ -7,19 +7,24 @@ import (
 	"os"
 
 	"github.com/nqueens/nqueens/cluster/ledger"
+	"github.com/nqueens/nqueens/count"
 	"github.com/spf13/cobra"
 )
 
 const mergeLong = `merge reads the ledger files written by "nqueens count N --shard I/K --ledger
 FILE" and prints the total and unique counts exactly as count does. Every
-line of a ledger carries a checksum, and every unit result is checked
-against what its unit can give; a damaged line is refused with its file and
-line. merge refuses ledgers of different runs (fingerprints), reports every
-unit found with two different results (naming both files and lines), and
-lists the missing units with the shards to rerun; a unit found twice with
-the same result is counted once. For N ≤ 27 the total is compared with the
-published counts: a difference is an error, never a number. A last line cut
-short by a kill is ignored with a warning.
+line of a ledger carries a keyed seal (HMAC-SHA-256 under the seal key, the
+user's or --key-file's), and every unit result is checked against what its
+unit can give; a damaged or edited line, or one sealed under another key, is
+refused with its file and line. merge refuses ledgers of different runs
+(fingerprints), reports every unit found with two different results (naming
+both files and lines), and lists the missing units with the shards to
+rerun; a unit found twice with the same result is counted once. For N ≤ 27
+the total is compared with the published counts: a difference is an error,
+never a number. Past them the total is checked against the random-probe
+estimate's spread and printed with what backs it. A last line cut short
+while it was written (a kill, a crash, a full disk) is ignored with a
+warning.
 
 In the --json output, seconds is the sum of the units' counting times (CPU
 seconds) and workers the number of distinct workers (hosts). When units are
@@ -31,6 +36,7 @@ type mergeOptions struct {
 	streams
 	jsonOut bool
 	paths   []string
+	key     sealKey
 }
 
 func newMergeCmd() *cobra.Command {
@@ -41,6 +47,7 @@ func newMergeCmd() *cobra.Command {
 		Long:  mergeLong,
 	}
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object (with every missing unit when some are)")
+	addKeyFlag(cmd, &o.key)
 	return command(cmd, o)
 }
 
@@ -53,6 +60,10 @@ func (o *mergeOptions) validate(args []string) error {
 }
 
 func (o *mergeOptions) run(ctx context.Context) error {
+	key, err := o.key.get(o.stderr, false)
+	if err != nil {
+		return err
+	}
 	// Progress in bytes of the ledgers read, which weighs a large ledger
 	// more than a small one.
 	var size, done int64
@@ -69,7 +80,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return interruptedf("the ledgers are unchanged")
 		}
-		lf, err := ledger.ReadFile(path)
+		lf, err := ledger.ReadFile(path, key)
 		if err != nil {
 			return err
 		}
@@ -77,7 +88,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 			done += fi.Size()
 		}
 		if lf.Truncated > 0 {
-			fmt.Fprintf(o.stderr, "nqueens: warning: %s:%d: ignoring a last line cut short (the shard was killed while writing; rerun it to redo those units)\n", path, lf.Truncated)
+			fmt.Fprintf(o.stderr, "nqueens: warning: %s:%d: ignoring a last line cut short while it was written (a kill, a crash or a full disk); rerun its shard to redo those units\n", path, lf.Truncated)
 		}
 		files = append(files, lf)
 	}
@@ -95,6 +106,13 @@ func (o *mergeOptions) run(ctx context.Context) error {
 	}
 	if rep.Duplicates > 0 {
 		fmt.Fprintf(o.stderr, "nqueens: %d unit(s) were counted more than once, with equal results\n", rep.Duplicates)
+	}
+	if _, _, known := count.Known(rep.Result.N); !known {
+		if err := count.CheckSpread(ctx, rep.Result); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stderr, "nqueens: N = %d is past the published counts: backed by %d ledger(s) sealed under %s, every unit present once, the total within the estimate's spread\n",
+			rep.Result.N, rep.Files, key)
 	}
 	return printCountResult(o.stdout, rep.Result, o.jsonOut)
 }

@@ -73,7 +73,11 @@ func (s *shardFlags) resolve() (ledger.Shard, error) {
 // the ledgers up.
 func (o *countOptions) runShard(ctx context.Context) error {
 	n, s, sh := o.n, o.shard, o.sh
-	l, err := ledger.Open(s.ledger, n)
+	key, err := o.key.get(o.stderr, o.quiet)
+	if err != nil {
+		return err
+	}
+	l, err := ledger.Open(s.ledger, n, key)
 	if err != nil {
 		return err
 	}
@@ -86,7 +90,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 		}
 	}
 	if l.Repaired > 0 {
-		note("%s:%d: removed a last line cut short by an earlier kill", s.ledger, l.Repaired)
+		note("%s:%d: removed a last line cut short while it was written (a kill, a crash or a full disk)", s.ledger, l.Repaired)
 	}
 	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), "units", o.quiet)
 	p, err := ledger.RunShard(ctx, n, sh, l, ledger.ShardOptions{
@@ -104,7 +108,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
 			return interruptedf("%s; the ledger %s keeps the finished units, run the same command again to continue", stoppedHow(err), s.ledger)
 		}
-		return err
+		return fmt.Errorf("%w; the ledger %s keeps the units synced before, run the same command again to continue once this is fixed", err, s.ledger)
 	}
 	if o.jsonOut {
 		return writeJSONLine(o.stdout, struct {

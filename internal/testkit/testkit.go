@@ -3,9 +3,9 @@
 // for a condition, a free loopback port, the nqueens command built for a
 // test and its processes, and the results of every unit of a count.
 //
-// It is for tests only and imports nothing from the project but
-// internal/syncbuf, so that the tests of every package, count's own
-// included, can use it.
+// It is for tests only and imports nothing from the project but two
+// leaves, internal/syncbuf and seal, so that the tests of every package,
+// count's own included, can use it.
 package testkit
 
 import (
@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/nqueens/nqueens/seal"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (and the tables that tests keep in docs/)")
@@ -149,14 +151,35 @@ func BuildBinary(t testing.TB, tags ...string) string {
 	return path
 }
 
-// Run runs the tests, removes what [BuildBinary] built and returns the
-// exit code for os.Exit.
+// Run runs the tests in a configuration folder of their own
+// (XDG_CONFIG_HOME, inherited by the processes they start), so that the
+// seal key they make and share ([UserKey]) is not the user's; it removes
+// that folder and what [BuildBinary] built, and returns the exit code for
+// os.Exit.
 func Run(m *testing.M) int {
+	config, err := os.MkdirTemp("", "nqueens-testkit-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	os.Setenv("XDG_CONFIG_HOME", config)
 	code := m.Run()
+	os.RemoveAll(config)
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
 	return code
+}
+
+// UserKey is the seal key of the user the tests run as (one of their
+// own under [Run]): the key the commands they start use by default.
+func UserKey(t testing.TB) *seal.Key {
+	t.Helper()
+	k, _, err := seal.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 // AllUnits returns the result of every unit of a count of N, searched one
