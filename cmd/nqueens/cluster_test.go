@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
@@ -194,13 +196,30 @@ func TestCoordinatorAndWorkerCommands(t *testing.T) {
 	defer srv.Shutdown()
 	url := srv.ClientURL()
 	var wg sync.WaitGroup
-	var wCode int
-	var wErr string
-	wg.Go(func() {
-		wCode, _, wErr = runCLI("worker", "--nats", url, "--workers", "2", "--name", "w1", "--exit-when-idle", "1s")
-	})
+	var code int
+	var out, errOut string
 	start := time.Now()
-	code, out, errOut := runCLI("coordinator", "11", "--nats", url, "--json")
+	wg.Go(func() { code, out, errOut = runCLI("coordinator", "11", "--nats", url, "--json") })
+	// The worker starts once the blocks are published: started first, on a
+	// loaded machine --exit-when-idle could end it before there was work.
+	nc, err := queue.Connect(queue.ConnOptions{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, "the coordinator to publish the blocks", func() bool {
+		for name := range js.StreamNames(context.Background()).Name() {
+			if st, err := js.Stream(context.Background(), name); err == nil && strings.HasPrefix(name, "NQUEENS-n11-") && st.CachedInfo().State.Msgs > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	wCode, _, wErr := runCLI("worker", "--nats", url, "--workers", "2", "--name", "w1", "--exit-when-idle", "1s")
 	wg.Wait()
 	var j countJSON
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Total != count.U128(2680) || j.Unique != count.U128(341) || j.Units != count.Units(11) || j.Workers != 1 {
