@@ -53,7 +53,7 @@ func testAxe(b *browser) {
 	b.viewport(1280, 900)
 	for _, panel := range []string{"complete", "gallery", "count", "huge"} {
 		b.open(panel)
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond) // the panel's first requests render after "ready"; no event marks their end
 		checkAxe(b, fmt.Sprintf("the %s panel", panel))
 	}
 }

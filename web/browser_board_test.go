@@ -237,7 +237,7 @@ func testWatchPanel(b *browser) {
 	// Space on the focused Step button steps once, it does not play.
 	b.do("focus Step", chromedp.Focus(chromedp.ID("watch-step")))
 	b.do("press space", chromedp.KeyEvent(" "))
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(150 * time.Millisecond) // a negative check: time in which space must not start playing
 	if st := eval[string](b, `document.getElementById('watch').dataset.state`); shownStep(b) != 13 || st != "paused" {
 		b.t.Fatalf("space on the focused Step button: step %d, state %s; want step 13, paused", shownStep(b), st)
 	}
@@ -249,7 +249,7 @@ func testWatchPanel(b *browser) {
 	b.waitJS("a few steps played", `document.getElementById('watch').dataset.state === 'playing' && Number(document.getElementById('watch-timeline').value) >= 15`, 20*time.Second)
 	b.do("click pause", chromedp.Click(chromedp.ID("watch-play")))
 	paused := shownStep(b)
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond) // a negative check: time in which the paused board must not move
 	if shownStep(b) != paused || b.text("watch-play") != "▶ Play" {
 		b.t.Fatalf("after pausing at %d: step %d, button %q", paused, shownStep(b), b.text("watch-play"))
 	}
@@ -593,7 +593,7 @@ func testInvalidInput(b *browser) {
 		time.Sleep(100 * time.Millisecond) // let the panel's own first requests end
 		before := b.log.len()
 		b.do("type "+tc.value, chromedp.SetValue(chromedp.ID(tc.field), tc.value), chromedp.Click(chromedp.CSS(tc.action)))
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // a negative check: time for a request the page must not send
 		msg := eval[string](b, fmt.Sprintf(`(document.getElementById('%s-error') || {}).textContent || ''`, tc.field))
 		if !strings.Contains(msg, tc.want) || eval[string](b, fmt.Sprintf(`document.getElementById(%q).getAttribute('aria-invalid')`, tc.field)) != "true" {
 			b.t.Errorf("%s = %s: message %q", tc.field, tc.value, msg)

@@ -359,7 +359,7 @@ func testPhone(b *browser) {
 	b.viewport(390, 844)
 	for _, panel := range []string{"watch", "complete", "gallery", "count", "huge"} {
 		b.open(panel)
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond) // the panel's first requests render after "ready"; no event marks their end
 		noSideways(b, panel+" panel at 390 px")
 	}
 	b.visit("/?n=8&algo=stack&step=133")

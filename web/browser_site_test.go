@@ -268,7 +268,7 @@ func testSiteHuge(b *browser) {
 	b.do("download the list", chromedp.Click(chromedp.ID("huge-dl-list")))
 	const name = "queens-100000-random-seed7.txt"
 	var body []byte
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) { // polling for the download
 		var err error
 		if body, err = os.ReadFile(filepath.Join(downloads, name)); err == nil && len(body) > 0 && body[len(body)-1] == '\n' {
 			break

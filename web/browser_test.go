@@ -255,7 +255,7 @@ func (b *browser) waitJS(what, cond string, d time.Duration) {
 		if err == nil || !strings.Contains(err.Error(), "Cannot find context with specified id") || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the page was replaced: poll again on the new one
 	}
 	if err != nil {
 		status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.status')].filter((e) => e.checkVisibility() && e.textContent).map((e) => e.id + ': ' + e.textContent)`))
