@@ -73,7 +73,7 @@ func Check(n int, total, unique string) error {
 	case !ok:
 		return fmt.Errorf("the table has no row for N = %d", n)
 	case total != row.Total.String() || unique != row.Unique.String():
-		return fmt.Errorf("N = %d: got total %s unique %s, want %s %s", n, total, unique, row.Total, row.Unique)
+		return fmt.Errorf("the count of N = %d is total %s unique %s, want %s %s", n, total, unique, row.Total, row.Unique)
 	}
 	return nil
 }
