@@ -562,7 +562,7 @@ func testLiveRegion(b *browser) {
 	eval[bool](b, `(() => { window.liveChanges = 0; new MutationObserver(() => window.liveChanges++).observe(document.getElementById('watch-live'), {childList: true, characterData: true, subtree: true}); return true; })()`)
 	setSpeed(b, 100)
 	b.do("play", chromedp.Click(chromedp.ID("watch-play")))
-	time.Sleep(2500 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond) // the rate under test (a change a second at most) needs real seconds
 	changes := eval[int](b, `window.liveChanges`)
 	played := shownStep(b)
 	b.do("pause", chromedp.Click(chromedp.ID("watch-play")))
