@@ -1,0 +1,250 @@
+package join
+
+import "math/bits"
+
+// laneBlock is the number of patterns one block of the matcher holds: one
+// bit of each in a 512-bit row.
+const laneBlock = 512
+
+// blockRow is one row of a block's tables: a bit per pattern.
+type blockRow [laneBlock / 64]uint64
+
+// matcher counts the disjoint pairs of two lists of patterns. Its buffers
+// are reused from one key to the next; one matcher per goroutine.
+type matcher struct {
+	xs, ys []uint64   // the lists, compressed to the bits both can have
+	offs   []uint32   // per y, the byte offsets of its k rows in a block's tables
+	tab    []blockRow // the tables of a block
+	has    []blockRow // per bit, the patterns of the block that have it
+	ext    [8][256]uint64 // pext in Go, for the mask extJ
+	extJ   uint64
+	extOK  bool
+}
+
+// brutePairs is the number of pairs below which the matcher compares each
+// pair: building a block's tables costs more than that.
+const brutePairs = 4096
+
+// countDisjoint returns the number of pairs (x, y), x from xs and y from ys,
+// with x & y == 0. Cost: |xs|·|ys|/512 times a few vector loads, plus the
+// tables of ⌈|xs|/512⌉ blocks (the longer list becomes the blocks).
+func (mt *matcher) countDisjoint(xs, ys []uint64) uint64 {
+	if len(xs) == 0 || len(ys) == 0 {
+		return 0
+	}
+	if len(xs) < len(ys) {
+		xs, ys = ys, xs
+	}
+	var ox, oy uint64
+	for _, x := range xs {
+		ox |= x
+	}
+	for _, y := range ys {
+		oy |= y
+	}
+	j := ox & oy
+	if j == 0 {
+		return uint64(len(xs)) * uint64(len(ys))
+	}
+	if len(xs)*len(ys) <= brutePairs {
+		return bruteDisjoint(xs, ys)
+	}
+	m := bits.OnesCount64(j)
+	g := chunking(m)
+	// The blocks are followed by zero patterns up to a multiple of 64,
+	// for the planes.
+	nx := len(xs)
+	mt.xs = growZero(mt.xs, (nx+63)&^63)
+	mt.offs = growU32(mt.offs, len(ys)*g.k)
+	ops.compress(mt, mt.xs[:nx], xs, j)
+	ops.offsets(mt, mt.offs, ys, j, g)
+	mt.xs = mt.xs[:nx]
+	var total uint64
+	for b := 0; b < len(mt.xs); b += laneBlock {
+		blk := mt.xs[b:min(b+laneBlock, len(mt.xs))]
+		mt.buildTables(blk, g)
+		total += ops.countBlock(mt.tab, mt.offs, g.k)
+	}
+	return total
+}
+
+// growZero returns s with length n, zero from its old length on.
+func growZero(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		s = make([]uint64, n, n+n/4)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// growU32 returns s with length n.
+func growU32(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		s = make([]uint32, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// offsetsGo sets dst to, for each y of ys compressed by j, the byte
+// offsets in a block's tables of the k rows that y selects: row
+// c<<w | (y>>(c·w) & (2^w − 1)).
+func offsetsGo(mt *matcher, dst []uint32, ys []uint64, j uint64, g chunks) {
+	mt.extract(j)
+	mask := uint64(1)<<g.w - 1
+	i := 0
+	for _, y := range ys {
+		y = mt.pext(y)
+		for c := range g.k {
+			dst[i] = uint32(c<<g.w|int(y>>(c*g.w)&mask)) * uint32(laneBlock/8)
+			i++
+		}
+	}
+}
+
+// bruteDisjoint compares every pair.
+func bruteDisjoint(xs, ys []uint64) uint64 {
+	var n uint64
+	for _, y := range ys {
+		for _, x := range xs {
+			n += b2i(x&y == 0)
+		}
+	}
+	return n
+}
+
+// chunks is how a block's patterns of m bits are cut into k chunks of w
+// bits (the last one may be narrower), each chunk with a table of 2^w rows.
+type chunks struct{ k, w int }
+
+// maxChunk is the widest chunk: a block's tables then take at most
+// ⌈m/7⌉·128 rows of 64 bytes (40 kB for m ≤ 35), which fit the first-level
+// cache.
+const maxChunk = 7
+
+func chunking(m int) chunks {
+	k := (m + maxChunk - 1) / maxChunk
+	return chunks{k, (m + k - 1) / k}
+}
+
+// compressGo sets dst[i] to the bits of src[i] that j selects, packed to
+// the low end (a parallel bit extract).
+func compressGo(mt *matcher, dst, src []uint64, j uint64) {
+	mt.extract(j)
+	for i, x := range src {
+		dst[i] = mt.pext(x)
+	}
+}
+
+// extract prepares pext for the mask j: a table per byte of a pattern,
+// where its bits go.
+func (mt *matcher) extract(j uint64) {
+	if mt.extJ == j && mt.extOK {
+		return
+	}
+	mt.extJ, mt.extOK = j, true
+	shift := 0
+	for b := range 8 {
+		mb := j >> (8 * b) & 0xff
+		t := &mt.ext[b]
+		t[0] = 0
+		// Each value is the one without its lowest bit plus where that
+		// bit goes.
+		for v := 1; v < 256; v++ {
+			low := v & -v
+			var o uint64
+			if mb&uint64(low) != 0 {
+				o = 1 << (shift + bits.OnesCount64(mb&uint64(low-1)))
+			}
+			t[v] = t[v&(v-1)] | o
+		}
+		shift += bits.OnesCount64(mb)
+	}
+}
+
+func (mt *matcher) pext(x uint64) uint64 {
+	e := &mt.ext
+	return e[0][x&0xff] | e[1][x>>8&0xff] | e[2][x>>16&0xff] | e[3][x>>24&0xff] |
+		e[4][x>>32&0xff] | e[5][x>>40&0xff] | e[6][x>>48&0xff] | e[7][x>>56]
+}
+
+// buildTables fills mt.tab for the block blk: row v of chunk c (row
+// c<<w | v) has the bit of every pattern x of blk with x>>(c·w) & v == 0,
+// and no bit past the block's patterns. blk is followed in memory by zero
+// patterns up to a multiple of 64 (compress leaves them).
+func (mt *matcher) buildTables(blk []uint64, g chunks) {
+	rows := g.k << g.w
+	if cap(mt.tab) < rows {
+		mt.tab = make([]blockRow, rows)
+	}
+	mt.tab = mt.tab[:rows]
+	if mt.has == nil {
+		mt.has = make([]blockRow, 64)
+	}
+	var valid blockRow
+	for i := range len(blk) / 64 {
+		valid[i] = ^uint64(0)
+	}
+	if r := len(blk) % 64; r != 0 {
+		valid[len(blk)/64] = 1<<r - 1
+	}
+	groups := (len(blk) + 63) / 64
+	ops.planes(blk[:groups*64:groups*64], mt.has, (g.k*g.w+7)/8)
+	ops.rows(mt.has, mt.tab, &valid, g.k, g.w)
+}
+
+// planesGo sets has[p] word g to bit p of the patterns 64g … 64g+63 of
+// pats, for p < 8·nbytes.
+func planesGo(pats []uint64, has []blockRow, nbytes int) {
+	for p := range 8 * nbytes {
+		for g := range len(pats) / 64 {
+			has[p][g] = 0
+		}
+	}
+	for i, x := range pats {
+		bit := uint64(1) << (i & 63)
+		for ; x != 0; x &= x - 1 {
+			if p := bits.TrailingZeros64(x); p < 8*nbytes {
+				has[p][i>>6] |= bit
+			}
+		}
+	}
+}
+
+// rowsGo builds the k tables of 2^w rows of tab from the planes: row 0 is
+// valid, and rows 2^j … 2^(j+1)−1 are rows 0 … 2^j−1 without the patterns
+// that have bit c·w+j.
+func rowsGo(has, tab []blockRow, valid *blockRow, k, w int) {
+	for c := range k {
+		t := tab[c<<w : (c+1)<<w]
+		t[0] = *valid
+		for j := range w {
+			h := &has[c*w+j]
+			for u := range 1 << j {
+				for i := range t[u] {
+					t[1<<j+u][i] = t[u][i] &^ h[i]
+				}
+			}
+		}
+	}
+}
+
+// countBlockGo counts, for each y, the patterns of the block whose tables
+// are tab that share no bit with y: the AND of the k rows whose offsets
+// offs holds for y has a bit for each pattern that passes every chunk.
+func countBlockGo(tab []blockRow, offs []uint32, k int) uint64 {
+	var total uint64
+	for ; len(offs) >= k; offs = offs[k:] {
+		acc := tab[offs[0]/(laneBlock/8)]
+		for _, o := range offs[1:k] {
+			r := &tab[o/(laneBlock/8)]
+			for i := range acc {
+				acc[i] &= r[i]
+			}
+		}
+		for _, a := range acc {
+			total += uint64(bits.OnesCount64(a))
+		}
+	}
+	return total
+}

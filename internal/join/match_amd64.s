@@ -1,0 +1,347 @@
+#include "textflag.h"
+
+// ROW(c) ANDs into Z0 the table row at the c-th offset of the current y.
+#define ROW(c) \
+	MOVL (4*c)(SI), AX; \
+	VPANDQ (DI)(AX*1), Z0, Z0
+
+// SUM(reg) adds the eight 64-bit lanes of Z1 into reg.
+#define SUM(reg) \
+	VEXTRACTI64X4 $1, Z1, Y2; \
+	VPADDQ Y2, Y1, Y1; \
+	VEXTRACTI128 $1, Y1, X2; \
+	VPADDQ X2, X1, X1; \
+	VPSHUFD $0x4e, X1, X2; \
+	VPADDQ X2, X1, X1; \
+	VMOVQ X1, reg
+
+// HEAD loads the arguments: DI the tables, SI the offsets, CX the number
+// of ys; Z1 counts.
+#define HEAD \
+	MOVQ tab+0(FP), DI; \
+	MOVQ offs+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	VPXORQ Z1, Z1, Z1; \
+	TESTQ CX, CX; \
+	JZ done
+
+// FIRST starts the AND of a y's rows with its first row.
+#define FIRST \
+	MOVL (SI), AX; \
+	VMOVDQU64 (DI)(AX*1), Z0
+
+// TAIL counts the patterns left in Z0 and moves to the next y (K offsets
+// of 4 bytes on).
+#define TAIL(K) \
+	VPOPCNTQ Z0, Z0; \
+	VPADDQ Z0, Z1, Z1; \
+	ADDQ $(4*K), SI; \
+	DECQ CX; \
+	JNZ loop
+
+// PLANES(z, k) stores the planes of byte k, held for 64 patterns in z,
+// when k < nbytes (DX): plane 8k+b at has + (8k+b)·64 (DI is has plus the
+// group's word).
+#define PLANES(z, k) \
+	CMPQ DX, $k; \
+	JLE pnext; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+7)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+6)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+5)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+4)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+3)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+2)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k+1)*64)(DI); \
+	VPADDB z, z, z; \
+	VPMOVB2M z, K1; \
+	KMOVQ K1, ((8*k)*64)(DI)
+
+#define END \
+done: \
+	SUM(AX); \
+	MOVQ AX, ret+24(FP); \
+	VZEROUPPER; \
+	RET
+
+// func countK1AVX512(tab *blockRow, offs *uint32, n int) uint64
+//
+// countBlockGo for k = 1 … 9 in AVX-512: one 512-bit row per chunk, the
+// bits counted with VPOPCNTQ.
+TEXT ·countK1AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	TAIL(1)
+	END
+
+TEXT ·countK2AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	TAIL(2)
+	END
+
+TEXT ·countK3AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	TAIL(3)
+	END
+
+TEXT ·countK4AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	ROW(3)
+	TAIL(4)
+	END
+
+TEXT ·countK5AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	ROW(3)
+	ROW(4)
+	TAIL(5)
+	END
+
+TEXT ·countK6AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	ROW(3)
+	ROW(4)
+	ROW(5)
+	TAIL(6)
+	END
+
+TEXT ·countK7AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	ROW(3)
+	ROW(4)
+	ROW(5)
+	ROW(6)
+	TAIL(7)
+	END
+
+TEXT ·countK8AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	ROW(3)
+	ROW(4)
+	ROW(5)
+	ROW(6)
+	ROW(7)
+	TAIL(8)
+	END
+
+TEXT ·countK9AVX512(SB), NOSPLIT, $0-32
+	HEAD
+loop:
+	FIRST
+	ROW(1)
+	ROW(2)
+	ROW(3)
+	ROW(4)
+	ROW(5)
+	ROW(6)
+	ROW(7)
+	ROW(8)
+	TAIL(9)
+	END
+
+// func planesAVX512(pats *uint64, groups int, has *blockRow, nbytes int)
+//
+// For each group g of 64 patterns (eight vectors of eight), the bit planes
+// has[p] word g = bit p of the 64 patterns, for p < 8·nbytes: bytes
+// transposed within each vector (VPERMB), 64-bit words across the eight
+// (so that vector k holds byte k of all 64 patterns), and the bits of a
+// byte taken from the top one by one (VPMOVB2M, then VPADDB doubles).
+TEXT ·planesAVX512(SB), NOSPLIT, $0-32
+	MOVQ pats+0(FP), SI
+	MOVQ groups+8(FP), CX
+	MOVQ has+16(FP), DI
+	MOVQ nbytes+24(FP), DX
+	MOVQ $·byteTranspose(SB), AX
+	VMOVDQU64 (AX), Z31
+	TESTQ CX, CX
+	JZ pdone
+pgroup:
+	VPERMB (SI), Z31, Z0
+	VPERMB 64(SI), Z31, Z1
+	VPERMB 128(SI), Z31, Z2
+	VPERMB 192(SI), Z31, Z3
+	VPERMB 256(SI), Z31, Z4
+	VPERMB 320(SI), Z31, Z5
+	VPERMB 384(SI), Z31, Z6
+	VPERMB 448(SI), Z31, Z7
+	VPUNPCKLQDQ Z1, Z0, Z8
+	VPUNPCKHQDQ Z1, Z0, Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z11
+	VPUNPCKLQDQ Z5, Z4, Z12
+	VPUNPCKHQDQ Z5, Z4, Z13
+	VPUNPCKLQDQ Z7, Z6, Z14
+	VPUNPCKHQDQ Z7, Z6, Z15
+	VSHUFI64X2 $0x88, Z10, Z8, Z0
+	VSHUFI64X2 $0xdd, Z10, Z8, Z1
+	VSHUFI64X2 $0x88, Z11, Z9, Z2
+	VSHUFI64X2 $0xdd, Z11, Z9, Z3
+	VSHUFI64X2 $0x88, Z14, Z12, Z4
+	VSHUFI64X2 $0xdd, Z14, Z12, Z5
+	VSHUFI64X2 $0x88, Z15, Z13, Z6
+	VSHUFI64X2 $0xdd, Z15, Z13, Z7
+	// Z16 … Z23: bytes 0, 4, 2, 6, 1, 5, 3, 7 of the 64 patterns.
+	VSHUFI64X2 $0x88, Z4, Z0, Z16
+	VSHUFI64X2 $0xdd, Z4, Z0, Z17
+	VSHUFI64X2 $0x88, Z5, Z1, Z18
+	VSHUFI64X2 $0xdd, Z5, Z1, Z19
+	VSHUFI64X2 $0x88, Z6, Z2, Z20
+	VSHUFI64X2 $0xdd, Z6, Z2, Z21
+	VSHUFI64X2 $0x88, Z7, Z3, Z22
+	VSHUFI64X2 $0xdd, Z7, Z3, Z23
+	PLANES(Z16, 0)
+	PLANES(Z20, 1)
+	PLANES(Z18, 2)
+	PLANES(Z22, 3)
+	PLANES(Z17, 4)
+	PLANES(Z21, 5)
+	PLANES(Z19, 6)
+	PLANES(Z23, 7)
+pnext:
+	ADDQ $512, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ pgroup
+pdone:
+	VZEROUPPER
+	RET
+
+// func rowsAVX512(has, tab, valid *blockRow, k, w int)
+//
+// The tables of buildTables from the planes has: for each chunk c, row 0
+// is valid, and for j < w the rows 2^j … 2^(j+1)−1 are rows 0 … 2^j−1
+// without the patterns that have bit c·w+j.
+TEXT ·rowsAVX512(SB), NOSPLIT, $0-40
+	MOVQ has+0(FP), SI
+	MOVQ tab+8(FP), DI
+	MOVQ valid+16(FP), AX
+	MOVQ k+24(FP), CX
+	MOVQ w+32(FP), R8
+	VMOVDQU64 (AX), Z0
+	MOVQ $64, R9
+	SHLXQ R8, R9, R9        // 64·2^w, the bytes of a chunk's table
+rchunk:
+	VMOVDQU64 Z0, (DI)
+	MOVQ $64, R10           // 64·2^j
+	XORQ R11, R11           // j
+rbit:
+	VMOVDQU64 (SI), Z1      // plane c·w+j
+	ADDQ $64, SI
+	XORQ R12, R12           // 64·u
+rrow:
+	VPANDNQ (DI)(R12*1), Z1, Z2
+	LEAQ (DI)(R10*1), R13
+	VMOVDQU64 Z2, (R13)(R12*1)
+	ADDQ $64, R12
+	CMPQ R12, R10
+	JLT rrow
+	SHLQ $1, R10
+	INCQ R11
+	CMPQ R11, R8
+	JLT rbit
+	ADDQ R9, DI
+	DECQ CX
+	JNZ rchunk
+	VZEROUPPER
+	RET
+
+// func compressBMI2(dst, src *uint64, n int, j uint64)
+//
+// dst[i] = the bits of src[i] that j selects, packed (PEXT).
+TEXT ·compressBMI2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ j+24(FP), BX
+	TESTQ CX, CX
+	JZ cdone
+cloop:
+	MOVQ (SI), AX
+	PEXTQ BX, AX, AX
+	MOVQ AX, (DI)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ cloop
+cdone:
+	RET
+
+// func offsetsBMI2(dst *uint32, src *uint64, n int, j uint64, k, w int)
+//
+// rowOffsets of the patterns of src compressed by j: for each, k offsets
+// 64·(c<<w | chunk c).
+TEXT ·offsetsBMI2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ j+24(FP), BX
+	MOVQ k+32(FP), DX
+	MOVQ w+40(FP), R8
+	MOVQ $1, R11
+	SHLXQ R8, R11, R11
+	DECQ R11                // chunk mask 2^w − 1
+	MOVQ $64, R12
+	SHLXQ R8, R12, R12      // 64·2^w
+	TESTQ CX, CX
+	JZ odone
+oloop:
+	MOVQ (SI), AX
+	PEXTQ BX, AX, AX
+	XORQ R9, R9             // 64·(c<<w)
+	MOVQ DX, R13
+ochunk:
+	MOVQ AX, R10
+	ANDQ R11, R10
+	SHLQ $6, R10
+	ADDQ R9, R10
+	MOVL R10, (DI)
+	ADDQ $4, DI
+	SHRXQ R8, AX, AX
+	ADDQ R12, R9
+	DECQ R13
+	JNZ ochunk
+	ADDQ $8, SI
+	DECQ CX
+	JNZ oloop
+odone:
+	RET
