@@ -12,10 +12,10 @@ type blockRow [laneBlock / 64]uint64
 // matcher counts the disjoint pairs of two lists of patterns. Its buffers
 // are reused from one key to the next; one matcher per goroutine.
 type matcher struct {
-	xs, ys []uint64   // the lists, compressed to the bits both can have
-	offs   []uint32   // per y, the byte offsets of its k rows in a block's tables
-	tab    []blockRow // the tables of a block
-	has    []blockRow // per bit, the patterns of the block that have it
+	xs, ys []uint64       // the lists, compressed to the bits both can have
+	offs   []uint32       // per y, the byte offsets of its k rows in a block's tables
+	tab    []blockRow     // the tables of a block
+	has    []blockRow     // per bit, the patterns of the block that have it
 	ext    [8][256]uint64 // pext in Go, for the mask extJ
 	extJ   uint64
 	extOK  bool
