@@ -19,7 +19,7 @@ func (p *Plan) half(out []uint64, e uint32, sm uint64) []uint64 {
 		if tlo == thi {
 			continue
 		}
-		bi := r2<<cl | full ^ c1
+		bi := r2<<cl | (full ^ c1)
 		blo, bhi := bot.off[bi], bot.off[bi+1]
 		if blo == bhi {
 			continue

@@ -226,7 +226,7 @@ func (p *Plan) sepIndex(code uint32) int {
 func (p *Plan) flipRows(code uint32) uint32 {
 	var out uint32
 	for j := p.S - 1; j >= 0; j-- {
-		out = out<<5 | uint32(p.N-1) - (code >> (5 * j) & 31)
+		out = out<<5 | (uint32(p.N-1) - code>>(5*j)&31)
 	}
 	return out
 }
