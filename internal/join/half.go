@@ -3,17 +3,19 @@ package join
 import "math/bits"
 
 // half appends to out the patterns (w1) of the left half's placements with
-// queens in the rows e, one per row, that avoid the squares sm (w0 bits of
-// the separator) on the diagonals: each a top-quarter placement joined with
-// a bottom one on the other columns, which share no diagonal.
-func (p *Plan) half(out []uint64, e uint32, sm uint64) []uint64 {
-	cl := uint(p.CL)
-	r1 := e & (1<<p.TR - 1)
-	r2 := e >> p.TR
+// a queen in each row of e, avoiding the squares sm of the separator: each
+// a top-quarter placement joined with a bottom one on the other columns,
+// sharing no diagonal with it. If out0 is not nil, the placements' w0
+// words go there too, in step (their separator bits let the caller filter
+// for other separator placements later).
+func (t *Tables) half(out, out0 []uint64, e uint32, sm uint64) ([]uint64, []uint64) {
+	cl := uint(t.CL)
+	r1 := e & (1<<t.TR - 1)
+	r2 := e >> t.TR
 	full := uint32(1)<<cl - 1
-	top, bot := &p.top, &p.bot
 	inner := uint64(1)<<(2*cl-2) - 1
-	for _, c1 := range p.subsets[bits.OnesCount32(r1)] {
+	top, bot := &t.top, &t.bot
+	for _, c1 := range t.subsets[bits.OnesCount32(r1)] {
 		ti := r1<<cl | c1
 		tlo, thi := top.off[ti], top.off[ti+1]
 		if tlo == thi {
@@ -24,29 +26,61 @@ func (p *Plan) half(out []uint64, e uint32, sm uint64) []uint64 {
 		if blo == bhi {
 			continue
 		}
-		bw0, bw1 := bot.w0[blo:bhi], bot.w1[blo:bhi]
-		for i := tlo; i < thi; i++ {
-			t0 := top.w0[i]
-			if t0&sm != 0 {
-				continue
-			}
-			out = joinQuarters(out, t0&inner|sm, top.w1[i], bw0, bw1)
-		}
+		out, out0 = ops.join(out, out0, top.w0[tlo:thi], top.w1[tlo:thi], inner, sm, bot.w0[blo:bhi], bot.w1[blo:bhi])
 	}
-	return out
+	return out, out0
 }
 
-// joinQuarters appends t1 | b1[j] for every j with b0[j] & x == 0.
-func joinQuarters(out []uint64, x, t1 uint64, b0, b1 []uint64) []uint64 {
-	n := len(out)
-	out = grow(out, len(b0))
+// joinCellGo appends the joins of the top placements t0, t1 of a cell and
+// the bottom ones b0, b1 of the other columns: t1 | b1 (and t0 | b0 to
+// out0 if it is not nil) for every pair that shares no diagonal (t0 &
+// inner against b0) and avoids the separator's squares sm.
+func joinCellGo(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64) {
+	t1 = t1[:len(t0)]
 	b1 = b1[:len(b0)]
-	for j, w := range b0 {
-		// Without a branch: whether a pair fits is close to a coin toss.
-		out[n] = t1 | b1[j]
-		n += int(b2i(w&x == 0))
+	for i, x := range t0 {
+		if x&sm != 0 {
+			continue
+		}
+		n := len(out)
+		out = grow(out, len(b0))
+		if out0 != nil {
+			out0 = grow(out0, len(b0))
+		}
+		y := x&inner | sm
+		for j, w := range b0 {
+			// Without a branch: whether a pair fits is close to a coin toss.
+			out[n] = t1[i] | b1[j]
+			if out0 != nil {
+				out0[n] = x | w
+			}
+			n += int(b2i(w&y == 0))
+		}
+		out = out[:n]
+		if out0 != nil {
+			out0 = out0[:n]
+		}
 	}
-	return out[:n]
+	return out, out0
+}
+
+// filterGo appends to dst the patterns of src whose w0 word misses sm.
+func filterGo(dst, src, w0 []uint64, sm uint64) []uint64 {
+	w0 = w0[:len(src)]
+	for i, x := range src {
+		if w0[i]&sm == 0 {
+			dst = append(dst, x)
+		}
+	}
+	return dst
+}
+
+// reverseGo reverses the bits of each pattern and shifts them down by
+// shift: the pattern of the mirrored half.
+func reverseGo(xs []uint64, shift int) {
+	for i, x := range xs {
+		xs[i] = bits.Reverse64(x) >> shift
+	}
 }
 
 // grow returns s with room for k more elements past its length, and its

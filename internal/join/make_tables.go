@@ -27,6 +27,15 @@ func main() {
 		}
 		fmt.Fprintf(&b, "%d, ", l*8+k)
 	}
+	b.WriteString("\n}\n\n")
+	b.WriteString("// byteReverse is the VPSHUFB index that reverses the bytes of each 64-bit\n// word.\n")
+	b.WriteString("var byteReverse = [64]byte{")
+	for i := range 64 {
+		if i%8 == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d, ", i%16/8*8+7-i%8)
+	}
 	b.WriteString("\n}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {

@@ -1,6 +1,9 @@
 package join
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // laneBlock is the number of patterns one block of the matcher holds: one
 // bit of each in a 512-bit row.
@@ -28,9 +31,9 @@ const brutePairs = 4096
 // countDisjoint returns the number of pairs (x, y), x from xs and y from ys,
 // with x & y == 0. Cost: |xs|·|ys|/512 times a few vector loads, plus the
 // tables of ⌈|xs|/512⌉ blocks (the longer list becomes the blocks).
-func (mt *matcher) countDisjoint(xs, ys []uint64) uint64 {
+func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bool) (uint64, bool) {
 	if len(xs) == 0 || len(ys) == 0 {
-		return 0
+		return 0, true
 	}
 	if len(xs) < len(ys) {
 		xs, ys = ys, xs
@@ -44,10 +47,10 @@ func (mt *matcher) countDisjoint(xs, ys []uint64) uint64 {
 	}
 	j := ox & oy
 	if j == 0 {
-		return uint64(len(xs)) * uint64(len(ys))
+		return uint64(len(xs)) * uint64(len(ys)), true
 	}
 	if len(xs)*len(ys) <= brutePairs {
-		return bruteDisjoint(xs, ys)
+		return bruteDisjoint(xs, ys), true
 	}
 	m := bits.OnesCount64(j)
 	g := chunking(m)
@@ -61,11 +64,14 @@ func (mt *matcher) countDisjoint(xs, ys []uint64) uint64 {
 	mt.xs = mt.xs[:nx]
 	var total uint64
 	for b := 0; b < len(mt.xs); b += laneBlock {
+		if b > 0 && stop != nil && stop.Load() {
+			return 0, false
+		}
 		blk := mt.xs[b:min(b+laneBlock, len(mt.xs))]
-		mt.buildTables(blk, g)
-		total += ops.countBlock(mt.tab, mt.offs, g.k)
+		mt.buildTables(ops, blk, g)
+		total += ops.count(mt.tab, mt.offs, g.k)
 	}
-	return total
+	return total, true
 }
 
 // growZero returns s with length n, zero from its old length on.
@@ -172,7 +178,7 @@ func (mt *matcher) pext(x uint64) uint64 {
 // c<<w | v) has the bit of every pattern x of blk with x>>(c·w) & v == 0,
 // and no bit past the block's patterns. blk is followed in memory by zero
 // patterns up to a multiple of 64 (compress leaves them).
-func (mt *matcher) buildTables(blk []uint64, g chunks) {
+func (mt *matcher) buildTables(ops *matchOps, blk []uint64, g chunks) {
 	rows := g.k << g.w
 	if cap(mt.tab) < rows {
 		mt.tab = make([]blockRow, rows)

@@ -44,7 +44,38 @@ func countBlockAVX512(tab []blockRow, offs []uint32, k int) uint64 {
 	return countKAVX512[k](&tab[0], &offs[0], n)
 }
 
-var avx512Ops = matchOps{"avx512", compressVector, offsetsVector, planesVector, rowsVector, countBlockAVX512}
+var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, compressVector, offsetsVector, planesVector, rowsVector, countBlockAVX512}
+
+func joinVector(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64) {
+	n := len(out)
+	out = grow(out, len(t0)*len(b0)+8)
+	var p0 *uint64
+	if out0 != nil {
+		out0 = grow(out0, len(t0)*len(b0)+8)
+		p0 = &out0[n]
+	}
+	k := joinAVX512(&out[n], p0, &t0[0], &t1[0], len(t0), inner, sm, &b0[0], &b1[0], len(b0))
+	if out0 != nil {
+		out0 = out0[:n+k]
+	}
+	return out[:n+k], out0
+}
+
+func filterVector(dst, src, w0 []uint64, sm uint64) []uint64 {
+	n := len(dst)
+	dst = grow(dst, len(src)+8)
+	if len(src) == 0 {
+		return dst[:n]
+	}
+	k := filterAVX512(&dst[n], &src[0], &w0[0], len(src), sm)
+	return dst[:n+k]
+}
+
+func reverseVector(xs []uint64, shift int) {
+	if len(xs) > 0 {
+		reverseAVX512(&xs[0], len(xs), shift)
+	}
+}
 
 func compressVector(_ *matcher, dst, src []uint64, j uint64) {
 	if len(src) > 0 {
@@ -69,8 +100,10 @@ func rowsVector(has, tab []blockRow, valid *blockRow, k, w int) {
 }
 
 func init() {
-	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512BW && cpu.X86.HasBMI2 {
-		ops = avx512Ops
+	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512BW &&
+		cpu.X86.HasAVX512GFNI && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT {
+		allOps = append(allOps, &avx512Ops)
+		ops = &avx512Ops
 	}
 }
 
@@ -94,3 +127,20 @@ func compressBMI2(dst, src *uint64, n int, j uint64)
 //
 //go:noescape
 func offsetsBMI2(dst *uint32, src *uint64, n int, j uint64, k, w int)
+
+// joinAVX512 is joinCellGo over the top entries t0, t1 of one cell and
+// the bottom entries b0, b1 of the other; out (and out0 if not nil) has
+// room for what they give and 8 more.
+//
+//go:noescape
+func joinAVX512(out, out0, t0, t1 *uint64, nt int, inner, sm uint64, b0, b1 *uint64, nb int) int
+
+// filterAVX512 is filterGo; dst has room for n + 8.
+//
+//go:noescape
+func filterAVX512(dst, src, w0 *uint64, n int, sm uint64) int
+
+// reverseAVX512 is reverseGo.
+//
+//go:noescape
+func reverseAVX512(xs *uint64, n, shift int)
