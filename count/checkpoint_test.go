@@ -54,6 +54,9 @@ func TestCheckpointRefusals(t *testing.T) {
 	other := *c
 	other.Fingerprint = strings.Replace(c.Fingerprint, "engine="+EngineVersion, "engine=0", 1)
 	otherData, _ := other.Marshal(testKey)
+	v3 := *c
+	v3.Fingerprint = strings.Replace(c.Fingerprint, "engine="+EngineVersion, "engine=3", 1)
+	v3Data, _ := v3.Marshal(testKey)
 	tests := []struct {
 		name string
 		data []byte
@@ -66,6 +69,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"format 1 (a public checksum)", []byte(`{"format":"nqueens-count-checkpoint/1","fingerprint":"","n":8,"units":[],"sha256":""}`), 8, "no keyed seal"},
 		{"other N", good, 9, "N = 8, not N = 9"},
 		{"other engine", otherData, 8, "another engine"},
+		{"engine version 3", v3Data, 8, "another engine"},
 		{"not a checkpoint", mustSeal(t, map[string]any{"format": "x", "fingerprint": "", "n": 8, "units": []int{}}), 8, "not a count checkpoint"},
 		{"trailing garbage", append(append([]byte{}, good...), []byte("{}")...), 8, "cut short"},
 	}

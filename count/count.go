@@ -25,7 +25,7 @@ var _ [kernel.MaxN - MaxN]struct{}
 // EngineVersion names the unit scheme and search engine. It changes whenever
 // unit numbering or per-unit results could change, so that checkpoints and
 // ledgers from another version are refused.
-const EngineVersion = "3"
+const EngineVersion = "4"
 
 // UnitResult is what one unit contributes. Every field is already multiplied
 // by the size of the constellation's orbit, so results of different units
@@ -86,34 +86,30 @@ type Options struct {
 // Cost O(units).
 func Fingerprint(n int) string {
 	h := sha256.New()
-	var buf [16]byte
-	scheme := "border-constellations-d4-lexmin"
+	var buf [8]byte
+	name := "border-constellations-d4-lexmin"
 	if n >= 1 && n <= MaxN {
-		for _, u := range units(n) {
-			buf[0], buf[1], buf[2], buf[3] = byte(u.Top), byte(u.Bottom), byte(u.Left), byte(u.Right)
-			h.Write(buf[:4])
-			if u.Row >= 0 {
-				buf[0], buf[1] = byte(u.Row), byte(u.Col)
-				h.Write(buf[:2])
-			}
-		}
-		if split(n) {
-			scheme += "-split"
-		}
+		s := schemeOf(n)
+		s.table(h)
+		name = s.name()
 	}
-	binary.LittleEndian.PutUint64(buf[:8], uint64(n))
-	h.Write(buf[:8])
+	binary.LittleEndian.PutUint64(buf[:], uint64(n))
+	h.Write(buf[:])
 	return fmt.Sprintf("nqueens-count engine=%s n=%d scheme=%s units=%d table=%s",
-		EngineVersion, n, scheme, Units(n), hex.EncodeToString(h.Sum(nil)[:6]))
+		EngineVersion, n, name, Units(n), hex.EncodeToString(h.Sum(nil)[:6]))
 }
 
-// CountUnit searches one unit: all completions of the unit's constellation
-// (with its split queen, if N's units are split), weighted by the size of
-// its orbit under the 8 symmetries, and, in the constellation's first unit,
-// the completions a half or quarter turn maps to themselves when that
-// rotation fixes the constellation. It returns ctx's error, and no partial
-// count, if ctx ends first (the search notices within a few milliseconds).
-// Cost: the unit's share of the search, no allocation.
+// CountUnit searches one unit. For N counted by the tree search: all
+// completions of the unit's constellation (with its split queen, if N's
+// units are split), weighted by the size of its orbit under the 8
+// symmetries, and, in the constellation's first unit, the completions a
+// half or quarter turn maps to themselves when that rotation fixes the
+// constellation. For N counted by the join ([JoinFrom] to [JoinTo]): the
+// solutions of the unit's keys, weighted, or, in the last units, those a
+// rotation fixes. It returns ctx's error, and no partial count, if ctx
+// ends first (the search notices within a few milliseconds). Cost: the
+// unit's share of the search; the first unit of a join N in a process also
+// builds its quarter tables (see [JoinMemory]).
 func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
 	if err := faults.WaitUnit(ctx, n, index); err != nil {
 		return UnitResult{}, err
@@ -131,11 +127,14 @@ func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
 }
 
 func countUnit(n, index int, stop *atomic.Bool) (UnitResult, bool, error) {
-	s, err := Unit(n, index)
-	if err != nil {
-		return UnitResult{}, false, err
+	if n < 1 || n > MaxN {
+		return UnitResult{}, false, errSize(n)
 	}
-	return countSpec(n, index, s, stop)
+	s := schemeOf(n)
+	if index < 0 || index >= s.len() {
+		return UnitResult{}, false, fmt.Errorf("unit %d is outside 0..%d for N = %d", index, s.len()-1, n)
+	}
+	return s.count(index, stop)
 }
 
 // countSpec searches unit s of n, numbered index.
@@ -170,9 +169,12 @@ func countSpec(n, index int, s UnitSpec, stop *atomic.Bool) (UnitResult, bool, e
 // If ctx ends first, Count stops every worker within a few milliseconds,
 // saves the checkpoint, and returns an error wrapping ctx's together with a
 // Result holding the sums of the units finished so far (Options.OnUnit has
-// seen each of them). Cost: about 0.5 s for N = 16 on one core of a 2020s
-// server with AVX2, ×6.3 to ×8 per step of N; memory O(units) and about
-// 400 kB per worker.
+// seen each of them). Cost on one core of a 2020s server with AVX-512:
+// about 0.1 s for N = 16, 2 s for N = 18, 10 s for N = 19, growing about
+// tenfold per N (the join, N = JoinFrom to JoinTo), and about 0.3 s for
+// N = 16 ×7 per N for the tree search; memory O(units) plus, for the join,
+// its quarter tables (30 MB for N = 18 to 7 GB for N = 23) and the halves
+// of one key per worker, or about 400 kB per worker for the tree.
 func Count(ctx context.Context, n int, opts Options) (Result, error) {
 	t, err := NewTally(n)
 	if err != nil {

@@ -5,6 +5,29 @@
 //
 // # Method
 //
+// Two engines count, each for the N where it is faster (measured; see
+// docs/engine.md): the join of half boards for N = [JoinFrom] to [JoinTo],
+// the tree search over border constellations for the others. Both give the
+// unique count from Burnside's lemma, with the solutions that rotations fix
+// counted by the same small search.
+//
+// The join. Cut the board into a left and a right half of (N−s)/2 columns
+// each, with s = N mod 2 columns (the middle one) between them. A solution
+// is a placement of the left half (one queen in each of its columns, on a
+// set E of rows), one of the middle column, and one of the right half on
+// the remaining rows, such that no two share a diagonal. For each E (and
+// middle queen) the left half's placements are built by joining tables of
+// the placements of its top and bottom quarters, the right half's likewise
+// (mirrored), and the pairs whose 4·(N−s)/2 − 2 crossing diagonals do not
+// meet are counted 512 at a time by bit-sliced tables (AVX-512 where the
+// CPU has it). The mirrors in the middle column and the middle row, and
+// the half turn, keep the halves apart: of the keys (E, middle queen) they
+// map onto each other, one is counted and weighted by how many there are.
+// Units are runs of keys, plus one unit per constellation a half turn fixes
+// for the rotation counts (below). The quarter tables take memory: about
+// 30 MB for N = 18, 2 GB for N = 22 and 7 GB for N = 23; a count refuses to
+// start where the system has less available.
+//
 // Constellations. Every solution has exactly one queen in the top row, the
 // bottom row, the left column and the right column (a corner queen counts
 // for its row and its column). Their positions form the solution's
@@ -51,7 +74,8 @@
 // the sum is unchanged; the rotation searches run once, in σ's first unit.
 // This takes the largest unit from about 1/500 to 1/4000 of the work.
 //
-// Search. Each unit starts from its border queens and fills the other rows
+// Search. For the N the tree counts, each unit starts from its border
+// queens and fills the other rows
 // with the engine of internal/kernel: a depth-first search on bit masks that
 // branches on the empty row with the fewest free squares (so dead ends and
 // forced moves surface at once; on ties the row nearest the middle, whose
@@ -70,7 +94,8 @@
 // # Units and checkpoints
 //
 // [Units], [Unit] and [UnitIndex] are the bijection between unit numbers and
-// [UnitSpec]s (a constellation, and its split square where there is one);
+// [UnitSpec]s (a constellation, and its split square where there is one)
+// for the tree; the join's units are runs of keys of internal/join;
 // [CountUnit] searches one unit and [RunUnits] many, on every core; a
 // [Tally] adds [UnitResult]s up into a [Result], refusing duplicates,
 // overflow (counts are 128-bit, [Uint128]) and results no correct search

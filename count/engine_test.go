@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/internal/kernel"
@@ -53,5 +54,101 @@ func TestEngineAgainstReference(t *testing.T) {
 				t.Errorf("N=%d: total %s unique %s, want %s %s", n, r.Total, r.Unique, want[0], want[1])
 			}
 		})
+	}
+}
+
+// TestJoinScheme counts N = 4 … 13 (11 with -short) by the join, which
+// Count uses only from JoinFrom on, unit by unit through a Tally: the
+// published totals and unique counts, and the rotation units agreeing
+// with the tree's counts of the solutions a rotation fixes.
+func TestJoinScheme(t *testing.T) {
+	ref := referenceCounts(t)
+	maxN := 13
+	if testing.Short() {
+		maxN = 11
+	}
+	for n := 4; n <= maxN; n++ {
+		s := newJoinScheme(n)
+		tl := newTallyWith(n, s)
+		for i := range s.len() {
+			u, ok, err := s.count(i, nil)
+			if !ok || err != nil {
+				t.Fatalf("N=%d unit %d: %v", n, i, err)
+			}
+			if err := tl.Add(u); err != nil {
+				t.Fatalf("N=%d: %v", n, err)
+			}
+		}
+		r, err := tl.Result()
+		if err != nil {
+			t.Fatalf("N=%d: %v", n, err)
+		}
+		tree, err := Count(context.Background(), n, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := ref[n]; r.Total != want[0] || r.Unique != want[1] || r.Rot180 != tree.Rot180 || r.Rot90 != tree.Rot90 {
+			t.Errorf("N=%d: join %+v, want %s %s and the tree's rotations %s %s", n, r, want[0], want[1], tree.Rot180, tree.Rot90)
+		}
+	}
+}
+
+// TestJoinChecks feeds the tally of a join N results no correct unit
+// gives.
+func TestJoinChecks(t *testing.T) {
+	const n = 14
+	s := schemeOf(n).(*joinScheme)
+	good, ok, err := s.count(0, nil)
+	if !ok || err != nil {
+		t.Fatal(err)
+	}
+	rot := s.layout.Units()
+	goodRot, _, _ := s.count(rot, nil)
+	odd := -1
+	for u, g := range s.gcd {
+		if g > 1 {
+			odd = u
+			break
+		}
+	}
+	oddGood, _, _ := s.count(odd, nil)
+	tests := []struct {
+		name string
+		u    UnitResult
+		want string
+	}{
+		{"rotation in a join unit", UnitResult{Index: 0, Total: good.Total, Rot180: 4}, "counts no rotations"},
+		{"total off its weights", UnitResult{Index: odd, Total: oddGood.Total + 1}, "not a multiple"},
+		{"total in a rotation unit", UnitResult{Index: rot, Total: 8, Rot180: goodRot.Rot180}, "only the solutions a rotation fixes"},
+		{"quarter above half turn", UnitResult{Index: rot, Rot180: 0, Rot90: 8}, "rot90"},
+	}
+	for _, tt := range tests {
+		err := Check(n, tt.u)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error saying %q", tt.name, err, tt.want)
+		}
+	}
+	if err := Check(n, good); err != nil {
+		t.Errorf("a correct unit: %v", err)
+	}
+	if f := Fingerprint(n); !strings.Contains(f, "scheme=half-join-s0-k1") {
+		t.Errorf("fingerprint %q does not name the join", f)
+	}
+	if _, err := Unit(n, 0); err == nil {
+		t.Error("Unit of a join N: no error")
+	}
+}
+
+// TestJoinMemory refuses a join whose tables pass the memory limit, with
+// a message that says how much is needed.
+func TestJoinMemory(t *testing.T) {
+	old := memoryLimit
+	memoryLimit = func() int64 { return 1 << 20 }
+	defer func() { memoryLimit = old }()
+	schemes.Delete(16)
+	defer schemes.Delete(16)
+	_, err := Count(context.Background(), 16, Options{Workers: 1})
+	if err == nil || !strings.Contains(err.Error(), "the join of N = 16 needs") {
+		t.Fatalf("count of N = 16 in 1 MB: %v", err)
 	}
 }

@@ -7,22 +7,30 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/join"
 	"github.com/nqueens/nqueens/internal/kernel"
 )
 
-// Estimate is the outcome of [EstimateTree]: Knuth's random-probe estimates
-// of the engine's work and of Q(N), each with its standard error (the sample
-// standard deviation of the probes divided by √probes).
+// Estimate is the outcome of [EstimateTree]: estimates of the engine's work
+// and of Q(N), each with its standard error (the sample standard deviation
+// of the probes divided by √probes).
 type Estimate struct {
 	N        int
 	Probes   int
 	Units    int
-	Nodes    float64 // expected search nodes of a full count
+	Nodes    float64 // expected search nodes (the join: pairs of halves compared) of a full count
 	NodesErr float64
 	Total    float64 // expected number of solutions
 	TotalErr float64
+	// Seconds is the expected time of a full count on one worker where
+	// the probes measured it (the join times the keys it counts), with its
+	// standard error; 0 where the time follows from a node rate (the tree
+	// search, see [MeasureRate]).
+	Seconds    float64
+	SecondsErr float64
 }
 
 // EstimateTree runs probes random probes (Knuth, Math. Comp. 29, 1975) over
@@ -30,12 +38,22 @@ type Estimate struct {
 // path down its search tree. The results are unbiased: their mean over all
 // possible probes is exactly the engine's node count and Q(N). Pass the same
 // seed to get the same estimate. Cost O(probes · N²).
+//
+// For N counted by the join ([JoinFrom] to [JoinTo]) a probe counts one key
+// (a set of rows of the left half) exactly and times it, so the estimates
+// of nodes, solutions and seconds are unbiased too; it takes at most
+// joinProbes probes or joinProbeTime, and builds the quarter tables first
+// (their time is part of Seconds).
 func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, error) {
 	if n < 1 || n > MaxN {
 		return Estimate{}, errSize(n)
 	}
 	if probes < 2 {
 		return Estimate{}, fmt.Errorf("need at least 2 probes, got %d", probes)
+	}
+	if usesJoin(n) {
+		s := schemeOf(n).(*joinScheme)
+		return estimateJoin(ctx, s, s.layout.Keys(), s.len(), probes, seed)
 	}
 	return estimateOver(ctx, n, units(n), probes, seed)
 }
@@ -48,6 +66,19 @@ func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed u
 	}
 	if probes < 2 {
 		return Estimate{}, fmt.Errorf("need at least 2 probes, got %d", probes)
+	}
+	if usesJoin(n) {
+		s := schemeOf(n).(*joinScheme)
+		var keys []join.Key
+		for _, i := range indices {
+			if i < 0 || i >= s.len() {
+				return Estimate{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", i, s.len()-1, n)
+			}
+			if i < s.layout.Units() {
+				keys = append(keys, s.layout.UnitKeys(i)...)
+			}
+		}
+		return estimateJoin(ctx, s, keys, len(indices), probes, seed)
 	}
 	all := units(n)
 	u := make([]UnitSpec, 0, len(indices))
@@ -86,6 +117,65 @@ func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uin
 	e.Nodes, e.Total = sn/p, st/p
 	e.NodesErr = math.Sqrt(max(0, sn2/p-e.Nodes*e.Nodes) / (p - 1))
 	e.TotalErr = math.Sqrt(max(0, st2/p-e.Total*e.Total) / (p - 1))
+	return e, nil
+}
+
+// joinProbes and joinProbeTime bound the probes of the join's estimate:
+// each counts a key in full.
+const (
+	joinProbes    = 200
+	joinProbeTime = 2 * time.Second
+)
+
+// estimateJoin is EstimateTree over the keys of the join scheme s, which
+// make up units units.
+func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, probes int, seed uint64) (Estimate, error) {
+	e := Estimate{N: s.n, Units: units}
+	if len(keys) == 0 {
+		return e, nil
+	}
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	start := time.Now()
+	w, err := s.worker(&stop)
+	if err != nil {
+		return Estimate{}, err
+	}
+	if w == nil {
+		return Estimate{}, ctx.Err()
+	}
+	defer s.putWorker(w)
+	build := time.Since(start).Seconds()
+	rng := rand.New(rand.NewPCG(seed, uint64(s.n)))
+	// One key untimed first: the worker's buffers grow on the first keys.
+	if _, _, ok := w.CountKeys(keys[rng.IntN(len(keys)):][:1], &stop); !ok {
+		return Estimate{}, ctx.Err()
+	}
+	var st [3]struct{ sum, sum2 float64 }
+	scale := float64(len(keys))
+	p := 0
+	for t0 := time.Now(); p < min(probes, joinProbes) && (p < 10 || time.Since(t0) < joinProbeTime); p++ {
+		i := rng.IntN(len(keys))
+		k0 := time.Now()
+		total, pairs, ok := w.CountKeys(keys[i:i+1], &stop)
+		if !ok {
+			return Estimate{}, ctx.Err()
+		}
+		for j, x := range [3]float64{float64(total), float64(pairs), time.Since(k0).Seconds()} {
+			x *= scale
+			st[j].sum += x
+			st[j].sum2 += x * x
+		}
+	}
+	e.Probes = p
+	mean := func(j int) (float64, float64) {
+		m := st[j].sum / float64(p)
+		return m, math.Sqrt(max(0, st[j].sum2/float64(p)-m*m) / float64(max(1, p-1)))
+	}
+	e.Total, e.TotalErr = mean(0)
+	e.Nodes, e.NodesErr = mean(1)
+	e.Seconds, e.SecondsErr = mean(2)
+	e.Seconds += build
 	return e, nil
 }
 

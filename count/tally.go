@@ -12,7 +12,7 @@ import (
 // usable; call [NewTally].
 type Tally struct {
 	n                           int
-	specs                       []UnitSpec
+	scheme                      scheme
 	got                         []UnitResult
 	seen                        []bool
 	done                        int
@@ -24,8 +24,12 @@ func NewTally(n int) (*Tally, error) {
 	if n < 1 || n > MaxN {
 		return nil, errSize(n)
 	}
-	specs := units(n)
-	return &Tally{n: n, specs: specs, got: make([]UnitResult, len(specs)), seen: make([]bool, len(specs))}, nil
+	return newTallyWith(n, schemeOf(n)), nil
+}
+
+// newTallyWith starts an empty tally of N's units under scheme s.
+func newTallyWith(n int, s scheme) *Tally {
+	return &Tally{n: n, scheme: s, got: make([]UnitResult, s.len()), seen: make([]bool, s.len())}
 }
 
 // ImplausibleError reports unit results that no correct search produces: a
@@ -45,23 +49,26 @@ func (e *ImplausibleError) Error() string {
 	return fmt.Sprintf("%s of N = %d cannot be right: %s", what, e.N, e.Reason)
 }
 
-// Check reports whether u is a plausible result of its unit of N: every
-// count is a multiple of the constellation's orbit size (the weight), the
-// rotation counts are zero unless the unit is its constellation's first and
-// the rotation fixes the constellation, a quarter turn fixes no more
-// solutions than a half turn, and for a whole constellation a rotation fixes
-// no more solutions than there are. A result that passes may still be wrong;
-// the sums over a constellation and the published counts are checked by
-// [Tally.Result]. Cost O(1) after the unit table of N.
+// Check reports whether u is a plausible result of its unit of N. For the
+// tree search: every count is a multiple of the constellation's orbit size
+// (the weight), the rotation counts are zero unless the unit is its
+// constellation's first and the rotation fixes the constellation, a quarter
+// turn fixes no more solutions than a half turn, and for a whole
+// constellation a rotation fixes no more solutions than there are. For the
+// join: a unit of keys counts no rotations and a total that is a multiple
+// of the weight its keys share; a rotation unit counts no total and
+// rotations as for the tree. A result that passes may still be wrong; the
+// sums and the published counts are checked by [Tally.Result]. Cost O(1)
+// after the unit table of N.
 func Check(n int, u UnitResult) error {
 	if n < 1 || n > MaxN {
 		return errSize(n)
 	}
-	specs := units(n)
-	if u.Index < 0 || u.Index >= len(specs) {
-		return fmt.Errorf("unit %d is outside 0..%d for N = %d", u.Index, len(specs)-1, n)
+	s := schemeOf(n)
+	if u.Index < 0 || u.Index >= s.len() {
+		return fmt.Errorf("unit %d is outside 0..%d for N = %d", u.Index, s.len()-1, n)
 	}
-	return check(n, specs[u.Index], u)
+	return s.check(u)
 }
 
 func check(n int, s UnitSpec, u UnitResult) error {
@@ -107,7 +114,7 @@ func (t *Tally) Add(u UnitResult) error {
 	if t.seen[u.Index] {
 		return fmt.Errorf("unit %d counted twice", u.Index)
 	}
-	if err := check(t.n, t.specs[u.Index], u); err != nil {
+	if err := t.scheme.check(u); err != nil {
 		return err
 	}
 	total, ok1 := t.total.Add(U128(u.Total))
@@ -161,7 +168,7 @@ func (t *Tally) Result() (Result, error) {
 		r.Unique = r.Total
 		return r, checkPublished(r)
 	}
-	if err := t.checkConstellations(); err != nil {
+	if err := t.scheme.checkSums(t.got); err != nil {
 		return Result{}, err
 	}
 	sum, ok1 := t.total.Add(t.rot180)
@@ -172,26 +179,27 @@ func (t *Tally) Result() (Result, error) {
 	}
 	u, exact := sum.div8()
 	if !exact {
-		// Unreachable when every constellation passed; kept so that no
-		// inexact quotient can ever be returned.
-		return Result{}, fmt.Errorf("the Burnside sum %s for N = %d is not a multiple of 8", sum, t.n)
+		// The tree's sums pass this constellation by constellation; the
+		// join's only here, over the whole board.
+		return Result{}, &ImplausibleError{N: t.n, Units: []int{0, len(t.seen) - 1},
+			Reason: fmt.Sprintf("total %s + rot180 %s + 2 × rot90 %s = %s is not a multiple of 8 (Burnside's lemma)", t.total, t.rot180, t.rot90, sum)}
 	}
 	r.Unique = u
 	return r, checkPublished(r)
 }
 
 // checkConstellations applies Burnside's lemma to each constellation's
-// units (consecutive in the numbering): their total plus rot180 plus twice
-// rot90 is a multiple of 8, and a rotation fixes no more solutions than the
-// constellation has.
-func (t *Tally) checkConstellations() error {
-	for start := 0; start < len(t.specs); {
+// units (consecutive in the numbering) of the tree scheme with units specs:
+// their total plus rot180 plus twice rot90 is a multiple of 8, and a
+// rotation fixes no more solutions than the constellation has.
+func checkConstellations(n int, specs []UnitSpec, got []UnitResult) error {
+	for start := 0; start < len(specs); {
 		end := start + 1
-		for end < len(t.specs) && t.specs[end].Constellation == t.specs[start].Constellation {
+		for end < len(specs) && specs[end].Constellation == specs[start].Constellation {
 			end++
 		}
 		var total, rot180, rot90 Uint128
-		for _, u := range t.got[start:end] {
+		for _, u := range got[start:end] {
 			total, _ = total.Add(U128(u.Total))
 			rot180, _ = rot180.Add(U128(u.Rot180))
 			rot90, _ = rot90.Add(U128(u.Rot90))
@@ -211,7 +219,7 @@ func (t *Tally) checkConstellations() error {
 			for i := start; i < end; i++ {
 				idx = append(idx, i)
 			}
-			return &ImplausibleError{N: t.n, Units: idx, Reason: reason}
+			return &ImplausibleError{N: n, Units: idx, Reason: reason}
 		}
 		start = end
 	}

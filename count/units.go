@@ -226,24 +226,30 @@ func buildUnits(n int, split bool) []UnitSpec {
 	return out
 }
 
-// Units returns the number of work units for an N×N board: one per
-// constellation representative, so about N⁴/8 (3206 for N = 16), or one per
-// representative and free square of its first branching row for the split
-// N from [SplitFrom] to [SplitTo]. The numbering is the same on every
-// machine for a given N and [EngineVersion]. Cost O(N⁴) on first use per N,
-// then O(1).
+// Units returns the number of work units for an N×N board. For N counted
+// by the tree search: one per constellation representative, so about N⁴/8
+// (2237 for N = 13), or one per representative and free square of its
+// first branching row for the split N from [SplitFrom] to [SplitTo]. For
+// N counted by the join ([JoinFrom] to [JoinTo]): about 4096 runs of keys
+// and one unit per constellation a half turn fixes. The numbering is the
+// same on every machine for a given N and [EngineVersion]. Cost O(N⁴) on
+// first use per N (the join: about 2·10⁷ tests for N = 23), then O(1).
 func Units(n int) int {
 	if n < 1 || n > MaxN {
 		return 0
 	}
-	return len(units(n))
+	return schemeOf(n).len()
 }
 
-// Unit returns what unit index searches. It is the inverse of [UnitIndex].
-// Cost O(1) after the first call for n.
+// Unit returns what unit index of a board counted by the tree search
+// searches. It is the inverse of [UnitIndex]. Cost O(1) after the first
+// call for n.
 func Unit(n, index int) (UnitSpec, error) {
 	if n < 1 || n > MaxN {
 		return UnitSpec{}, errSize(n)
+	}
+	if usesJoin(n) {
+		return UnitSpec{}, fmt.Errorf("N = %d is counted by the join of half boards, whose units are no constellations", n)
 	}
 	u := units(n)
 	if index < 0 || index >= len(u) {
@@ -256,7 +262,7 @@ func Unit(n, index int) (UnitSpec, error) {
 // (an inconsistent, attacking or non-canonical constellation, or a split
 // that the scheme of n does not make). Cost O(log units).
 func UnitIndex(n int, s UnitSpec) (int, bool) {
-	if n < 1 || n > MaxN {
+	if n < 1 || n > MaxN || usesJoin(n) {
 		return 0, false
 	}
 	return indexIn(units(n), s)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
@@ -236,7 +237,8 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	a.WaitMatch(t, heldRx)
 	start(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
-	done := regexp.MustCompile(`N = 14: (\d+)/1632 units`)
+	units := count.Units(n)
+	done := regexp.MustCompile(fmt.Sprintf(`N = 14: (\d+)/%d units`, units))
 	testkit.WaitFor(t, "100 units done", func() bool {
 		for _, m := range done.FindAllStringSubmatch(coord.Stderr.String(), -1) {
 			if d, _ := strconv.Atoi(m[1]); d >= 100 {
@@ -252,9 +254,9 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	}
 
 	again := start(t, "coordinator again", nil, args...)
-	m := again.WaitMatch(t, `resuming a run run=\S+ counted=(\d+) units=1632`)
-	if d, _ := strconv.Atoi(m[1]); d < 100 || d == 1632 {
-		t.Errorf("resumed with %d of 1632 units", d)
+	m := again.WaitMatch(t, fmt.Sprintf(`resuming a run run=\S+ counted=(\d+) units=%d`, units))
+	if d, _ := strconv.Atoi(m[1]); d < 100 || d == units {
+		t.Errorf("resumed with %d of %d units", d, units)
 	}
 	if err := a.Cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		t.Fatal(err)

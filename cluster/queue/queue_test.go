@@ -201,7 +201,7 @@ func boolInt(b bool) int {
 }
 
 func TestDefaultBlockSize(t *testing.T) {
-	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 18}, {19, 3}, {20, 1}, {27, 1}}
+	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 64}, {19, 40}, {20, 3}, {21, 1}, {27, 1}}
 	for _, tt := range tests {
 		if got := defaultBlockSize(tt.n); got != tt.want {
 			t.Errorf("defaultBlockSize(%d) = %d, want %d", tt.n, got, tt.want)

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"math"
 	"strconv"
 	"strings"
 
@@ -110,26 +109,22 @@ const (
 
 // Block sizing: a block should take about blockSeconds on one core, so
 // that messaging (about a millisecond per message) stays out of the way,
-// but no more than maxAutoBlock units. The time of a unit comes from the
-// engine's growth: about unitSecondsN16 for all of N = 16 on one core,
-// times growthPerN for each step of N.
+// but no more than maxAutoBlock units. The time of a unit is the engine's
+// guide, count.UnitSeconds.
 const (
-	blockSeconds   = 0.1
-	maxAutoBlock   = 64
-	unitSecondsN16 = 0.8
-	growthPerN     = 6.3
+	blockSeconds = 0.1
+	maxAutoBlock = 64
 )
 
 // defaultBlockSize returns the units per message for N: about 0.1 s of work
-// on one core, at most 64 units, and 1 from N = 20 on, where one unit
+// on one core, at most 64 units, and 1 from N = 21 on, where one unit
 // already takes a tenth of a second or so. Cost O(1) after the unit table
 // of N.
 func defaultBlockSize(n int) int {
-	units := count.Units(n)
-	if units == 0 {
+	perUnit := count.UnitSeconds(n)
+	if perUnit == 0 {
 		return 1
 	}
-	perUnit := unitSecondsN16 * math.Pow(growthPerN, float64(n-16)) / float64(units)
 	return int(min(maxAutoBlock, max(1, blockSeconds/perUnit)))
 }
 

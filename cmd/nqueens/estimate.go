@@ -84,7 +84,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	}
 	probeTime := time.Since(start)
 	w := workersOf(o.workers)
-	j := estimateJSON{N: o.n, Probes: o.probes, Seed: o.seed, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
+	j := estimateJSON{N: o.n, Probes: e.Probes, Seed: o.seed, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
 		Nodes: e.Nodes, NodesSE: e.NodesErr, Workers: w}
 	if known, _, ok := count.Known(o.n); ok {
 		j.Published = known.String()
@@ -100,6 +100,11 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		if j.Seconds1 > 0 {
 			j.NodesPerSec = r.Nodes.Float64() / j.Seconds1
 		}
+	} else if e.Seconds > 0 {
+		// The engine timed its probes (the join of half boards).
+		j.Seconds1 = e.Seconds
+		j.NodesPerSec = e.Nodes / e.Seconds
+		j.SecondsW = j.Seconds1 / float64(w)
 	} else {
 		rt, err := measuredRate(ctx, rateN)
 		if err != nil {
@@ -113,7 +118,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	if o.jsonOut {
 		return writeJSONLine(out, j)
 	}
-	fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", o.n, o.probes, e.Units, o.seed, formatDuration(probeTime))
+	fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", o.n, e.Probes, e.Units, o.seed, formatDuration(probeTime))
 	fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
 	if j.Published != "" {
 		fmt.Fprintf(out, "; published %s", j.Published)
@@ -123,24 +128,37 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	if e.Nodes > 0 {
 		relErr = e.NodesErr / e.Nodes
 	}
-	fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
+	if e.Seconds > 0 && !j.Measured {
+		fmt.Fprintf(out, "pairs      ≈ %.4g ± %.2g (%.1f%%) of half boards compared by the join\n", e.Nodes, e.NodesErr, 100*relErr)
+	} else {
+		fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
+	}
 	if j.Measured {
 		fmt.Fprintf(out, "time       %s on 1 worker, measured by counting N = %d in full\n", formatDuration(seconds(j.Seconds1)), o.n)
 		return nil
 	}
-	fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d\n", j.NodesPerSec, j.RateN)
-	others := ""
-	if w > 1 {
-		others = fmt.Sprintf(", %s on %d workers", formatSeconds(j.SecondsW), w)
+	if e.Seconds > 0 {
+		fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%%, from the time of the probes, each a key counted in full)\n",
+			formatSeconds(j.Seconds1), workersNote(j.SecondsW, w), 100*e.SecondsErr/e.Seconds)
+		return nil
 	}
-	fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%% from the probes alone)\n", formatSeconds(j.Seconds1), others, 100*relErr)
+	fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d\n", j.NodesPerSec, j.RateN)
+	fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%% from the probes alone)\n", formatSeconds(j.Seconds1), workersNote(j.SecondsW, w), 100*relErr)
 	return nil
+}
+
+// workersNote is ", T on W workers" when there is more than one worker.
+func workersNote(secs float64, w int) string {
+	if w <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", %s on %d workers", formatSeconds(secs), w)
 }
 
 // estimateRun estimates the engine's nodes for the units todo of N (nil:
 // all) with Knuth probes and turns them into wall time with the node rate
-// measured on N = 15 (or N itself when smaller), assuming the workers
-// scale linearly.
+// measured on N = 15 (or N itself when smaller), or takes the time the
+// probes measured (the join), assuming the workers scale linearly.
 func estimateRun(ctx context.Context, n int, todo []int, workers, probes int) (count.Estimate, float64, error) {
 	var e count.Estimate
 	var err error
@@ -151,6 +169,9 @@ func estimateRun(ctx context.Context, n int, todo []int, workers, probes int) (c
 	}
 	if err != nil {
 		return e, 0, err
+	}
+	if e.Seconds > 0 {
+		return e, e.Seconds / float64(workersOf(workers)), nil
 	}
 	rt, err := measuredRate(ctx, rateN)
 	if err != nil {

@@ -2,43 +2,298 @@ package join
 
 import (
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/nqueens/nqueens/internal/reference"
 )
 
-func TestTotals(t *testing.T) {
-	ref, err := reference.Load()
-	if err != nil {
-		t.Fatal(err)
+// solutions lists every solution of n queens as the column of each row,
+// by plain backtracking: the slow, obviously correct side of the tests.
+func solutions(n int) [][]int {
+	var out [][]int
+	cols := make([]int, n)
+	var rec func(r int, used, d, a uint64)
+	rec = func(r int, used, d, a uint64) {
+		if r == n {
+			out = append(out, slices.Clone(cols))
+			return
+		}
+		for c := range n {
+			if used>>c&1 != 0 || d>>(c-r+n)&1 != 0 || a>>(c+r)&1 != 0 {
+				continue
+			}
+			cols[r] = c
+			rec(r+1, used|1<<c, d|1<<(c-r+n), a|1<<(c+r))
+		}
 	}
-	for n := 4; n <= 16; n++ {
+	rec(0, 0, 0, 0)
+	return out
+}
+
+// keyOf returns the rows of the left half's queens of a solution and the
+// code of its separator placement.
+func (l *Layout) keyOf(sol []int) (e, code uint32) {
+	for j := range l.S {
+		for r, c := range sol {
+			if c == l.CL+j {
+				code = code<<5 | uint32(r)
+			}
+		}
+	}
+	for r, c := range sol {
+		if c < l.CL {
+			e |= 1 << r
+		}
+	}
+	return e, code
+}
+
+// TestKeysAgainstSolutions counts every key of every layout of N ≤ 11 (and
+// 12 outside -short) with every implementation, and compares each count
+// with the solutions that have that key, found by plain backtracking; the
+// weights must make every solution count once.
+func TestKeysAgainstSolutions(t *testing.T) {
+	maxN := 12
+	if testing.Short() {
+		maxN = 10
+	}
+	for n := 4; n <= maxN; n++ {
+		sols := solutions(n)
 		for s := n % 2; s <= 2; s += 2 {
 			l, err := NewLayout(n, s)
 			if err != nil {
-				t.Log(err)
-				continue
+				continue // too many bits for the separator
+			}
+			byKey := map[[2]uint32]uint64{}
+			for _, sol := range sols {
+				e, code := l.keyOf(sol)
+				byKey[[2]uint32{e, code}]++
 			}
 			tb, err := NewTables(l, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, o := range allOps {
-				t0 := time.Now()
-				w := NewWorker(tb)
-				w.ops = o
-				var total, pairs uint64
-				for u := range l.Units() {
-					c, pr, _ := w.CountUnit(u, nil)
-					total += c
-					pairs += pr
+			var weighted uint64
+			for _, k := range l.Keys() {
+				want := byKey[[2]uint32{k.E, l.seps[k.Sep].code}]
+				weighted += uint64(k.Weight) * want
+				for _, o := range allOps {
+					w := NewWorker(tb)
+					w.ops = o
+					got, _, ok := w.CountKeys([]Key{k}, nil)
+					if !ok || got != uint64(k.Weight)*want {
+						t.Fatalf("%s N=%d s=%d key %+v: %d, want %d × %d", o.name, n, s, k, got, k.Weight, want)
+					}
 				}
-				fmt.Printf("%s N=%d s=%d keys=%d units=%d pairs=%d total=%d %v\n", o.name, n, s, len(l.keys), l.Units(), pairs, total, time.Since(t0))
-				if want := ref[n].Total.Uint64(); total != want {
-					t.Errorf("%s N=%d s=%d: %d, want %d", o.name, n, s, total, want)
+			}
+			if weighted != uint64(len(sols)) {
+				t.Errorf("N=%d s=%d: the weighted keys hold %d solutions, want %d", n, s, weighted, len(sols))
+			}
+		}
+	}
+}
+
+// TestTotals counts N = 4 … 14 (16 outside -short) unit by unit with every
+// implementation against the published table.
+func TestTotals(t *testing.T) {
+	ref, err := reference.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxN := 16
+	if testing.Short() {
+		maxN = 14
+	}
+	for n := 4; n <= maxN; n++ {
+		l, err := NewLayout(n, n%2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, err := NewTables(l, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range allOps {
+			if o == &goOps && n > 14 {
+				continue // the Go loops are slow; they are held to the others on smaller boards
+			}
+			w := NewWorker(tb)
+			w.ops = o
+			var total uint64
+			for u := range l.Units() {
+				c, _, ok := w.CountUnit(u, nil)
+				if !ok {
+					t.Fatal("stopped without a stop flag")
+				}
+				total += c
+			}
+			if want := ref[n].Total.Uint64(); total != want {
+				t.Errorf("%s N=%d: %d, want %d", o.name, n, total, want)
+			}
+		}
+	}
+}
+
+// TestLayoutKeys checks that the keys of small layouts are sorted, grouped
+// into units without splitting a rows set, and that their weights cover
+// every (rows, separator) pair exactly once.
+func TestLayoutKeys(t *testing.T) {
+	for n := 4; n <= 13; n++ {
+		for s := n % 2; s <= 2; s += 2 {
+			l, err := NewLayout(n, s)
+			if err != nil {
+				continue
+			}
+			var weights, pairs int
+			for i, k := range l.keys {
+				weights += int(k.Weight)
+				if i > 0 && (k.E < l.keys[i-1].E || k.E == l.keys[i-1].E && k.Sep <= l.keys[i-1].Sep) {
+					t.Fatalf("N=%d s=%d: keys %d and %d out of order", n, s, i-1, i)
+				}
+			}
+			for _, sp := range l.seps {
+				free := (uint32(1)<<n - 1) &^ sp.rows
+				for range subsetsOf(free, l.CL) {
+					pairs++
+				}
+			}
+			if weights != pairs {
+				t.Errorf("N=%d s=%d: weights add up to %d, there are %d keys", n, s, weights, pairs)
+			}
+			for u := range l.Units() {
+				k := l.UnitKeys(u)
+				if len(k) == 0 || u > 0 && l.UnitKeys(u - 1)[len(l.UnitKeys(u-1))-1].E == k[0].E {
+					t.Fatalf("N=%d s=%d: unit %d is empty or splits a rows set", n, s, u)
 				}
 			}
 		}
 	}
+}
+
+// TestOpsAgree runs each implementation's inner loops against the Go ones
+// on random input.
+func TestOpsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := func(k int, density uint64) []uint64 {
+		out := make([]uint64, k)
+		for i := range out {
+			out[i] = rng.Uint64() & rng.Uint64() & density
+		}
+		return out
+	}
+	for _, o := range allOps[1:] {
+		for trial := range 200 {
+			nt, nb := rng.IntN(20), rng.IntN(40)
+			t0, t1, b0, b1 := random(nt, ^uint64(0)), random(nt, ^uint64(0)), random(nb, ^uint64(0)), random(nb, ^uint64(0))
+			if nt == 0 || nb == 0 {
+				continue
+			}
+			inner, sm := rng.Uint64()>>rng.IntN(64), rng.Uint64()&rng.Uint64()&rng.Uint64()
+			wantOut, want0 := goOps.join(nil, []uint64{}, t0, t1, inner, sm, b0, b1)
+			gotOut, got0 := o.join(nil, []uint64{}, t0, t1, inner, sm, b0, b1)
+			if !slices.Equal(gotOut, wantOut) || !slices.Equal(got0, want0) {
+				t.Fatalf("%s join, trial %d: %v %v, want %v %v", o.name, trial, gotOut, got0, wantOut, want0)
+			}
+			if got := o.filter(nil, wantOut, want0, sm>>3); !slices.Equal(got, goOps.filter(nil, wantOut, want0, sm>>3)) {
+				t.Fatalf("%s filter, trial %d", o.name, trial)
+			}
+			shift := rng.IntN(40)
+			a, b := slices.Clone(t0), slices.Clone(t0)
+			goOps.reverse(a, shift)
+			o.reverse(b, shift)
+			if !slices.Equal(a, b) {
+				t.Fatalf("%s reverse, trial %d: %x, want %x", o.name, trial, b, a)
+			}
+		}
+		for trial := range 100 {
+			m := 1 + rng.IntN(63)
+			j := randomBits(rng, m)
+			xs := random(1+rng.IntN(1500), 1<<63-1)
+			ys := random(1+rng.IntN(300), 1<<63-1)
+			var a, b matcher
+			want, _ := a.countDisjoint(&goOps, xs, ys, nil)
+			got, _ := b.countDisjoint(o, xs, ys, nil)
+			if brute := bruteDisjoint(xs, ys); want != brute || got != brute {
+				t.Fatalf("%s countDisjoint, trial %d (m=%d, j=%x): %d, Go %d, brute force %d", o.name, trial, m, j, got, want, brute)
+			}
+			// The same through every chunking of j's bits.
+			xs2 := random(len(xs), j)
+			ys2 := random(len(ys), j)
+			want, _ = a.countDisjoint(&goOps, xs2, ys2, nil)
+			got, _ = b.countDisjoint(o, xs2, ys2, nil)
+			if brute := bruteDisjoint(xs2, ys2); want != brute || got != brute {
+				t.Fatalf("%s countDisjoint on %d bits, trial %d: %d, Go %d, brute force %d", o.name, m, trial, got, want, brute)
+			}
+		}
+	}
+}
+
+// randomBits returns a random mask of m bits.
+func randomBits(rng *rand.Rand, m int) uint64 {
+	var j uint64
+	for bits.OnesCount64(j) < m {
+		j |= 1 << rng.IntN(64)
+	}
+	return j
+}
+
+// TestStop sets the stop flag: the tables and a unit's count give up.
+func TestStop(t *testing.T) {
+	l, err := NewLayout(16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	stop.Store(true)
+	if _, err := NewTables(l, 0, &stop); err != ErrStopped {
+		t.Errorf("tables built under a stop: %v", err)
+	}
+	tb, err := NewTables(l, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorker(tb)
+	// The unit with the most pairs has many blocks.
+	best, most := 0, uint64(0)
+	for u := range l.Units() {
+		if _, p, _ := w.CountUnit(u, nil); p > most {
+			best, most = u, p
+		}
+	}
+	if _, _, ok := w.CountUnit(best, &stop); ok {
+		t.Errorf("unit %d (%d pairs) finished under a stop", best, most)
+	}
+}
+
+// TestMemoryLimit refuses tables over the limit with a MemoryError.
+func TestMemoryLimit(t *testing.T) {
+	l, err := NewLayout(14, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewTables(l, 1000, nil)
+	me, ok := err.(*MemoryError)
+	if !ok || me.N != 14 || me.Need <= 1000 {
+		t.Fatalf("tables of N = 14 within 1000 bytes: %v", err)
+	}
+	if want := "the join of N = 14 needs"; len(me.Error()) < len(want) || me.Error()[:len(want)] != want {
+		t.Errorf("message %q", me.Error())
+	}
+}
+
+func ExampleWorker_CountUnit() {
+	l, _ := NewLayout(12, 0)
+	t, _ := NewTables(l, 0, nil)
+	w := NewWorker(t)
+	var total uint64
+	for u := range l.Units() {
+		c, _, _ := w.CountUnit(u, nil)
+		total += c
+	}
+	fmt.Println(total)
+	// Output: 14200
 }

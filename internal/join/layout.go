@@ -80,6 +80,10 @@ func NewLayout(n, s int) (*Layout, error) {
 // Units returns the number of units.
 func (l *Layout) Units() int { return len(l.units) - 1 }
 
+// Keys returns all the keys, unit after unit. The slice is shared; do not
+// change it.
+func (l *Layout) Keys() []Key { return l.keys }
+
 // UnitKeys returns the keys of unit u, sorted by rows and separator. The
 // slice is shared; do not change it.
 func (l *Layout) UnitKeys(u int) []Key { return l.keys[l.units[u]:l.units[u+1]] }

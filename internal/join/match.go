@@ -15,13 +15,13 @@ type blockRow [laneBlock / 64]uint64
 // matcher counts the disjoint pairs of two lists of patterns. Its buffers
 // are reused from one key to the next; one matcher per goroutine.
 type matcher struct {
-	xs, ys []uint64       // the lists, compressed to the bits both can have
-	offs   []uint32       // per y, the byte offsets of its k rows in a block's tables
-	tab    []blockRow     // the tables of a block
-	has    []blockRow     // per bit, the patterns of the block that have it
-	ext    [8][256]uint64 // pext in Go, for the mask extJ
-	extJ   uint64
-	extOK  bool
+	xs    []uint64       // the longer list (the blocks), compressed to the bits both lists can have
+	offs  []uint32       // per y, the byte offsets of its k rows in a block's tables
+	tab   []blockRow     // the tables of a block
+	has   []blockRow     // per bit, the patterns of the block that have it
+	ext   [8][256]uint64 // pext in Go, for the mask extJ
+	extJ  uint64
+	extOK bool
 }
 
 // brutePairs is the number of pairs below which the matcher compares each
@@ -29,7 +29,7 @@ type matcher struct {
 const brutePairs = 4096
 
 // countDisjoint returns the number of pairs (x, y), x from xs and y from ys,
-// with x & y == 0. Cost: |xs|·|ys|/512 times a few vector loads, plus the
+// with x & y == 0; the patterns have at most 63 bits (bit 63 clear). Cost: |xs|·|ys|/512 times a few vector loads, plus the
 // tables of ⌈|xs|/512⌉ blocks (the longer list becomes the blocks).
 func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bool) (uint64, bool) {
 	if len(xs) == 0 || len(ys) == 0 {

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // ROW(c) ANDs into Z0 the table row at the c-th offset of the current y.

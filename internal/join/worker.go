@@ -44,8 +44,12 @@ func NewWorker(t *Tables) *Worker { return &Worker{t: t, ops: ops} }
 // pairs' rows). Cost: about pairs/500 vector steps plus the placements of
 // the halves, and memory for the longest half.
 func (w *Worker) CountUnit(u int, stop *atomic.Bool) (total, pairs uint64, ok bool) {
+	return w.CountKeys(w.t.UnitKeys(u), stop)
+}
+
+// CountKeys is CountUnit for any keys of the layout, sorted by rows.
+func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, ok bool) {
 	t := w.t
-	keys := t.UnitKeys(u)
 	full := uint32(1)<<t.N - 1
 	for i := 0; i < len(keys); {
 		e := keys[i].E

@@ -1,0 +1,230 @@
+package count
+
+import (
+	"bufio"
+	"fmt"
+	"hash"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens/internal/join"
+)
+
+// JoinFrom and JoinTo bound the N that [Count] counts by the join of half
+// boards (internal/join): from JoinFrom on it takes less time than the tree
+// search (measured: at N = 14 a sixth, at N = 17 0.37, at N = 18 0.15 of
+// it), and past JoinTo its quarter tables outgrow a machine (N = 24 would
+// need about 20 GB) while its time grows about 10-fold per N against the
+// tree's 8 (docs/engine.md).
+const (
+	JoinFrom = 14
+	JoinTo   = 23
+)
+
+// usesJoin reports whether n is counted by the join.
+func usesJoin(n int) bool { return n >= JoinFrom && n <= JoinTo }
+
+// joinScheme counts N by the join of half boards. The board is cut into a
+// left and a right half of (N−s)/2 columns with s = N mod 2 columns
+// between them; for each set E of rows of the left half's queens (and
+// placement of the middle column's queen) the placements of each half are
+// built from tables of quarter placements, and the pairs whose diagonals
+// do not meet are counted, 512 at a time. Keys that the mirrors in the
+// middle column and row map onto each other are counted once and
+// weighted. Units [0, layout.Units()) are runs of keys; the rest, one per
+// constellation a half turn fixes, count the solutions a rotation fixes,
+// for the unique count.
+type joinScheme struct {
+	n      int
+	layout *join.Layout
+	rot    []UnitSpec
+	gcd    []uint8 // per join unit, the greatest common divisor of its keys' weights
+
+	mu      sync.Mutex
+	tables  *join.Tables
+	workers []*join.Worker // idle workers for tables
+}
+
+func newJoinScheme(n int) *joinScheme {
+	l, err := join.NewLayout(n, n%2)
+	if err != nil {
+		// JoinFrom and JoinTo keep n within what the layout takes.
+		panic("count: " + err.Error())
+	}
+	s := &joinScheme{n: n, layout: l, rot: rotationUnits(n), gcd: make([]uint8, l.Units())}
+	for u := range s.gcd {
+		g := 0
+		for _, k := range l.UnitKeys(u) {
+			g = gcdInt(g, int(k.Weight))
+		}
+		s.gcd[u] = uint8(g)
+	}
+	return s
+}
+
+func gcdInt(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func (s *joinScheme) name() string { return fmt.Sprintf("half-join-s%d-k1", s.layout.S) }
+
+func (s *joinScheme) len() int { return s.layout.Units() + len(s.rot) }
+
+func (s *joinScheme) table(h hash.Hash) {
+	for u := range s.layout.Units() {
+		writeInts(h, -1)
+		for _, k := range s.layout.UnitKeys(u) {
+			writeInts(h, int(k.E), int(k.Sep), int(k.Weight))
+		}
+	}
+	for _, c := range s.rot {
+		writeInts(h, -2, c.Top, c.Bottom, c.Left, c.Right)
+	}
+}
+
+func (s *joinScheme) count(index int, stop *atomic.Bool) (UnitResult, bool, error) {
+	if index >= s.layout.Units() {
+		return countRotations(s.n, index, s.rot[index-s.layout.Units()]), true, nil
+	}
+	w, err := s.worker(stop)
+	if err != nil {
+		return UnitResult{}, false, err
+	}
+	if w == nil {
+		return UnitResult{}, false, nil
+	}
+	defer s.putWorker(w)
+	total, pairs, ok := w.CountUnit(index, stop)
+	if !ok {
+		return UnitResult{}, false, nil
+	}
+	return UnitResult{Index: index, Total: total, Nodes: pairs}, true, nil
+}
+
+// worker returns an idle worker, building the tables first if no count of
+// s has yet; nil if stop ended the build.
+func (s *joinScheme) worker(stop *atomic.Bool) (*join.Worker, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tables == nil {
+		t, err := join.NewTables(s.layout, memoryLimit(), stop)
+		if err == join.ErrStopped {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.tables = t
+	}
+	if k := len(s.workers); k > 0 {
+		w := s.workers[k-1]
+		s.workers = s.workers[:k-1]
+		return w, nil
+	}
+	return join.NewWorker(s.tables), nil
+}
+
+func (s *joinScheme) putWorker(w *join.Worker) {
+	s.mu.Lock()
+	s.workers = append(s.workers, w)
+	s.mu.Unlock()
+}
+
+func (s *joinScheme) check(u UnitResult) error {
+	if u.Index >= s.layout.Units() {
+		return checkRotations(s.n, s.rot[u.Index-s.layout.Units()], u)
+	}
+	bad := func(format string, args ...any) error {
+		return &ImplausibleError{N: s.n, Units: []int{u.Index}, Reason: fmt.Sprintf(format, args...)}
+	}
+	switch g := uint64(s.gcd[u.Index]); {
+	case u.Rot180 != 0 || u.Rot90 != 0:
+		return bad("rot180 = %d and rot90 = %d, but the unit counts no rotations", u.Rot180, u.Rot90)
+	case u.Total%g != 0:
+		return bad("total = %d is not a multiple of %d, the weight its keys share", u.Total, g)
+	}
+	return nil
+}
+
+// checkSums checks that a half turn fixes no more solutions than there
+// are; Burnside's lemma over the whole board is checked by Tally.Result.
+func (s *joinScheme) checkSums(got []UnitResult) error {
+	var total, rot180 Uint128
+	for _, u := range got {
+		total, _ = total.Add(U128(u.Total))
+		rot180, _ = rot180.Add(U128(u.Rot180))
+	}
+	if rot180.Cmp(total) > 0 {
+		idx := make([]int, 0, len(s.rot))
+		for i := range s.rot {
+			idx = append(idx, s.layout.Units()+i)
+		}
+		return &ImplausibleError{N: s.n, Units: idx, Reason: fmt.Sprintf("a half turn fixes %s solutions of %s", rot180, total)}
+	}
+	return nil
+}
+
+// memoryLimit returns the bytes the join's tables may take: the memory
+// the system reports available (Linux's MemAvailable), or no limit (0)
+// where it reports none.
+var memoryLimit = func() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil || kb > math.MaxInt64/1024 {
+				return 0
+			}
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// joinSeconds is about how long a count by the join takes on one core of
+// the project machine (an AMD EPYC with AVX-512; docs/engine.md), by N
+// from JoinFrom; past the table the time grows joinGrowth-fold per N.
+var joinSeconds = [...]float64{14: 0.004, 15: 0.04, 16: 0.08, 17: 0.6, 18: 1.7, 19: 10}
+
+const joinGrowth = 10
+
+// Tree search: about treeSecondsN16 for N = 16 on one core, treeGrowth-fold
+// per N (the batch search; the node rate of N = 18 and the tree's growth).
+const (
+	treeSecondsN16 = 0.3
+	treeGrowth     = 7
+)
+
+// UnitSeconds returns about how long one unit of N takes on one core: the
+// time of the whole count on the project machine over its units. It is a
+// rough guide (a unit of a large N can take ten times the mean), for
+// sizing batches of units; 0 outside 1 … MaxN.
+func UnitSeconds(n int) float64 {
+	units := Units(n)
+	if units == 0 {
+		return 0
+	}
+	var total float64
+	switch {
+	case usesJoin(n) && n < len(joinSeconds):
+		total = joinSeconds[n]
+	case usesJoin(n):
+		last := len(joinSeconds) - 1
+		total = joinSeconds[last] * math.Pow(joinGrowth, float64(n-last))
+	default:
+		total = treeSecondsN16 * math.Pow(treeGrowth, float64(n-16))
+	}
+	return total / float64(units)
+}
