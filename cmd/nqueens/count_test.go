@@ -95,9 +95,16 @@ func TestEstimateCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "solutions") || !strings.Contains(out, "published 14200") || !strings.Contains(out, "measured by counting N = 12 in full") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	code, out, _ = runCLI("estimate", "22", "--probes", "500", "--json")
+	// N = 25, past the join (count.JoinTo): Knuth probes and the node rate.
+	code, out, _ = runCLI("estimate", "25", "--probes", "500", "--json")
 	var j map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["rate_n"] != 15.0 {
+		t.Errorf("exit %d, JSON %q", code, out)
+	}
+	// N = 17, counted by the join: keys counted and timed.
+	code, out, _ = runCLI("estimate", "17", "--json")
+	j = nil
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["seconds_one_worker"].(float64) <= 0 || j["rate_n"] != 0.0 {
 		t.Errorf("exit %d, JSON %q", code, out)
 	}
 	if code, _, _ := runCLI("estimate", "65"); code != 2 {
