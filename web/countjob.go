@@ -336,7 +336,8 @@ func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	defer j.listen(s.cfg.CountIdle)()
-	es := startEventStream(w)
+	es := startEventStream(w, r)
+	defer es.close()
 	for {
 		j.mu.Lock()
 		state, p, res, reason, changed := j.state, j.progress, j.result, j.reason, j.changed

@@ -22,12 +22,13 @@ type traceEnd struct {
 
 // handleTrace streams the classic search of ?algo= on the ?n= board as
 // server-sent events: one default event per step, classic.Event's JSON form
-// (the lines of `nqueens trace N --algo NAME --format json`), then an "end"
+// (the lines of `nqueens trace N --algo NAME --format json`), or with
+// ?form=compact what changed at the step (compact.go), then an "end"
 // event. ?limit= bounds the events, at most MaxTraceEvents. A stream cut off
 // by the stream time limit or by the server's shutdown ends with an "error"
 // event instead.
 func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
-	q, err := query(r, "n", "algo", "limit")
+	q, err := query(r, "n", "algo", "limit", "form")
 	if err != nil {
 		return err
 	}
@@ -38,6 +39,14 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	limit, err := intParam(q, "limit", s.cfg.MaxTraceEvents, 1, s.cfg.MaxTraceEvents)
 	if err != nil {
 		return err
+	}
+	var compact *compactEncoder
+	switch q["form"] {
+	case "", "full":
+	case "compact":
+		compact = newCompactEncoder(n)
+	default:
+		return badRequest("form must be full or compact, got %q", q["form"])
 	}
 	name := q["algo"]
 	if name == "" {
@@ -68,7 +77,8 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	// limit is reached (the break below).
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	es := startEventStream(w)
+	es := startEventStream(w, r)
+	defer es.close()
 	end := traceEnd{Algorithm: algo.Name(), N: n}
 	for e, err := range trace(yielding(ctx), n) {
 		if err != nil {
@@ -81,7 +91,12 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 			end.Truncated = true
 			break
 		}
-		if err := es.send("", e); err != nil {
+		if compact != nil {
+			err = es.sendJSON("", compact.encode(e))
+		} else {
+			err = es.send("", e)
+		}
+		if err != nil {
 			return err // the client is gone; the deferred cancel stops the search
 		}
 		end.Events++
