@@ -47,6 +47,9 @@
 //
 // Each grammar has one reader, in its own file: list.go, json.go, grid.go;
 // stream.go cuts a stream into boards and decode.go reads one board. The
+// text of every text format is made in one place, append.go ([AppendList],
+// [AppendJSON], [AppendBoard], [AppendRow]), which [Write] and the fast
+// listing of package solve both use. The
 // list and JSON readers take a line a piece at a time, so a line longer than
 // 64 KiB (10^8 queens, say) is parsed as it streams in and a board takes
 // the memory of its [Placement], not of its text. A column out of range in

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 )
 
 // MaxBoardN is the largest board drawn square by square in the grid, dots
@@ -91,7 +90,6 @@ func column(c Columns, r int) (int, error) {
 const failedEvery = 1 << 12
 
 func writeList(w *bufio.Writer, c Columns) error {
-	var buf [24]byte
 	for r := range c.N() {
 		if r%failedEvery == 0 {
 			if err := failed(w); err != nil {
@@ -102,18 +100,14 @@ func writeList(w *bufio.Writer, c Columns) error {
 		if err != nil {
 			return err
 		}
-		if r > 0 {
-			w.WriteByte(' ')
-		}
-		w.Write(strconv.AppendInt(buf[:0], int64(col+1), 10))
+		w.Write(appendListRow(w.AvailableBuffer(), r, col))
 	}
 	_, err := w.WriteString("\n")
 	return err
 }
 
 func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
-	var buf [24]byte
-	fmt.Fprintf(w, `{"n":%d,"queens":[`, c.N())
+	w.Write(appendJSONOpen(w.AvailableBuffer(), c.N()))
 	for r := range c.N() {
 		if r%failedEvery == 0 {
 			if err := failed(w); err != nil {
@@ -124,10 +118,7 @@ func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
 		if err != nil {
 			return err
 		}
-		if r > 0 {
-			w.WriteByte(',')
-		}
-		w.Write(strconv.AppendInt(buf[:0], int64(col+1), 10))
+		w.Write(appendJSONRow(w.AvailableBuffer(), r, col))
 	}
 	w.WriteString("]")
 	if len(blocked) > 0 {
@@ -143,15 +134,6 @@ func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
 	_, err := w.WriteString("}\n")
 	return err
 }
-
-// Unicode board squares: light and dark squares alternate as on a chess
-// board (the top-left square is light), cells are separated by a space.
-const (
-	uniQueen   = "♛"
-	uniLight   = "□"
-	uniDark    = "■"
-	uniBlocked = "✕"
-)
 
 // failed returns the error of an earlier write to w, if any: bufio keeps
 // it, and a writer whose reader went away must not go on formatting a huge
@@ -172,40 +154,7 @@ func writeBoard(w *bufio.Writer, c Columns, blocked []Square, f Format) error {
 		if err != nil {
 			return err
 		}
-		for k := range n {
-			switch f {
-			case Grid:
-				if k == col {
-					w.WriteByte('1')
-				} else {
-					w.WriteByte('0')
-				}
-			case Dots:
-				switch {
-				case k == col:
-					w.WriteByte('Q')
-				case isBlocked[Square{r, k}]:
-					w.WriteByte('x')
-				default:
-					w.WriteByte('.')
-				}
-			case Unicode:
-				if k > 0 {
-					w.WriteByte(' ')
-				}
-				switch {
-				case k == col:
-					w.WriteString(uniQueen)
-				case isBlocked[Square{r, k}]:
-					w.WriteString(uniBlocked)
-				case (r+k)%2 == 0:
-					w.WriteString(uniLight)
-				default:
-					w.WriteString(uniDark)
-				}
-			}
-		}
-		if err := w.WriteByte('\n'); err != nil {
+		if _, err := w.Write(appendBoardRow(w.AvailableBuffer(), f, n, r, col, isBlocked)); err != nil {
 			return err
 		}
 	}
