@@ -1,0 +1,184 @@
+package solve
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// worker searches the parts of a listing one after another.
+type worker struct {
+	l     *listing
+	fin   *finisher // nil past maxFinishN: walked to the end
+	ban   [64]uint64
+	cols  []uint8 // the board being built, 0-based columns
+	inv   []uint8
+	lines *lineMaker
+	c     *chunk
+	p     *part
+	done  bool // the listing stopped
+}
+
+func newWorker(l *listing) *worker {
+	w := &worker{l: l, cols: make([]uint8, l.n), inv: make([]uint8, l.n)}
+	if l.n <= maxFinishN {
+		w.fin = newFinisher(l.n)
+	}
+	if l.kind == kindLines {
+		w.lines = newLineMaker(l.table)
+	}
+	return w
+}
+
+// part lists the solutions under one prefix into p's queue, closing it at
+// the end.
+func (w *worker) part(prefix []uint8, p *part) {
+	l := w.l
+	defer close(p.chunks)
+	w.p, w.c = p, w.l.newChunk(firstChunk)
+	copy(w.cols, prefix)
+	if l.unique {
+		borderBans(&w.ban, l.n, int(prefix[0]))
+		if w.fin != nil {
+			w.fin.ban = w.ban
+		}
+	}
+	depth := len(prefix)
+	switch {
+	case w.fin == nil:
+		walk(l.n, w.cols, &w.ban, depth, l.n, &l.stop, w.emit)
+	case depth >= l.sub:
+		w.finish(depth)
+	default:
+		walk(l.n, w.cols, &w.ban, depth, l.sub, &l.stop, func() bool { return w.finish(l.sub) })
+	}
+	if !w.done && w.c.count > 0 {
+		w.send()
+	}
+	if !w.done {
+		l.recycle(w.c)
+	}
+	w.c = nil
+}
+
+// finish lists the completions of w.cols[:from] in order, as the finisher
+// finds and sorts them.
+func (w *worker) finish(from int) bool {
+	n := w.l.n
+	occ := ^uint64(0) << uint(n)
+	var diag, anti uint64
+	for r, c := range w.cols[:from] {
+		bit := uint64(1) << c
+		occ |= bit
+		diag |= bits.RotateLeft64(bit, -r)
+		anti |= bits.RotateLeft64(bit, r)
+	}
+	rem := (uint64(1)<<uint(n) - 1) &^ (uint64(1)<<uint(from) - 1)
+	w.fin.finish(occ, diag, anti, rem)
+	for _, key := range w.fin.keys {
+		w.fin.decode(key, w.cols, from)
+		if !w.emit() {
+			return false
+		}
+	}
+	return !w.done
+}
+
+// emit adds the solution in w.cols to the chunk being filled, and sends the
+// chunk once it is full. It returns false when the listing has stopped.
+func (w *worker) emit() bool {
+	orbit := 0
+	if w.l.unique {
+		var ok bool
+		if ok, orbit = canonicalOrbit(w.cols, w.inv); !ok {
+			return true
+		}
+	}
+	c := w.c
+	switch w.l.kind {
+	case kindLines:
+		c.buf = w.lines.appendLine(c.buf, w.cols, orbit)
+	case kindBoards:
+		c.buf = w.l.table.appendBoard(c.buf, w.cols)
+		c.ends = append(c.ends, uint32(len(c.buf)))
+	default:
+		c.buf = append(c.buf, w.cols...)
+	}
+	if w.l.unique {
+		c.orbits = append(c.orbits, uint8(orbit))
+	}
+	c.count++
+	if len(c.buf) >= c.limit {
+		w.send()
+	}
+	return !w.done
+}
+
+// send queues the chunk being filled and starts another, larger one.
+func (w *worker) send() {
+	c := w.c
+	select {
+	case w.p.chunks <- c:
+		w.c = w.l.newChunk(min(4*c.limit, chunkSize))
+	case <-w.l.done:
+		w.done = true
+	}
+}
+
+func (l *listing) newChunk(limit int) *chunk {
+	c := l.pool.Get().(*chunk)
+	c.limit = limit
+	return c
+}
+
+// recycle empties a chunk for another part.
+func (l *listing) recycle(c *chunk) {
+	c.buf, c.ends, c.orbits, c.count = c.buf[:0], c.ends[:0], c.orbits[:0], 0
+	l.pool.Put(c)
+}
+
+// walk visits, in lexicographic order, every placement of rows from … to−1
+// that extends cols[:from] with no two queens attacking each other and no
+// square of ban taken, leaving it in cols[:to]. It returns false, early, when
+// visit does or stop (if not nil) is set. Any n ≤ 64: the diagonals are
+// masks shifted a row at a time.
+func walk(n int, cols []uint8, ban *[64]uint64, from, to int, stop *atomic.Bool, visit func() bool) bool {
+	if from >= to {
+		return visit()
+	}
+	full := ^uint64(0) >> uint(64-n)
+	var colm, ldm, rdm, avail [65]uint64
+	for r, c := range cols[:from] {
+		bit := uint64(1) << c
+		colm[from] |= bit
+		ldm[from] |= bit << uint(from-r)
+		rdm[from] |= bit >> uint(from-r)
+	}
+	row := from
+	avail[row] = full &^ (colm[row] | ldm[row] | rdm[row] | ban[row&63])
+	nodes := 0
+	for row >= from {
+		a := avail[row]
+		if a == 0 {
+			row--
+			continue
+		}
+		if nodes++; nodes%stopEvery == 0 && stop != nil && stop.Load() {
+			return false
+		}
+		bit := a & -a
+		avail[row] = a ^ bit
+		cols[row] = uint8(bits.TrailingZeros64(bit))
+		if row == to-1 {
+			if !visit() {
+				return false
+			}
+			continue
+		}
+		colm[row+1] = colm[row] | bit
+		ldm[row+1] = (ldm[row] | bit) << 1
+		rdm[row+1] = (rdm[row] | bit) >> 1
+		row++
+		avail[row] = full &^ (colm[row] | ldm[row] | rdm[row] | ban[row&63])
+	}
+	return true
+}
