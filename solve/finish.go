@@ -28,6 +28,10 @@ const finishRows = 12
 // walked row by row to the end.
 const maxFinishN = 32
 
+// finishUpTo is maxFinishN, lowered by tests to hold the walk to the end
+// against the finisher on small boards.
+var finishUpTo = maxFinishN
+
 // keyBits is the width of a column in a key.
 const keyBits = 5
 

@@ -25,10 +25,11 @@ const (
 	// chunkSize is the most a chunk holds before it is sent: large writes,
 	// few hand-overs.
 	chunkSize = 256 << 10
-	// firstChunk is what a part's first chunk holds before it is sent, so
-	// that a reader (| head, --limit) sees the first solutions at once;
-	// later chunks grow fourfold up to chunkSize.
-	firstChunk = 4 << 10
+	// firstChunk is what a part's first chunk holds before it is sent (its
+	// first solution), so that a reader (| head, --limit) sees the first
+	// solutions at once, even where they are sparse; later chunks grow
+	// fourfold up to chunkSize.
+	firstChunk = 1
 	// partQueue is how many chunks a part may have waiting.
 	partQueue = 4
 	// windowPerWorker times the workers is how many parts may be handed out
@@ -40,6 +41,10 @@ const (
 	partBytes = 128 << 10
 	// minParts per worker balances the load at the end of a listing.
 	minParts = 64
+	// maxParts bounds the list of parts (about 6 bytes each): from N = 19
+	// on, parts make more text than their queues hold, and workers ahead
+	// of the consumer wait for it more often.
+	maxParts = 1 << 16
 	// stopEvery is how many prefixes a worker walks between looks at the
 	// stop flag.
 	stopEvery = 1 << 12
@@ -94,7 +99,7 @@ func newListing(n int, opts ListOptions, kind chunkKind, t *rowTable) *listing {
 		report: opts.Progress, done: make(chan struct{})}
 	l.pool.New = func() any { return &chunk{buf: make([]byte, 0, chunkSize+chunkSize/8)} }
 	l.sub = n
-	if n <= maxFinishN {
+	if n <= finishUpTo {
 		l.sub = max(0, n-finishRows)
 	}
 	l.depth, l.prefixes = l.split()
@@ -120,7 +125,7 @@ func (l *listing) split() (int, [][]uint8) {
 		}
 		parts := new(big.Int).Mul(total, big.NewInt(perSolution))
 		parts.Quo(parts, big.NewInt(partBytes))
-		want = max(want, int(min(parts.Int64(), 1<<20)))
+		want = max(want, int(min(parts.Int64(), maxParts)))
 	}
 	depth := 1
 	for depth < l.n-1 && l.countPrefixes(depth, want) < want {

@@ -20,7 +20,7 @@ type worker struct {
 
 func newWorker(l *listing) *worker {
 	w := &worker{l: l, cols: make([]uint8, l.n), inv: make([]uint8, l.n)}
-	if l.n <= maxFinishN {
+	if l.n <= finishUpTo {
 		w.fin = newFinisher(l.n)
 	}
 	if l.kind == kindLines {
