@@ -44,7 +44,7 @@ const keyBits = 5
 // row r are rotl(diag, r) | rotr(anti, r), one rotation each. For n ≤ 32
 // no diagonal that leaves the board lands on bits 0 … n−1 mod 64.
 type finisher struct {
-	n     int
+	n int
 	// rank orders rows with as few free squares: the most central, then
 	// the lowest, first (as in the exact counter, where it cuts the nodes
 	// by an eighth at N = 16).

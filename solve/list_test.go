@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"flag"
 	"fmt"
 	"hash"
 	"io"
@@ -15,9 +14,8 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/list-sha256.txt from the single-threaded reference")
 
 // textFormats are the formats a listing is written in.
 var textFormats = []board.Format{board.List, board.JSON, board.Grid, board.Dots, board.Unicode}
@@ -126,7 +124,7 @@ func TestWriteListGolden(t *testing.T) {
 	}
 	all, uniq := goldenSizes()
 	want := map[string]string{}
-	if *update {
+	if testkit.Update() {
 		var out strings.Builder
 		for _, unique := range []bool{false, true} {
 			top := all

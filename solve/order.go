@@ -226,7 +226,7 @@ func (l *listing) run(ctx context.Context, consume func(c *chunk, take int) erro
 func (l *listing) consume(ctx context.Context, consume func(c *chunk, take int) error) (ListResult, error) {
 	var res ListResult
 	start := time.Now()
-	last := start
+	var last time.Time // the first chunk is reported at once
 	done := 0
 	progress := func() {
 		if l.report != nil {

@@ -3,9 +3,15 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os/signal"
+	"path/filepath"
+	"syscall"
 
+	"github.com/google/renameio/v2"
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/solve"
@@ -34,6 +40,7 @@ type listOptions struct {
 	f               board.Format
 	unique, jsonOut bool
 	limit           int
+	workers         int
 	output          string
 	variant         *variantFlags
 	spec            *variant.Spec // of the variant flags, if given
@@ -55,7 +62,8 @@ func newListCmd() *cobra.Command {
 	fl.BoolVarP(&o.unique, "unique", "u", false, "one solution per symmetry class")
 	fl.IntVarP(&o.limit, "limit", "k", 0, "stop after this many solutions (0: all)")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines (the same as --format json)")
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
+	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores); the order is the same for any number")
 	o.variant = addVariantFlags(cmd, "unique")
 	return command(cmd, o)
 }
@@ -71,6 +79,9 @@ func (o *listOptions) validate(args []string) error {
 	o.f = f
 	if o.limit < 0 {
 		return usagef("--limit must be 0 or more, got %d", o.limit)
+	}
+	if err := checkWorkers(o.workers); err != nil {
+		return err
 	}
 	if o.n, err = parseN(args[0], "list", min(solve.MaxEnumerateN, board.MaxWriteN(f))); err != nil {
 		return err
@@ -89,32 +100,67 @@ func (o *listOptions) validate(args []string) error {
 }
 
 func (o *listOptions) run(ctx context.Context) error {
-	// Every solution is a class of one for the loop below, whose orbit
-	// size 0 says "not asked for".
-	sols := solve.Unique(o.n)
-	switch {
-	case o.spec != nil:
-		sols = func(yield func(solve.Class, error) bool) {
-			for p, err := range variant.Solutions(ctx, *o.spec) {
-				if !yield(solve.Class{Canonical: p}, err) {
-					return
-				}
-			}
-		}
-	case !o.unique:
-		sols = func(yield func(solve.Class, error) bool) {
-			for p, err := range solve.All(o.n) {
-				if !yield(solve.Class{Canonical: p}, err) {
-					return
-				}
-			}
-		}
+	if o.spec != nil {
+		return o.runVariant(ctx)
 	}
+	// A reader that goes away (| head) must end the listing quietly: with
+	// SIGPIPE ignored, the write fails with EPIPE instead of killing us.
+	signal.Ignore(syscall.SIGPIPE)
+	out, commit, err := o.create()
+	if err != nil {
+		return err
+	}
+	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
+	opts := solve.ListOptions{Unique: o.unique, Workers: o.workers, Limit: uint64(o.limit),
+		Progress: func(p solve.ListProgress) { view.update(progressState{Done: int(p.Solutions), Units: o.expected()}) }}
+	res, err := solve.WriteList(ctx, out, o.n, o.f, opts)
+	view.finish(err == nil)
+	err = commit(err)
+	switch {
+	case ctx.Err() != nil:
+		lines := res.Solutions
+		if o.f.IsBoard() {
+			lines *= uint64(o.n + 1)
+		}
+		if o.output != "" && o.output != "-" {
+			return interruptedf("list %d stopped after %d solutions; %s was not written", o.n, res.Solutions, o.output)
+		}
+		return interruptedf("list %d wrote %d solutions (%d lines) to stdout", o.n, res.Solutions, lines)
+	case errors.Is(err, syscall.EPIPE):
+		return nil // the reader had enough
+	}
+	return err
+}
+
+// create opens where the listing goes: stdout, or a temporary file beside
+// --output that commit renames to it once the listing is complete (and
+// removes otherwise), so that no run that stopped early leaves a file that
+// looks complete.
+func (o *listOptions) create() (w io.Writer, commit func(error) error, err error) {
+	if o.output == "" || o.output == "-" {
+		return o.stdout, func(err error) error { return err }, nil
+	}
+	pf, err := renameio.NewPendingFile(o.output, renameio.WithPermissions(0o666), renameio.WithTempDir(filepath.Dir(o.output)))
+	if err != nil {
+		return nil, nil, err
+	}
+	return pf, func(err error) error {
+		if err == nil {
+			return pf.CloseAtomicallyReplace()
+		}
+		pf.Cleanup()
+		return err
+	}, nil
+}
+
+// runVariant lists the solutions of a variant board (--torus, --queens, …)
+// one at a time.
+func (o *listOptions) runVariant(ctx context.Context) error {
 	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
 	err := o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
 		k := 0
-		defer func() { view.update(progressState{Done: k, Units: o.expected()}) }()
-		for c, err := range sols {
+		defer func() { view.update(progressState{Done: k, Units: o.limit}) }()
+		for p, err := range variant.Solutions(ctx, *o.spec) {
 			if err != nil {
 				return err
 			}
@@ -122,22 +168,20 @@ func (o *listOptions) run(ctx context.Context) error {
 				return interruptedf("list %d stopped after %d solutions", o.n, k)
 			}
 			k++
-			if o.spec != nil && o.spec.Cols != o.spec.Rows {
+			if o.spec.Cols != o.spec.Rows {
 				// A rectangle: the list format, with columns past N.
-				if _, err := fmt.Fprintln(w, c.Canonical.String()); err != nil {
+				if _, err := fmt.Fprintln(w, p.String()); err != nil {
 					return err
 				}
-			} else if err := writeListed(w, c.Canonical, o.f, k, c.Size); err != nil {
+			} else if err := writeListed(w, p, o.f, k, 0); err != nil {
 				return err
 			}
 			if k == o.limit {
 				break
 			}
 			if k%64 == 0 {
-				view.update(progressState{Done: k, Units: o.expected()})
-			}
-			// Let a reader of a pipe see solutions as they come.
-			if w.Buffered() > 0 && k%64 == 0 {
+				view.update(progressState{Done: k, Units: o.limit})
+				// Let a reader of a pipe see solutions as they come.
 				if err := w.Flush(); err != nil {
 					return err
 				}
@@ -166,22 +210,19 @@ func (o *listOptions) expected() int {
 	return int(k.Lo)
 }
 
-// writeListed writes solution k of a stream; orbit > 0 is the size of its
-// symmetry class (with --unique).
-func writeListed(w *bufio.Writer, p board.Placement, f board.Format, k, orbit int) error {
+// writeListed writes solution k of a stream of solutions one at a time;
+// orbit > 0 is the size of its symmetry class. The text is the one
+// solve.WriteList makes, from the same appenders of package board.
+func writeListed(w io.Writer, p board.Placement, f board.Format, k, orbit int) error {
+	var b []byte
 	switch {
-	case f == board.JSON && orbit > 0:
-		return writeJSONLine(w, struct {
-			N      int     `json:"n"`
-			Queens []int32 `json:"queens"`
-			Orbit  int     `json:"orbit"`
-		}{len(p), p.OneBased(), orbit})
+	case f == board.JSON:
+		b = board.AppendJSON(nil, p, orbit)
 	case f.IsBoard():
-		if orbit > 0 {
-			fmt.Fprintf(w, "# solution %d (class of %d)\n", k, orbit)
-		} else {
-			fmt.Fprintf(w, "# solution %d\n", k)
-		}
+		b = board.AppendBoard(board.AppendHeader(nil, uint64(k), orbit), p, f)
+	default:
+		b = board.AppendList(nil, p)
 	}
-	return board.Write(w, p, f)
+	_, err := w.Write(b)
+	return err
 }
