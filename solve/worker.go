@@ -116,9 +116,10 @@ func (w *worker) emit() bool {
 // send queues the chunk being filled and starts another, larger one.
 func (w *worker) send() {
 	c := w.c
+	next := min(4*c.limit, chunkSize) // c is the consumer's once sent
 	select {
 	case w.p.chunks <- c:
-		w.c = w.l.newChunk(min(4*c.limit, chunkSize))
+		w.c = w.l.newChunk(next)
 	case <-w.l.done:
 		w.done = true
 	}
