@@ -15,13 +15,16 @@ type blockRow [laneBlock / 64]uint64
 // matcher counts the disjoint pairs of two lists of patterns. Its buffers
 // are reused from one key to the next; one matcher per goroutine.
 type matcher struct {
-	xs    []uint64       // the longer list (the blocks), compressed to the bits both lists can have
-	offs  []uint32       // per y, the byte offsets of its k rows in a block's tables
-	tab   []blockRow     // the tables of a block
-	has   []blockRow     // per bit, the patterns of the block that have it
-	ext   [8][256]uint64 // pext in Go, for the mask extJ
-	extJ  uint64
-	extOK bool
+	xs             []uint64             // the longer list (the blocks), compressed to the bits both lists can have
+	sx, sy         []uint64             // the lists sorted by their cut values
+	vals           []uint8              // the cut values of a list
+	xStart, yStart [1<<maxCut + 1]int32 // where each cut value starts in sx and sy
+	offs           []uint32             // per y, the byte offsets of its k rows in a block's tables
+	tab            []blockRow           // the tables of a block
+	has            []blockRow           // per bit, the patterns of the block that have it
+	ext            [8][256]uint64       // pext in Go, for the mask extJ
+	extJ           uint64
+	extOK          bool
 }
 
 // brutePairs is the number of pairs below which the matcher compares each
@@ -54,6 +57,13 @@ func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bo
 	}
 	m := bits.OnesCount64(j)
 	g := chunking(m)
+	// The sieve: both lists sorted by a few dense bits (the cut), so that
+	// the ys with cut value v visit only the blocks holding some x whose
+	// cut value u misses v.
+	c := cutBits(len(xs))
+	cut := mt.chooseCut(xs, ys, j, c)
+	xs = mt.sortByCut(ops, &mt.sx, &mt.xStart, xs, cut, c)
+	ys = mt.sortByCut(ops, &mt.sy, &mt.yStart, ys, cut, c)
 	// The blocks are followed by zero patterns up to a multiple of 64,
 	// for the planes.
 	nx := len(xs)
@@ -67,11 +77,135 @@ func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bo
 		if b > 0 && stop != nil && stop.Load() {
 			return 0, false
 		}
-		blk := mt.xs[b:min(b+laneBlock, len(mt.xs))]
-		mt.buildTables(ops, blk, g)
-		total += ops.count(mt.tab, mt.offs, g.k)
+		end := min(b+laneBlock, len(mt.xs))
+		// The cut values present in the block, and the ys they can meet.
+		var present uint64
+		for u := range 1 << c {
+			if int(mt.xStart[u]) < end && int(mt.xStart[u+1]) > b {
+				present |= 1 << u
+			}
+		}
+		mt.buildTables(ops, mt.xs[b:end], g)
+		for v := range 1 << c {
+			lo, hi := int(mt.yStart[v]), int(mt.yStart[v+1])
+			if lo == hi || present&disjointFrom[c][v] == 0 {
+				continue
+			}
+			total += ops.count(mt.tab, mt.offs[lo*g.k:hi*g.k], g.k)
+		}
 	}
 	return total, true
+}
+
+// maxCut is the most cut bits the sieve takes: 64 groups of ys.
+const maxCut = 6
+
+// disjointFrom[c][v] has bit u set for every c-bit value u with u & v == 0.
+var disjointFrom = func() (t [maxCut + 1][1 << maxCut]uint64) {
+	for c := range maxCut + 1 {
+		for v := range 1 << c {
+			for u := range 1 << c {
+				if u&v == 0 {
+					t[c][v] |= 1 << u
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// cutBits is how many bits the sieve cuts on for nx patterns in blocks: none
+// for a single block; then about one more per doubling of the blocks.
+func cutBits(nx int) int {
+	blocks := (nx + laneBlock - 1) / laneBlock
+	if blocks <= 1 {
+		return 0
+	}
+	return min(maxCut, bits.Len(uint(blocks)))
+}
+
+// chooseCut returns the mask of the c bits of j that the most pairs of
+// patterns both have, judged on up to 256 of each list.
+func (mt *matcher) chooseCut(xs, ys []uint64, j uint64, c int) uint64 {
+	var taken uint64
+	if c == 0 {
+		return 0
+	}
+	var nx, ny [64]int
+	for _, x := range xs[:min(len(xs), 256)] {
+		for x &= j; x != 0; x &= x - 1 {
+			nx[bits.TrailingZeros64(x)]++
+		}
+	}
+	for _, y := range ys[:min(len(ys), 256)] {
+		for y &= j; y != 0; y &= y - 1 {
+			ny[bits.TrailingZeros64(y)]++
+		}
+	}
+	for range c {
+		best, score := -1, -1
+		for x := j &^ taken; x != 0; x &= x - 1 {
+			p := bits.TrailingZeros64(x)
+			if sc := nx[p] * ny[p]; sc > score {
+				best, score = p, sc
+			}
+		}
+		if best < 0 {
+			break
+		}
+		taken |= 1 << best
+	}
+	return taken
+}
+
+// sortByCut sorts src by the value of its bits cut into *dst (counting
+// sort) and sets start[u] … start[u+1] to the range of value u; it returns
+// the sorted patterns.
+func (mt *matcher) sortByCut(ops *matchOps, dst *[]uint64, start *[1<<maxCut + 1]int32, src []uint64, cut uint64, c int) []uint64 {
+	*start = [1<<maxCut + 1]int32{}
+	if c == 0 {
+		for u := 1; u <= 1<<maxCut; u++ {
+			start[u] = int32(len(src))
+		}
+		return src
+	}
+	if cap(mt.vals) < len(src) {
+		mt.vals = make([]uint8, len(src), len(src)+len(src)/4)
+	}
+	vals := mt.vals[:len(src)]
+	ops.cutVals(vals, src, cut)
+	var cnt [1 << maxCut]int32
+	for _, u := range vals {
+		cnt[u&(1<<maxCut-1)]++
+	}
+	for u := range 1 << maxCut {
+		start[u+1] = start[u] + cnt[u]
+	}
+	if cap(*dst) < len(src) {
+		*dst = make([]uint64, len(src), len(src)+len(src)/4)
+	}
+	out := (*dst)[:len(src)]
+	next := [1 << maxCut]int32(start[:1<<maxCut])
+	for i, x := range src {
+		u := vals[i] & (1<<maxCut - 1)
+		out[next[u]] = x
+		next[u]++
+	}
+	return out
+}
+
+// cutValuesGo sets dst[i] to the bits of src[i] that mask selects, packed.
+func cutValuesGo(dst []uint8, src []uint64, mask uint64) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		var u uint8
+		k := 0
+		for m := mask; m != 0; m &= m - 1 {
+			u |= uint8(x>>bits.TrailingZeros64(m)&1) << k
+			k++
+		}
+		dst[i] = u
+	}
 }
 
 // growZero returns s with length n, zero from its old length on.

@@ -44,7 +44,7 @@ func countBlockAVX512(tab []blockRow, offs []uint32, k int) uint64 {
 	return countKAVX512[k](&tab[0], &offs[0], n)
 }
 
-var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, compressVector, offsetsVector, planesVector, rowsVector, countBlockAVX512}
+var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, cutValuesVector, compressVector, offsetsVector, planesVector, rowsVector, countBlockAVX512}
 
 func joinVector(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64) {
 	n := len(out)
@@ -144,3 +144,14 @@ func filterAVX512(dst, src, w0 *uint64, n int, sm uint64) int
 //
 //go:noescape
 func reverseAVX512(xs *uint64, n, shift int)
+
+// cutValuesBMI2 is cutValuesGo with the PEXT instruction.
+//
+//go:noescape
+func cutValuesBMI2(dst *uint8, src *uint64, n int, mask uint64)
+
+func cutValuesVector(dst []uint8, src []uint64, mask uint64) {
+	if len(src) > 0 {
+		cutValuesBMI2(&dst[0], &src[0], len(src), mask)
+	}
+}

@@ -535,3 +535,24 @@ rtail:
 rdone:
 	VZEROUPPER
 	RET
+
+// func cutValuesBMI2(dst *uint8, src *uint64, n int, mask uint64)
+//
+// dst[i] = the bits of src[i] that mask selects, packed (PEXT).
+TEXT ·cutValuesBMI2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ mask+24(FP), BX
+	TESTQ CX, CX
+	JZ vdone
+vloop:
+	MOVQ (SI), AX
+	PEXTQ BX, AX, AX
+	MOVB AX, (DI)
+	ADDQ $8, SI
+	INCQ DI
+	DECQ CX
+	JNZ vloop
+vdone:
+	RET

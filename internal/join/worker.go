@@ -10,6 +10,7 @@ type matchOps struct {
 	join     func(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64)
 	filter   func(dst, src, w0 []uint64, sm uint64) []uint64
 	reverse  func(xs []uint64, shift int)
+	cutVals  func(dst []uint8, src []uint64, mask uint64)
 	compress func(mt *matcher, dst, src []uint64, j uint64)
 	offsets  func(mt *matcher, dst []uint32, ys []uint64, j uint64, g chunks)
 	planes   func(pats []uint64, has []blockRow, nbytes int)
@@ -17,7 +18,7 @@ type matchOps struct {
 	count    func(tab []blockRow, offs []uint32, k int) uint64
 }
 
-var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, compressGo, offsetsGo, planesGo, rowsGo, countBlockGo}
+var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, cutValuesGo, compressGo, offsetsGo, planesGo, rowsGo, countBlockGo}
 
 // allOps lists the implementations this CPU runs, goOps first.
 var allOps = []*matchOps{&goOps}
