@@ -111,6 +111,11 @@ func Fingerprint(n int) string {
 // unit's share of the search; the first unit of a join N in a process also
 // builds its quarter tables (see [JoinMemory]).
 func CountUnit(ctx context.Context, n, index int) (UnitResult, error) {
+	// An ended context searches nothing: the stop flag is set from another
+	// goroutine, and a small unit could finish first.
+	if err := ctx.Err(); err != nil {
+		return UnitResult{}, err
+	}
 	if err := faults.WaitUnit(ctx, n, index); err != nil {
 		return UnitResult{}, err
 	}
