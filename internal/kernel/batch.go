@@ -215,17 +215,17 @@ func activate(L *level, m int) int {
 func chooseBatch(L *level, m int, nm1 uint64, rank *[64]uint64) (children uint64) {
 	for i := range m {
 		occ, d, a := L.occ[i], L.d[i], L.a[i]
-		key := uint64(1 << 62)
+		key := uint64(noKey)
 		var cover uint64
 		for x := L.rem[i]; x != 0; x &= x - 1 {
 			r := uint64(bits.TrailingZeros64(x))
 			f := ^(occ | d>>((nm1-r)&63) | a>>r)
 			cover |= f
-			key = bmin(key, uint64(bits.OnesCount64(f))<<12|rank[r])
+			key = bmin(key, uint64(bits.OnesCount64(f))<<keyShift|rank[r])
 		}
-		row := key & 63
+		row := key & (1<<rankShift - 1)
 		avail := ^(occ | d>>((nm1-row)&63) | a>>row)
-		live := b2u(key >= 1<<12) & b2u(cover == ^occ)
+		live := b2u(key >= 1<<keyShift) & b2u(cover == ^occ)
 		avail &= -live
 		L.avail[i], L.row[i] = avail, row
 		children += uint64(bits.OnesCount64(avail))

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package kernel
 
 import (
@@ -35,6 +37,15 @@ func countBatch(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 //
 //go:noescape
 func chooseAVX2(L *level, m int, nm1 uint64, k int, C *level, cm int) (children uint64, cmOut int)
+
+// chooseLocals are chooseAVX2's constants on its stack frame, each in all
+// lanes of a 256-bit vector (the assembly names them through go_asm.h).
+//
+//lint:ignore U1000 the assembly reads it through go_asm.h
+type chooseLocals struct {
+	k127, kt, k0f, kone8, kone16, krowmask [8]uint32 // 32-bit lanes
+	knm1q                                  [4]uint64 // 64-bit lanes
+}
 
 // chooseVector is chooseAVX2 on the m nodes of L and a few dead ends.
 func chooseVector(L, C *level, m int, nm1 uint64, k int, _ *[64]uint64) (children uint64) {

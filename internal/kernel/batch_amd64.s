@@ -1,98 +1,17 @@
+//go:build !purego
+
+#include "go_asm.h"
 #include "textflag.h"
 
-// Offsets of level's fields (batch.go): arrays of batchCap = 256 words,
-// then active (256 uint16) and m.
-#define LOCC 0
-#define LD 2048
-#define LA 4096
-#define LREM 6144
-#define LAVAIL 8192
-#define LROW 10240
-#define LACTIVE 12288
-#define LM 12800
-
-// popcount of each nibble value, for VPSHUFB.
-DATA nibbleCount<>+0(SB)/8, $0x0302020102010100
-DATA nibbleCount<>+8(SB)/8, $0x0403030203020201
-GLOBL nibbleCount<>(SB), RODATA|NOPTR, $16
-
-// leftPack[live] moves the lanes set in the 4-bit mask live to the front,
-// as VPERMD indices.
-DATA leftPack<>+0(SB)/8, $0x0000000000000000
-DATA leftPack<>+8(SB)/8, $0x0000000000000000
-DATA leftPack<>+16(SB)/8, $0x0000000000000000
-DATA leftPack<>+24(SB)/8, $0x0000000000000000
-DATA leftPack<>+32(SB)/8, $0x0000000100000000
-DATA leftPack<>+40(SB)/8, $0x0000000000000000
-DATA leftPack<>+48(SB)/8, $0x0000000000000000
-DATA leftPack<>+56(SB)/8, $0x0000000000000000
-DATA leftPack<>+64(SB)/8, $0x0000000300000002
-DATA leftPack<>+72(SB)/8, $0x0000000000000000
-DATA leftPack<>+80(SB)/8, $0x0000000000000000
-DATA leftPack<>+88(SB)/8, $0x0000000000000000
-DATA leftPack<>+96(SB)/8, $0x0000000100000000
-DATA leftPack<>+104(SB)/8, $0x0000000300000002
-DATA leftPack<>+112(SB)/8, $0x0000000000000000
-DATA leftPack<>+120(SB)/8, $0x0000000000000000
-DATA leftPack<>+128(SB)/8, $0x0000000500000004
-DATA leftPack<>+136(SB)/8, $0x0000000000000000
-DATA leftPack<>+144(SB)/8, $0x0000000000000000
-DATA leftPack<>+152(SB)/8, $0x0000000000000000
-DATA leftPack<>+160(SB)/8, $0x0000000100000000
-DATA leftPack<>+168(SB)/8, $0x0000000500000004
-DATA leftPack<>+176(SB)/8, $0x0000000000000000
-DATA leftPack<>+184(SB)/8, $0x0000000000000000
-DATA leftPack<>+192(SB)/8, $0x0000000300000002
-DATA leftPack<>+200(SB)/8, $0x0000000500000004
-DATA leftPack<>+208(SB)/8, $0x0000000000000000
-DATA leftPack<>+216(SB)/8, $0x0000000000000000
-DATA leftPack<>+224(SB)/8, $0x0000000100000000
-DATA leftPack<>+232(SB)/8, $0x0000000300000002
-DATA leftPack<>+240(SB)/8, $0x0000000500000004
-DATA leftPack<>+248(SB)/8, $0x0000000000000000
-DATA leftPack<>+256(SB)/8, $0x0000000700000006
-DATA leftPack<>+264(SB)/8, $0x0000000000000000
-DATA leftPack<>+272(SB)/8, $0x0000000000000000
-DATA leftPack<>+280(SB)/8, $0x0000000000000000
-DATA leftPack<>+288(SB)/8, $0x0000000100000000
-DATA leftPack<>+296(SB)/8, $0x0000000700000006
-DATA leftPack<>+304(SB)/8, $0x0000000000000000
-DATA leftPack<>+312(SB)/8, $0x0000000000000000
-DATA leftPack<>+320(SB)/8, $0x0000000300000002
-DATA leftPack<>+328(SB)/8, $0x0000000700000006
-DATA leftPack<>+336(SB)/8, $0x0000000000000000
-DATA leftPack<>+344(SB)/8, $0x0000000000000000
-DATA leftPack<>+352(SB)/8, $0x0000000100000000
-DATA leftPack<>+360(SB)/8, $0x0000000300000002
-DATA leftPack<>+368(SB)/8, $0x0000000700000006
-DATA leftPack<>+376(SB)/8, $0x0000000000000000
-DATA leftPack<>+384(SB)/8, $0x0000000500000004
-DATA leftPack<>+392(SB)/8, $0x0000000700000006
-DATA leftPack<>+400(SB)/8, $0x0000000000000000
-DATA leftPack<>+408(SB)/8, $0x0000000000000000
-DATA leftPack<>+416(SB)/8, $0x0000000100000000
-DATA leftPack<>+424(SB)/8, $0x0000000500000004
-DATA leftPack<>+432(SB)/8, $0x0000000700000006
-DATA leftPack<>+440(SB)/8, $0x0000000000000000
-DATA leftPack<>+448(SB)/8, $0x0000000300000002
-DATA leftPack<>+456(SB)/8, $0x0000000500000004
-DATA leftPack<>+464(SB)/8, $0x0000000700000006
-DATA leftPack<>+472(SB)/8, $0x0000000000000000
-DATA leftPack<>+480(SB)/8, $0x0000000100000000
-DATA leftPack<>+488(SB)/8, $0x0000000300000002
-DATA leftPack<>+496(SB)/8, $0x0000000500000004
-DATA leftPack<>+504(SB)/8, $0x0000000700000006
-GLOBL leftPack<>(SB), RODATA|NOPTR, $512
-
-// Local constants of chooseAVX2, each in all eight 32-bit lanes (32 bytes
-// at SP).
-#define K127 0(SP)
-#define KT 32(SP)
-#define K0F 64(SP)
-#define KONE8 96(SP)
-#define KONE16 128(SP)
-#define K63 160(SP)
-#define KNM1Q 192(SP)
+// Local constants of chooseAVX2 on its stack frame (chooseLocals,
+// batch_amd64.go), each in all lanes of a 256-bit vector.
+#define K127 chooseLocals_k127(SP)
+#define KT chooseLocals_kt(SP)
+#define K0F chooseLocals_k0f(SP)
+#define KONE8 chooseLocals_kone8(SP)
+#define KONE16 chooseLocals_kone16(SP)
+#define KROWMASK chooseLocals_krowmask(SP)
+#define KNM1Q chooseLocals_knm1q(SP)
 
 // BCASTD(val, off) puts the 32-bit value val (a register, clobbered via
 // X8) in all eight lanes of the local constant at off.
@@ -145,15 +64,15 @@ GLOBL leftPack<>(SB), RODATA|NOPTR, $512
 // lowest, and puts the child of the lowest square of each node that has
 // one into C (SI, next free node at byte R10), left-packed.
 #define FIRSTCHILD(off) \
-	VMOVDQU Y7, LROW+off(DI)(R8*1); \
+	VMOVDQU Y7, level_row+off(DI)(R8*1); \
 	VPSUBQ Y8, Y15, Y9; \
 	VPAND Y8, Y9, Y9; \
 	VPXOR Y9, Y8, Y8; \
-	VMOVDQU Y8, LAVAIL+off(DI)(R8*1); \
-	VMOVDQU LOCC+off(DI)(R8*1), Y0; \
-	VMOVDQU LD+off(DI)(R8*1), Y1; \
-	VMOVDQU LA+off(DI)(R8*1), Y2; \
-	VMOVDQU LREM+off(DI)(R8*1), Y3; \
+	VMOVDQU Y8, level_avail+off(DI)(R8*1); \
+	VMOVDQU level_occ+off(DI)(R8*1), Y0; \
+	VMOVDQU level_d+off(DI)(R8*1), Y1; \
+	VMOVDQU level_a+off(DI)(R8*1), Y2; \
+	VMOVDQU level_rem+off(DI)(R8*1), Y3; \
 	VPOR Y9, Y0, Y0; \
 	VMOVDQU KNM1Q, Y6; \
 	VPSUBQ Y7, Y6, Y6; \
@@ -170,16 +89,16 @@ GLOBL leftPack<>(SB), RODATA|NOPTR, $512
 	XORQ $15, AX; \
 	POPCNTQ AX, R11; \
 	SHLQ $5, AX; \
-	LEAQ leftPack<>(SB), CX; \
+	MOVQ $·leftPack(SB), CX; \
 	VMOVDQU (CX)(AX*1), Y6; \
 	VPERMD Y0, Y6, Y0; \
 	VPERMD Y1, Y6, Y1; \
 	VPERMD Y2, Y6, Y2; \
 	VPERMD Y3, Y6, Y3; \
-	VMOVDQU Y0, LOCC(SI)(R10*1); \
-	VMOVDQU Y1, LD(SI)(R10*1); \
-	VMOVDQU Y2, LA(SI)(R10*1); \
-	VMOVDQU Y3, LREM(SI)(R10*1); \
+	VMOVDQU Y0, level_occ(SI)(R10*1); \
+	VMOVDQU Y1, level_d(SI)(R10*1); \
+	VMOVDQU Y2, level_a(SI)(R10*1); \
+	VMOVDQU Y3, level_rem(SI)(R10*1); \
 	SHLQ $3, R11; \
 	ADDQ R11, R10
 
@@ -191,7 +110,7 @@ GLOBL leftPack<>(SB), RODATA|NOPTR, $512
 // lowest square goes into C from index cm on, the other squares stay in
 // L's avail. A row's index comes from the exponent of its bit converted to
 // float (AVX2 has no per-lane count of trailing zeros).
-TEXT ·chooseAVX2(SB), NOSPLIT, $224-64
+TEXT ·chooseAVX2(SB), NOSPLIT, $chooseLocals__size-64
 	MOVQ C+32(FP), SI
 	MOVQ cm+40(FP), R10
 	SHLQ $3, R10              // cm in bytes
@@ -208,8 +127,8 @@ TEXT ·chooseAVX2(SB), NOSPLIT, $224-64
 	BCASTD(AX, KONE8)
 	MOVQ $0x00010001, AX
 	BCASTD(AX, KONE16)
-	MOVQ $63, AX
-	BCASTD(AX, K63)
+	MOVQ $(1<<const_rankShift-1), AX
+	BCASTD(AX, KROWMASK)
 	VMOVQ BX, X8
 	VPBROADCASTQ X8, Y8
 	VMOVDQU Y8, KNM1Q
@@ -219,7 +138,8 @@ TEXT ·chooseAVX2(SB), NOSPLIT, $224-64
 	MOVQ $159, AX
 	VMOVQ AX, X14
 	VPBROADCASTD X14, Y14     // 32 + 127
-	VBROADCASTI128 nibbleCount<>(SB), Y12
+	MOVQ $·nibbleCount(SB), AX
+	VBROADCASTI128 (AX), Y12
 	VPXOR Y15, Y15, Y15
 	XORQ R8, R8               // byte offset of the group
 	XORQ R9, R9               // children
@@ -229,12 +149,12 @@ TEXT ·chooseAVX2(SB), NOSPLIT, $224-64
 group:
 	CMPQ R8, DX
 	JGE done
-	DEINTERLEAVE(LOCC, Y0, Y10)
+	DEINTERLEAVE(level_occ, Y0, Y10)
 	VPCMPEQD Y10, Y10, Y10
 	VPXOR Y10, Y0, Y0         // free columns
-	DEINTERLEAVE(LD, Y1, Y2)
-	DEINTERLEAVE(LA, Y3, Y4)
-	DEINTERLEAVE(LREM, Y5, Y10)
+	DEINTERLEAVE(level_d, Y1, Y2)
+	DEINTERLEAVE(level_a, Y3, Y4)
+	DEINTERLEAVE(level_rem, Y5, Y10)
 	VPCMPEQD Y6, Y6, Y6       // smallest key so far
 	VPXOR Y7, Y7, Y7          // cover
 	MOVQ BX, CX
@@ -249,22 +169,22 @@ row:
 	VPOR Y11, Y7, Y7
 	VPSUBD Y8, Y9, Y8         // 2r − (N − 1)
 	VPABSD Y8, Y8
-	VPSLLD $6, Y8, Y8
+	VPSLLD $const_rankShift, Y8, Y8
 	VPOR Y9, Y8, Y8           // rank of r
 	NIBBLES(Y11, Y10)
 	VPMADDUBSW KONE8, Y11, Y11
 	VPMADDWD KONE16, Y11, Y11 // free squares
-	VPSLLD $12, Y11, Y11
+	VPSLLD $const_keyShift, Y11, Y11
 	VPOR Y8, Y11, Y11         // key
 	VPMINUD Y11, Y6, Y6
 	DECQ CX
 	JNZ row
 
 	// The chosen row and its squares, none for a dead end.
-	VPAND K63, Y6, Y8
+	VPAND KROWMASK, Y6, Y8
 	VPADDD K127, Y8, Y8
 	FREE8                     // Y11 its squares, Y9 the row
-	VPSRLD $12, Y6, Y8
+	VPSRLD $const_keyShift, Y6, Y8
 	VPCMPEQD Y15, Y8, Y8      // a row has no free square
 	VPCMPEQD Y0, Y7, Y7       // every free column has a row
 	VPAND Y7, Y11, Y11
@@ -384,10 +304,10 @@ l3group:
 	MOVQ $127, CX
 	VMOVQ CX, X14
 	VPBROADCASTQ X14, Y14
-	VMOVDQU LOCC(DI)(R8*1), Y0
-	VMOVDQU LD(DI)(R8*1), Y4
-	VMOVDQU LA(DI)(R8*1), Y5
-	VMOVDQU LREM(DI)(R8*1), Y3
+	VMOVDQU level_occ(DI)(R8*1), Y0
+	VMOVDQU level_d(DI)(R8*1), Y4
+	VMOVDQU level_a(DI)(R8*1), Y5
+	VMOVDQU level_rem(DI)(R8*1), Y3
 	ROWFREE(Y1, Y12)          // A, r1
 	ROWFREE(Y2, Y6)           // B, r2
 	ROWFREE(Y9, Y8)           // C, r3
@@ -425,52 +345,52 @@ TEXT ·emitRoundAsm(SB), NOSPLIT, $0-40
 	MOVQ C+8(FP), SI
 	MOVQ n+16(FP), R12
 	MOVQ nm1+24(FP), R11
-	MOVQ LM(SI), R9           // C.m
+	MOVQ level_m(SI), R9           // C.m
 	XORQ R10, R10             // nodes with squares left
 	XORQ R8, R8
 	TESTQ R12, R12
 	JZ emitted
 
 emit:
-	MOVWQZX LACTIVE(DI)(R8*2), AX
-	ANDQ $255, AX
-	MOVQ LAVAIL(DI)(AX*8), BX
+	MOVWQZX level_active(DI)(R8*2), AX
+	ANDQ $(const_batchCap-1), AX
+	MOVQ level_avail(DI)(AX*8), BX
 	MOVQ BX, DX
 	NEGQ DX
 	ANDQ BX, DX               // the queen
 	XORQ DX, BX               // the squares left
-	MOVQ BX, LAVAIL(DI)(AX*8)
-	MOVW AX, LACTIVE(DI)(R10*2)
+	MOVQ BX, level_avail(DI)(AX*8)
+	MOVW AX, level_active(DI)(R10*2)
 	NEGQ BX
 	ADCQ $0, R10              // kept in front if it has squares left
 	MOVQ R9, R13
-	ANDQ $255, R13
-	MOVQ LROW(DI)(AX*8), R14
+	ANDQ $(const_batchCap-1), R13
+	MOVQ level_row(DI)(AX*8), R14
 	ANDQ $63, R14
 	MOVQ R11, CX
 	SUBQ R14, CX
 	ANDQ $63, CX
 	MOVQ DX, BX
 	SHLQ CX, BX
-	ORQ LD(DI)(AX*8), BX
-	MOVQ BX, LD(SI)(R13*8)
+	ORQ level_d(DI)(AX*8), BX
+	MOVQ BX, level_d(SI)(R13*8)
 	MOVQ R14, CX
 	MOVQ DX, BX
 	SHLQ CX, BX
-	ORQ LA(DI)(AX*8), BX
-	MOVQ BX, LA(SI)(R13*8)
-	MOVQ LREM(DI)(AX*8), BX
+	ORQ level_a(DI)(AX*8), BX
+	MOVQ BX, level_a(SI)(R13*8)
+	MOVQ level_rem(DI)(AX*8), BX
 	BTRQ CX, BX
-	MOVQ BX, LREM(SI)(R13*8)
-	MOVQ LOCC(DI)(AX*8), BX
+	MOVQ BX, level_rem(SI)(R13*8)
+	MOVQ level_occ(DI)(AX*8), BX
 	ORQ DX, BX
-	MOVQ BX, LOCC(SI)(R13*8)
+	MOVQ BX, level_occ(SI)(R13*8)
 	INCQ R9
 	INCQ R8
 	CMPQ R8, R12
 	JLT emit
 
 emitted:
-	MOVQ R9, LM(SI)
+	MOVQ R9, level_m(SI)
 	MOVQ R10, left+32(FP)
 	RET

@@ -22,8 +22,11 @@ func TestBatchAgainstLoop(t *testing.T) {
 		n := 11 + rng.IntN(4)
 		b := randomBoard(rng, n, rng.IntN(4))
 		want, wantNodes, _ := count32(&b, nil)
-		for _, k := range append([]kern{{"countBatchGo", countBatchGo, 32}}, extraKernels...) {
-			got, nodes, ok := k.f(&b, nil)
+		for _, k := range runnable() {
+			if k.maxN < n {
+				continue
+			}
+			got, nodes, ok := k.count(&b, nil)
 			if !ok || got != want || nodes != wantNodes {
 				t.Fatalf("N=%d %+v: %s finds %d completions in %d nodes, count32 %d in %d", n, b, k.name, got, nodes, want, wantNodes)
 			}
@@ -36,15 +39,15 @@ func TestBatchAgainstLoop(t *testing.T) {
 // afterwards on the same (reused) buffers must count exactly.
 func TestBatchStop(t *testing.T) {
 	b := Board{N: 14, Rows: 1<<14 - 1}
-	for _, k := range append([]kern{{"countBatchGo", countBatchGo, 32}}, extraKernels...) {
+	for _, k := range runnable() {
 		var stop atomic.Bool
 		go stop.Store(true)
 		for {
-			if _, _, ok := k.f(&b, &stop); !ok {
+			if _, _, ok := k.count(&b, &stop); !ok {
 				break
 			}
 		}
-		if sols, _, ok := k.f(&b, nil); !ok || sols != 365596 {
+		if sols, _, ok := k.count(&b, nil); !ok || sols != 365596 {
 			t.Fatalf("%s after a stop: %d completions, ok %v; want 365596", k.name, sols, ok)
 		}
 	}

@@ -33,4 +33,12 @@
 //
 // The minimum is taken without a branch (bmin), and the popcounts stay in
 // the loop: a jump there is mispredicted about as often as it is taken.
+//
+// The assembly reads struct fields and constants through go_asm.h; its
+// tables come from make_tables.go (go generate); the CPU features come
+// from golang.org/x/sys/cpu; the build tag purego leaves the assembly out
+// and runs the Go loops everywhere. [implementations] lists every loop
+// once, and the tests run each one the CPU has against the others.
 package kernel
+
+//go:generate go run make_tables.go

@@ -62,6 +62,15 @@ func shr128(lo, hi uint64, s uint) uint64 {
 // power of two.
 const stopEvery = 1 << 16
 
+// A row's key orders the rows to branch on: its free squares above
+// keyShift bits of rank (rankOf: the distance from the middle above
+// rankShift bits of row number). noKey is above every key.
+const (
+	keyShift  = 12
+	rankShift = 6
+	noKey     = 1 << 62
+)
+
 // Count returns the number of ways to complete b and the number of search
 // nodes: queens placed by the loop while more than three rows were empty
 // (the last three rows are counted in closed form and add none). It gives
@@ -78,6 +87,24 @@ func Count(b *Board, stop *atomic.Bool) (solutions, nodes uint64, ok bool) {
 // count32Loop is the search Count runs for N ≤ 32: count32, or a faster
 // search of the same tree where this machine has one (loop_amd64.go).
 var count32Loop = count32
+
+// implementation is one of the loops that search the tree of [Count];
+// each visits the same nodes and finds the same completions.
+type implementation struct {
+	name  string
+	count func(*Board, *atomic.Bool) (sols, nodes uint64, ok bool)
+	maxN  int  // the largest board it takes
+	ok    bool // this CPU runs it
+}
+
+// implementations lists every loop once: the Go ones here, the others
+// beside their assembly (loop_amd64.go). The tests run each one this CPU
+// runs against the others.
+var implementations = []implementation{
+	{"count32", count32, 32, true},
+	{"countBatchGo", countBatchGo, 32, true},
+	{"countWide", countWide, MaxN, true},
+}
 
 // CountReference is [Count] run by the Go loops only, never the assembly
 // one, so that tests elsewhere can hold the two against each other.
@@ -147,17 +174,17 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 			sols += last3(A, B, C, ^no, uint64(r1), uint64(r2), uint64(r3))
 			continue
 		}
-		key := uint64(1 << 62)
+		key := uint64(noKey)
 		var cover uint64
 		for x := rem; x != 0; x &= x - 1 {
 			r := bits.TrailingZeros64(x) & 63
 			a := ^(no | bits.RotateLeft64(nd, r) | bits.RotateLeft64(na, -r))
 			cover |= a
-			key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r])
+			key = bmin(key, uint64(bits.OnesCount64(a))<<keyShift|rank[r])
 		}
 		// A row with no free square, or a free column that no row can
 		// take, is a dead end.
-		if key < 1<<12 || cover != ^no {
+		if key < 1<<keyShift || cover != ^no {
 			continue
 		}
 		// Field by field: a composite literal is built on the stack and
@@ -165,7 +192,7 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 		f := &stack[d&31]
 		f.occ, f.diag, f.anti, f.rem, f.avail, f.row = occ, diag, anti, rem, avail, row
 		d++
-		row = int(key & 63)
+		row = int(key & (1<<rankShift - 1))
 		occ, diag, anti, rem = no, nd, na, rem&^(1<<uint(row))
 		avail = ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
 	}
@@ -175,13 +202,13 @@ func count32(b *Board, stop *atomic.Bool) (sols, nodes uint64, ok bool) {
 // firstRow returns the row count32 branches on first, the empty row of
 // rem with the fewest free squares (ties by rank), and those squares.
 func firstRow(occ, diag, anti, rem uint64, rank *[64]uint64) (row int, avail uint64) {
-	key := uint64(1 << 62)
+	key := uint64(noKey)
 	for x := rem; x != 0; x &= x - 1 {
 		r := bits.TrailingZeros64(x) & 63
 		a := ^(occ | bits.RotateLeft64(diag, r) | bits.RotateLeft64(anti, -r))
-		key = bmin(key, uint64(bits.OnesCount64(a))<<12|rank[r])
+		key = bmin(key, uint64(bits.OnesCount64(a))<<keyShift|rank[r])
 	}
-	row = int(key & 63)
+	row = int(key & (1<<rankShift - 1))
 	return row, ^(occ | bits.RotateLeft64(diag, row) | bits.RotateLeft64(anti, -row))
 }
 
@@ -208,7 +235,7 @@ func last3(A, B, C, f, r1, r2, r3 uint64) (sols uint64) {
 // the middle of the board (in half rows) above r itself, so among rows with
 // as few free squares the most central, then the lowest, is taken.
 func rankOf(n, r int) uint64 {
-	return uint64(max(2*r-(n-1), n-1-2*r))<<6 | uint64(r)
+	return uint64(max(2*r-(n-1), n-1-2*r))<<rankShift | uint64(r)
 }
 
 // ranks tabulates [rankOf] for the hot loop.

@@ -74,34 +74,35 @@ func TestEmptyBoards(t *testing.T) {
 	}
 }
 
-type kern struct {
-	name string
-	f    func(*Board, *atomic.Bool) (uint64, uint64, bool)
-	maxN int
+// runnable returns the implementations this CPU runs.
+func runnable() []implementation {
+	var out []implementation
+	for _, k := range implementations {
+		if k.ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
-// extraKernels are the loops of this architecture (loop_amd64_test.go).
-var extraKernels []kern
-
-// checkKernels checks that every kernel able to take b finds want
+// checkKernels checks that every implementation able to take b finds want
 // completions, and that they all visit the same number of nodes.
 func checkKernels(t *testing.T, b *Board, want uint64) {
 	t.Helper()
-	kernels := append([]kern{{"count32", count32, 32}, {"count32Loop", count32Loop, 32}, {"countBatchGo", countBatchGo, 32}}, extraKernels...)
-	kernels = append(kernels, kern{"countWide", countWide, MaxN})
 	var nodes0 uint64
-	for i, k := range kernels {
+	var first string
+	for _, k := range runnable() {
 		if b.N > k.maxN {
 			continue
 		}
-		s, nodes, ok := k.f(b, nil)
+		s, nodes, ok := k.count(b, nil)
 		if !ok || s != want {
 			t.Fatalf("N=%d board %+v: %s finds %d completions, brute force %d", b.N, *b, k.name, s, want)
 		}
-		if i > 0 && b.N <= kernels[i-1].maxN && nodes != nodes0 {
-			t.Fatalf("N=%d board %+v: %s visits %d nodes, %s %d", b.N, *b, k.name, nodes, kernels[i-1].name, nodes0)
+		if first != "" && nodes != nodes0 {
+			t.Fatalf("N=%d board %+v: %s visits %d nodes, %s %d", b.N, *b, k.name, nodes, first, nodes0)
 		}
-		nodes0 = nodes
+		first, nodes0 = k.name, nodes
 	}
 }
 
@@ -146,10 +147,10 @@ var sinkSols uint64
 // visit the same nodes (count32Loop is the assembly loop on amd64).
 func BenchmarkKernels(b *testing.B) {
 	board := Board{N: 13, Rows: 1<<13 - 1}
-	for _, k := range append([]kern{{"count32", count32, 32}, {"count32Loop", count32Loop, 32}, {"countBatchGo", countBatchGo, 32}, {"countWide", countWide, MaxN}}, extraKernels...) {
+	for _, k := range runnable() {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
-				sinkSols, _, _ = k.f(&board, nil)
+				sinkSols, _, _ = k.count(&board, nil)
 			}
 		})
 	}

@@ -1,8 +1,12 @@
+//go:build !purego
+
 package kernel
 
 import (
 	"math/bits"
 	"sync/atomic"
+
+	"golang.org/x/sys/cpu"
 )
 
 // Count runs the batch search where the CPU has AVX2, else the hot loop of
@@ -14,38 +18,34 @@ func init() {
 	switch {
 	case hasVector:
 		count32Loop = countBatch
-	case hasPOPCNT():
+	case hasPOPCNT:
 		count32Loop = count32Asm
 	}
+	implementations = append(implementations, implementation{"count32Asm", count32Asm, 32, hasPOPCNT})
+	implementations = append(implementations, implementation{"countBatch", countBatch, 32, hasVector})
 }
 
 // hasPOPCNT reports whether the CPU has the POPCNT instruction (every
 // x86-64 CPU since about 2010; the assembly loop needs it).
-func hasPOPCNT() bool
+var hasPOPCNT = cpu.X86.HasPOPCNT
 
 // search32 is count32's state between two slices of the assembly loop,
-// which reads it at the offsets named in loop_amd64.s (checked by
-// TestSearch32Layout).
+// which reads its fields through go_asm.h.
+//
+//lint:ignore U1000 the assembly reads the fields through go_asm.h
 type search32 struct {
 	occ, diag, anti, rem, avail, row uint64 // the node being expanded
-	d                                uint64 // frames on the stack
+	depth                            uint64 // frames on the stack
 	sols, nodes                      uint64
-	// spill holds the node's avail, row and queen while a child is
-	// examined, then the child's occ, diag and anti and last3's three row
-	// distances while its last rows are counted.
-	spill [9]uint64
-	rank  [64]uint64
-	stack [32]frame
+	// The node's avail, row and queen while a child is examined, then
+	// the child's occ, diag and anti and last3's three row distances
+	// while its last rows are counted.
+	spAvail, spRow, spBit uint64
+	spOcc, spDiag, spAnti uint64
+	d12, d13, d23         uint64
+	rank                  [64]uint64
+	stack                 [32]frame
 }
-
-// Offsets of search32's fields, as loop_amd64.s uses them.
-const (
-	offSols  = 56
-	offNodes = 64
-	offSpill = 72
-	offRank  = 144
-	offStack = 656
-)
 
 // run32 continues the search in s for at most budget nodes and reports
 // whether it has finished.

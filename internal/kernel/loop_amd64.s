@@ -1,26 +1,7 @@
-#include "textflag.h"
+//go:build !purego
 
-// Fields of search32 (loop_amd64.go).
-#define OCC 0
-#define DIAG 8
-#define ANTI 16
-#define REM 24
-#define AVAIL 32
-#define ROW 40
-#define DEPTH 48
-#define SOLS 56
-#define NODES 64
-#define SPAVAIL 72
-#define SPROW 80
-#define SPBIT 88
-#define SPOCC 96
-#define SPDIAG 104
-#define SPANTI 112
-#define D12 120
-#define D13 128
-#define D23 136
-#define RANK 144
-#define STACK 656
+#include "go_asm.h"
+#include "textflag.h"
 
 // FREE(d, t) sets d to the free squares of row CX of the board in R8-R10,
 // ^(occ | rotl(diag, row) | rotr(anti, row)); t is clobbered.
@@ -55,16 +36,6 @@
 	ORQ R10, AX; \
 	NOTQ AX
 
-// func hasPOPCNT() bool
-TEXT ·hasPOPCNT(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	SHRL $23, CX
-	ANDL $1, CX
-	MOVB CX, ret+0(FP)
-	RET
-
 // func run32(s *search32, budget uint64) (finished bool)
 //
 // count32's loop, statement for statement. R14 holds s and R15 the
@@ -76,12 +47,12 @@ TEXT ·hasPOPCNT(SB), NOSPLIT, $0-1
 TEXT ·run32(SB), NOSPLIT, $0-17
 	MOVQ s+0(FP), R14
 	MOVQ budget+8(FP), R15
-	MOVQ OCC(R14), R8
-	MOVQ DIAG(R14), R9
-	MOVQ ANTI(R14), R10
-	MOVQ REM(R14), R11
-	MOVQ AVAIL(R14), R12
-	MOVQ ROW(R14), R13
+	MOVQ search32_occ(R14), R8
+	MOVQ search32_diag(R14), R9
+	MOVQ search32_anti(R14), R10
+	MOVQ search32_rem(R14), R11
+	MOVQ search32_avail(R14), R12
+	MOVQ search32_row(R14), R13
 
 loop:
 	TESTQ R12, R12
@@ -93,10 +64,10 @@ loop:
 	NEGQ BX
 	ANDQ R12, BX          // the queen's column bit
 	XORQ BX, R12
-	INCQ NODES(R14)
-	MOVQ R12, SPAVAIL(R14)
-	MOVQ R13, SPROW(R14)
-	MOVQ BX, SPBIT(R14)
+	INCQ search32_nodes(R14)
+	MOVQ R12, search32_spAvail(R14)
+	MOVQ R13, search32_spRow(R14)
+	MOVQ BX, search32_spBit(R14)
 	MOVQ R13, CX
 	DIAGS(ORQ)
 	ORQ BX, R8
@@ -113,16 +84,16 @@ loop:
 
 	// The row with the fewest free squares (key: count, rank) and the
 	// columns some row can still take (BX).
-	MOVQ $0x4000000000000000, AX
+	MOVQ $const_noKey, AX
 	XORQ BX, BX
 	MOVQ R11, SI
-	LEAQ RANK(R14), DI
+	LEAQ search32_rank(R14), DI
 scan:
 	BSFQ SI, CX
 	FREE(DX, R12)
 	ORQ DX, BX
 	POPCNTQ DX, DX
-	SHLQ $12, DX
+	SHLQ $const_keyShift, DX
 	ORQ (DI)(CX*8), DX
 	CMPQ DX, AX
 	CMOVQCS DX, AX
@@ -130,7 +101,7 @@ scan:
 	ANDQ R12, SI
 	JNZ scan
 
-	CMPQ AX, $4096
+	CMPQ AX, $(1<<const_keyShift)
 	JCS back
 	MOVQ R8, DX
 	NOTQ DX
@@ -138,31 +109,30 @@ scan:
 	JNE back
 
 	// Push the node and go down to the child.
-	MOVQ DEPTH(R14), SI
-	LEAQ (SI)(SI*2), DI
-	SHLQ $4, DI
-	LEAQ STACK(R14)(DI*1), DI
+	MOVQ search32_depth(R14), SI
+	IMUL3Q $frame__size, SI, DI
+	LEAQ search32_stack(R14)(DI*1), DI
 	INCQ SI
-	MOVQ SI, DEPTH(R14)
-	MOVQ SPBIT(R14), BX
-	MOVQ SPROW(R14), CX
+	MOVQ SI, search32_depth(R14)
+	MOVQ search32_spBit(R14), BX
+	MOVQ search32_spRow(R14), CX
 	MOVQ R8, DX
 	XORQ BX, DX
-	MOVQ DX, 0(DI)
+	MOVQ DX, frame_occ(DI)
 	MOVQ BX, DX
 	RORQ CX, DX
 	XORQ R9, DX
-	MOVQ DX, 8(DI)
+	MOVQ DX, frame_diag(DI)
 	MOVQ BX, DX
 	ROLQ CX, DX
 	XORQ R10, DX
-	MOVQ DX, 16(DI)
-	MOVQ R11, 24(DI)
-	MOVQ SPAVAIL(R14), DX
-	MOVQ DX, 32(DI)
-	MOVQ CX, 40(DI)
+	MOVQ DX, frame_anti(DI)
+	MOVQ R11, frame_rem(DI)
+	MOVQ search32_spAvail(R14), DX
+	MOVQ DX, frame_avail(DI)
+	MOVQ CX, frame_row(DI)
 	MOVQ AX, R13
-	ANDQ $63, R13
+	ANDQ $(1<<const_rankShift-1), R13
 	BTRQ R13, R11
 	MOVQ R13, CX
 	FREE(R12, DX)
@@ -170,29 +140,28 @@ scan:
 
 back:
 	// The child is done: take its queen off and go on with the node.
-	MOVQ SPBIT(R14), BX
-	MOVQ SPROW(R14), R13
-	MOVQ SPAVAIL(R14), R12
+	MOVQ search32_spBit(R14), BX
+	MOVQ search32_spRow(R14), R13
+	MOVQ search32_spAvail(R14), R12
 	XORQ BX, R8
 	MOVQ R13, CX
 	DIAGS(XORQ)
 	JMP loop
 
 pop:
-	MOVQ DEPTH(R14), SI
+	MOVQ search32_depth(R14), SI
 	TESTQ SI, SI
 	JZ finished
 	DECQ SI
-	MOVQ SI, DEPTH(R14)
-	LEAQ (SI)(SI*2), DI
-	SHLQ $4, DI
-	LEAQ STACK(R14)(DI*1), DI
-	MOVQ 0(DI), R8
-	MOVQ 8(DI), R9
-	MOVQ 16(DI), R10
-	MOVQ 24(DI), R11
-	MOVQ 32(DI), R12
-	MOVQ 40(DI), R13
+	MOVQ SI, search32_depth(R14)
+	IMUL3Q $frame__size, SI, DI
+	LEAQ search32_stack(R14)(DI*1), DI
+	MOVQ frame_occ(DI), R8
+	MOVQ frame_diag(DI), R9
+	MOVQ frame_anti(DI), R10
+	MOVQ frame_rem(DI), R11
+	MOVQ frame_avail(DI), R12
+	MOVQ frame_row(DI), R13
 	JMP loop
 
 pause:
@@ -203,12 +172,12 @@ finished:
 	MOVB $1, finished+16(FP)
 
 save:
-	MOVQ R8, OCC(R14)
-	MOVQ R9, DIAG(R14)
-	MOVQ R10, ANTI(R14)
-	MOVQ R11, REM(R14)
-	MOVQ R12, AVAIL(R14)
-	MOVQ R13, ROW(R14)
+	MOVQ R8, search32_occ(R14)
+	MOVQ R9, search32_diag(R14)
+	MOVQ R10, search32_anti(R14)
+	MOVQ R11, search32_rem(R14)
+	MOVQ R12, search32_avail(R14)
+	MOVQ R13, search32_row(R14)
 	RET
 
 last3:
@@ -216,9 +185,9 @@ last3:
 	// the lowest bits of rem, x and y (R11, SI, DI): A in R12, B in SI,
 	// C in R9, the free columns f in R8, the distances in D12, D13, D23.
 	// The child's board waits in the spill slots.
-	MOVQ R8, SPOCC(R14)
-	MOVQ R9, SPDIAG(R14)
-	MOVQ R10, SPANTI(R14)
+	MOVQ R8, search32_spOcc(R14)
+	MOVQ R9, search32_spDiag(R14)
+	MOVQ R10, search32_spAnti(R14)
 	BSFQ R11, AX
 	BSFQ SI, BX
 	BSFQ DI, DX
@@ -235,10 +204,10 @@ last3:
 	NOTQ R8
 	SUBQ BX, DX
 	SUBQ AX, BX
-	MOVQ BX, D12(R14)
+	MOVQ BX, search32_d12(R14)
 	ADDQ DX, BX
-	MOVQ BX, D13(R14)
-	MOVQ DX, D23(R14)
+	MOVQ BX, search32_d13(R14)
+	MOVQ DX, search32_d23(R14)
 l3:
 	TESTQ R12, R12
 	JZ l3done
@@ -246,10 +215,10 @@ l3:
 	NEGQ R10
 	ANDQ R12, R10         // u, a column of A
 	XORQ R10, R12
-	UNATTACKED(D12)
+	UNATTACKED(search32_d12)
 	MOVQ SI, R13
 	ANDQ AX, R13          // bb
-	UNATTACKED(D13)
+	UNATTACKED(search32_d13)
 	MOVQ R9, DI
 	ANDQ AX, DI           // cc
 	MOVQ R8, AX
@@ -275,16 +244,16 @@ l3:
 	SBBQ DI, DI           // −(cc&v ≠ 0)
 	ANDQ DI, R13
 	ADDQ R13, DX          // minus the ways to place v and w
-	MOVQ D23(R14), CX
+	MOVQ search32_d23(R14), CX
 	SHLQ CX, BX
 	XORQ AX, BX
 	NEGQ BX
 	SBBQ BX, BX           // −(v and w on no common diagonal)
 	ANDQ BX, DX
-	SUBQ DX, SOLS(R14)
+	SUBQ DX, search32_sols(R14)
 	JMP l3
 l3done:
-	MOVQ SPOCC(R14), R8
-	MOVQ SPDIAG(R14), R9
-	MOVQ SPANTI(R14), R10
+	MOVQ search32_spOcc(R14), R8
+	MOVQ search32_spDiag(R14), R9
+	MOVQ search32_spAnti(R14), R10
 	JMP back

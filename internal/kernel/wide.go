@@ -73,13 +73,13 @@ func (b *Board) Branch() (row int, avail uint64) {
 // those squares, and whether every free column has a free square in some
 // empty row.
 func (b *Board) choose() (row int, avail uint64, covered bool) {
-	best := uint64(1 << 62)
+	best := uint64(noKey)
 	var cover uint64
 	for x := b.Rows; x != 0; x &= x - 1 {
 		r := bits.TrailingZeros64(x)
 		a := b.Free(r)
 		cover |= a
-		if key := uint64(bits.OnesCount64(a))<<12 | rankOf(b.N, r); key < best {
+		if key := uint64(bits.OnesCount64(a))<<keyShift | rankOf(b.N, r); key < best {
 			best, row, avail = key, r, a
 		}
 	}
