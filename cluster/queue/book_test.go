@@ -9,60 +9,72 @@ import (
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
-// voteOf returns worker's vote for block k of run, with the true results
-// plus wrong added to the first unit's total (a rogue worker's lie).
-func voteOf(t *testing.T, run Run, all []count.UnitResult, k int, worker string, wrong uint64) vote {
+// voteOf returns the vote of voter (a key, or "" for the shared
+// credential) labelled label for block k of run, with the true results plus
+// wrong added to the first unit's total (a rogue worker's lie).
+func voteOf(t *testing.T, run Run, all []count.UnitResult, k int, voter, label string, wrong uint64) vote {
 	t.Helper()
 	b := run.block(k)
 	units := slices.Clone(all[b.First : b.Last+1])
 	units[0].Total += wrong
-	return vote{N: run.N, First: b.First, Last: b.Last, Units: units, Worker: worker}
+	return vote{N: run.N, First: b.First, Last: b.Last, Units: units, Worker: label, Voter: voter}
 }
 
 // TestBook plays scenarios of votes and recounts through the book and
-// checks what it decides, asks to recount and bans.
+// checks what it decides, asks to recount and bans. Voters "a", "b" and
+// "r" stand for keys of the voters list; "" is the shared credential.
 func TestBook(t *testing.T) {
 	const n = 9
 	all := testkit.AllUnits(t, n, count.Units, count.CountUnit)
 	type step struct {
-		k      int
-		worker string // "" for the coordinator's recount
-		wrong  uint64
+		k            int
+		voter, label string // both "" for the coordinator's recount
+		wrong        uint64
 	}
+	keys := []string{"a", "b", "r"}
 	tests := []struct {
 		name     string
+		voters   []string
 		replicas int
 		fraction float64
 		steps    []step
 		decided  []int    // blocks decided at the end
 		recounts []int    // blocks the book asked to recount, in order
-		banned   []string // workers banned at the end
+		banned   []string // ballot identities banned at the end
 	}{
-		{"one vote decides", 1, 0, []step{{0, "a", 0}}, []int{0}, nil, nil},
-		{"quorum waits for a second worker", 2, 0, []step{{0, "a", 0}}, nil, nil, nil},
-		{"quorum of two agreeing", 2, 0, []step{{0, "a", 0}, {0, "b", 0}}, []int{0}, nil, nil},
-		{"the same worker twice is one vote", 2, 0, []step{{0, "a", 0}, {0, "a", 0}}, nil, nil, nil},
-		{"quorum disagreement is recounted, the liar banned", 2, 0,
-			[]step{{0, "a", 0}, {0, "r", 8}, {0, "", 0}}, []int{0}, []int{0}, []string{"r"}},
-		{"a spot check passes", 1, 1, []step{{0, "a", 0}, {0, "", 0}}, []int{0}, []int{0}, nil},
-		{"a spot check catches a liar; its other blocks are discarded", 1, 1,
-			[]step{{1, "r", 8}, {2, "r", 8}, {0, "r", 8}, {0, "", 0}}, []int{0}, []int{1, 2, 0}, []string{"r"}},
-		{"a late vote that differs from an accepted one reopens the block", 1, 0,
-			[]step{{0, "r", 8}, {0, "a", 0}, {0, "", 0}}, []int{0}, []int{0}, []string{"r"}},
-		{"a banned worker's later votes are ignored", 1, 1,
-			[]step{{0, "r", 8}, {0, "", 0}, {1, "r", 0}}, []int{0}, []int{0}, []string{"r"}},
+		{"one vote decides", keys, 1, 0, []step{{0, "a", "x", 0}}, []int{0}, nil, nil},
+		{"quorum waits for a second voter", keys, 2, 0, []step{{0, "a", "x", 0}}, nil, nil, nil},
+		{"quorum of two agreeing", keys, 2, 0, []step{{0, "a", "x", 0}, {0, "b", "y", 0}}, []int{0}, nil, nil},
+		{"the same voter twice is one vote", keys, 2, 0, []step{{0, "a", "x", 0}, {0, "a", "x", 0}}, nil, nil, nil},
+		{"one key under two labels is one voter", keys, 2, 0, []step{{0, "a", "x", 0}, {0, "a", "y", 0}}, nil, nil, nil},
+		{"a key not among the voters is ignored", keys, 1, 0, []step{{0, "z", "x", 0}}, nil, nil, nil},
+		{"quorum disagreement is recounted, the liar banned", keys, 2, 0,
+			[]step{{0, "a", "x", 0}, {0, "r", "y", 8}, {0, "", "", 0}}, []int{0}, []int{0}, []string{"r"}},
+		{"a spot check passes", keys, 1, 1, []step{{0, "a", "x", 0}, {0, "", "", 0}}, []int{0}, []int{0}, nil},
+		{"a spot check catches a liar; its other blocks are discarded", keys, 1, 1,
+			[]step{{1, "r", "x", 8}, {2, "r", "x", 8}, {0, "r", "x", 8}, {0, "", "", 0}}, []int{0}, []int{1, 2, 0}, []string{"r"}},
+		{"a late vote that differs from an accepted one reopens the block", keys, 1, 0,
+			[]step{{0, "r", "x", 8}, {0, "a", "y", 0}, {0, "", "", 0}}, []int{0}, []int{0}, []string{"r"}},
+		{"a banned voter's later votes are ignored, under any label", keys, 1, 1,
+			[]step{{0, "r", "x", 8}, {0, "", "", 0}, {1, "r", "other", 0}}, []int{0}, []int{0}, []string{"r"}},
+		{"too few voters left: the coordinator counts the rest", []string{"a", "r"}, 2, 0,
+			[]step{{0, "a", "x", 0}, {0, "r", "y", 8}, {0, "", "", 0}}, []int{0}, upTo(0, 36), []string{"r"}},
+		{"the shared credential: rotating labels are one voter", nil, 1, 0,
+			[]step{{0, "", "w1", 0}, {1, "", "w2", 0}, {1, "", "w3", 0}}, []int{0, 1}, nil, nil},
+		{"the shared credential caught lying: everything resting on it is recounted", nil, 1, 0,
+			[]step{{0, "", "w1", 0}, {1, "", "w2", 8}, {1, "", "w3", 0}, {1, "", "", 0}}, []int{1}, append(upTo(1, 36), 0), []string{"label:w2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := runFor(n, 4, tt.replicas)
-			bk := newBook(run, tt.fraction, [2]uint64{1, 2})
+			bk := newBook(run, tt.fraction, [2]uint64{1, 2}, tt.voters)
 			var recounts []int
 			for _, s := range tt.steps {
-				if s.worker == "" {
+				if s.label == "" {
 					b := run.block(s.k)
 					bk.recounted(s.k, slices.Clone(all[b.First:b.Last+1]))
 				} else {
-					bk.add(s.k, voteOf(t, run, all, s.k, s.worker, s.wrong))
+					bk.add(s.k, voteOf(t, run, all, s.k, s.voter, s.label, s.wrong))
 				}
 				r, _, _ := bk.drain()
 				recounts = append(recounts, r...)
@@ -89,22 +101,31 @@ func TestBook(t *testing.T) {
 	}
 }
 
-// TestBookBanReopens checks that banning a worker reopens every block it
+// upTo returns the block numbers a..b.
+func upTo(a, b int) []int {
+	var out []int
+	for k := a; k <= b; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestBookBanReopens checks that banning a voter reopens every block it
 // decided alone, and that deficit then asks for new copies.
 func TestBookBanReopens(t *testing.T) {
 	const n = 9
 	all := testkit.AllUnits(t, n, count.Units, count.CountUnit)
 	run := runFor(n, 4, 1)
-	bk := newBook(run, 0, [2]uint64{1, 2})
+	bk := newBook(run, 0, [2]uint64{1, 2}, []string{"a", "r"})
 	for k := range 3 {
-		bk.add(k, voteOf(t, run, all, k, "r", 0))
+		bk.add(k, voteOf(t, run, all, k, "r", "R", 0))
 	}
 	if bk.decided != 12 {
 		t.Fatalf("decided %d units, want 12", bk.decided)
 	}
-	bk.ban("r", "test")
+	bk.ban("r", "R", "test")
 	_, bans, notes := bk.drain()
-	if bk.decided != 0 || len(bans) != 1 || len(notes) != 1 || !strings.HasPrefix(notes[0].msg, "ALARM: a worker is banned") || notes[0].args[1] != "r" {
+	if bk.decided != 0 || len(bans) != 1 || len(notes) != 1 || !strings.HasPrefix(notes[0].msg, "ALARM: a worker is banned") || notes[0].args[1] != "R" {
 		t.Fatalf("after the ban: decided %d, bans %v, notes %v", bk.decided, bans, notes)
 	}
 	for k := range 3 {

@@ -1,13 +1,14 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -30,32 +31,41 @@ func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
 	case strings.HasPrefix(key, "failed."):
 		c.applyFailure(key, e.Value(), live)
 	case strings.HasPrefix(key, "alarm."):
-		var a alarm
-		if err := json.Unmarshal(e.Value(), &a); err != nil || a.First.Worker == "" {
-			c.o.Log.Warn("a malformed alarm in the bucket; ignored", "key", key)
-			return
-		}
-		c.book.ban(a.First.Worker, fmt.Sprintf("it gave two different results for %s", a.First.block()))
+		c.applyAlarm(key, e.Value())
 	case strings.HasPrefix(key, "banned."):
 		var b ban
-		if json.Unmarshal(e.Value(), &b) == nil && b.Worker != "" {
-			c.book.ban(b.Worker, b.Reason)
+		if err := c.o.Key.Open(e.Value(), &b); err != nil || b.By == "" {
+			c.o.Log.Warn("a ban in the bucket that the coordinator did not seal; ignored", "key", key, "error", err)
+			return
 		}
+		c.book.ban(b.By, b.Worker, b.Reason)
+	case strings.HasPrefix(key, "worker."):
+		var p presence
+		if err := c.o.Key.Open(e.Value(), &p); err != nil || key != presenceKey(Identity{pub: p.Voter}.token(p.Worker)) {
+			return
+		}
+		c.seen[p.Voter+"\x00"+p.Worker] = seen{voter: cmp.Or(p.Voter, sharedVoter), label: p.Worker, at: time.Now()}
 	}
 }
 
+// tokenOf is the last part of a bucket key: the token of the voter that
+// wrote it.
+func tokenOf(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
+
 func (c *coordinator) applyVote(key string, value []byte, live bool) {
-	var v vote
 	k, b, ok := c.keyBlock(key, "vote.")
-	if !ok || json.Unmarshal(value, &v) != nil {
-		c.o.Log.Warn("a malformed result in the bucket; ignored", "key", key)
+	if !ok {
+		c.o.Log.Warn("a result in the bucket under a key of no block; ignored", "key", key)
 		return
 	}
-	if err := v.check(c.run.N, b); err != nil || key != voteKey(b, v.Worker) {
-		if err == nil {
-			err = errors.New("its key does not name its worker")
-		}
-		c.book.ban(v.Worker, fmt.Sprintf("it stored an impossible result for %s: %v", b, err))
+	v, err := openVote(value, c.o.Key, tokenOf(key))
+	if err != nil {
+		// Nobody can be blamed for a result no voter signed or sealed.
+		c.o.Log.Warn("a result in the bucket is refused", "key", key, "error", err)
+		return
+	}
+	if err := v.check(c.run.N, b); err != nil {
+		c.book.ban(v.by(), v.Worker, fmt.Sprintf("it stored an impossible result for %s: %v", b, err))
 		return
 	}
 	if live {
@@ -68,6 +78,25 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 	}
 	delete(c.failed, k)
 	c.book.add(k, v)
+}
+
+// applyAlarm bans the voter that raised an alarm about itself: two
+// different results for one block, both its own.
+func (c *coordinator) applyAlarm(key string, value []byte) {
+	var a alarm
+	_, b, ok := c.keyBlock(key, "alarm.")
+	if !ok || json.Unmarshal(value, &a) != nil {
+		c.o.Log.Warn("a malformed alarm in the bucket; ignored", "key", key)
+		return
+	}
+	token := strings.Split(key, ".")[2]
+	first, err1 := openVote(a.First, c.o.Key, token)
+	second, err2 := openVote(a.Second, c.o.Key, token)
+	if err := cmp.Or(err1, err2); err != nil || first.block() != b || second.block() != b || sameUnits(first.Units, second.Units) {
+		c.o.Log.Warn("an alarm in the bucket that its voter did not raise; ignored", "key", key, "error", err)
+		return
+	}
+	c.book.ban(first.by(), first.Worker, fmt.Sprintf("it gave two different results for %s", b))
 }
 
 func (c *coordinator) applyFailure(key string, value []byte, live bool) {

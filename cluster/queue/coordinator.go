@@ -4,17 +4,18 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // CoordinatorOptions tune [Coordinate]. The zero value is usable.
@@ -26,12 +27,21 @@ type CoordinatorOptions struct {
 	// MaxDeliver is the number of attempts after which a failing block is
 	// reported instead of delivered again (default 5).
 	MaxDeliver int
-	// BlockSize is the number of units per message; 0 means
-	// about 0.1 s of work a block. Replicas is the number of different workers that
-	// must agree on each block (default 1). Both are fixed when the run is
-	// created: resuming a run with other explicit values is an error.
+	// BlockSize is the number of units per message; 0 means about 0.1 s of
+	// work a block. Replicas is the number of distinct voters (credentials,
+	// see Voters) that must agree on each block (default 1). Both are fixed
+	// when the run is created: resuming a run with other explicit values is
+	// an error.
 	BlockSize int
 	Replicas  int
+	// Key seals and opens every result: the pool's seal key, which every
+	// worker holds (required).
+	Key *seal.Key
+	// Voters are the public user NKeys whose signed results count as
+	// distinct voters (the keys an embedded server admits, or the users of
+	// your server). Without them every worker votes with one shared
+	// credential, and Replicas must be 1.
+	Voters []string
 	// VerifyFraction is the share of blocks (0 to 1) that the coordinator
 	// counts again itself, chosen at random after a worker's result
 	// arrives; a worker whose result differs is banned and all its results
@@ -57,9 +67,9 @@ type RunProgress struct {
 	Done     int           // units with a decided result
 	Resumed  int           // of those, decided from results found at the start
 	Failed   []Block       // blocks the server gave up delivering
-	Banned   []string      // workers whose results were found wrong
+	Banned   []string      // labels of the workers whose results were found wrong
 	Checking int           // blocks waiting for the coordinator's own count
-	Workers  int           // distinct workers whose results count
+	Workers  int           // distinct voters (credentials, or labels of the shared one) whose results count
 	Nodes    count.Uint128 // search nodes of the results stored since the start
 	Elapsed  time.Duration
 }
@@ -72,39 +82,68 @@ type RunProgress struct {
 // describes. It returns an error when the only blocks left are ones the
 // server gave up delivering (a later call retries those). If ctx ends first
 // it returns ctx's error; the run's state stays on the server and a later
-// call resumes it. Cost: O(units) memory, O(units/BlockSize) messages, and
-// VerifyFraction of the count on this machine.
-func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions) (count.Result, error) {
+// call resumes it. A run its voters cannot decide is refused at once (a
+// [*QuorumError]). Past the published counts, a total is returned only
+// within the random-probe estimate's spread ([count.CheckSpread]) and
+// backed by a check independent of the workers ([Backing.Independent];
+// else an [*UnbackedError]). Cost: O(units) memory, O(units/BlockSize)
+// messages, and VerifyFraction of the count on this machine.
+func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions) (RunResult, error) {
 	o, err := o.withDefaults(n)
 	if err != nil {
-		return count.Result{}, err
+		return RunResult{}, err
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
-		return count.Result{}, err
+		return RunResult{}, err
 	}
-	c := &coordinator{o: o, js: js, nc: nc, start: time.Now(), failed: map[int]failure{}}
+	c := &coordinator{o: o, js: js, nc: nc, start: time.Now(), failed: map[int]failure{}, seen: map[string]seen{}}
 	if err := c.open(ctx, n); err != nil {
-		return count.Result{}, err
+		return RunResult{}, err
 	}
 	defer c.close()
 	if err := c.load(ctx); err != nil {
-		return count.Result{}, err
+		return RunResult{}, err
 	}
 	c.retryGaveUp(ctx)
 	if err := c.reconcile(ctx, true); err != nil {
-		return count.Result{}, err
+		return RunResult{}, err
 	}
 	if err := c.loop(ctx); err != nil {
-		return count.Result{}, err
+		return RunResult{}, err
 	}
 	c.report()
 	r, err := c.book.result()
 	if err != nil {
-		return count.Result{}, fmt.Errorf("run %s: %w", c.run.ID, err)
+		return RunResult{}, fmt.Errorf("run %s: %w", c.run.ID, err)
 	}
 	r.Workers, r.Elapsed = len(c.book.voters), time.Since(c.start)
-	return r, nil
+	out := RunResult{Result: r, Backing: c.book.backing()}
+	check := func(r count.Result) error { return count.CheckSpread(ctx, r) }
+	if err := backed(r, out.Backing, check); err != nil {
+		return RunResult{}, fmt.Errorf("run %s: %w", c.run.ID, err)
+	}
+	return out, nil
+}
+
+// RunResult is a finished run: its count, and what backs it.
+type RunResult struct {
+	count.Result
+	Backing Backing
+}
+
+// QuorumError refuses a run whose Replicas its voters can never meet.
+type QuorumError struct {
+	Replicas int
+	Voters   int // keys of the voters list; 0 when every worker shares one credential
+}
+
+func (e *QuorumError) Error() string {
+	if e.Voters == 0 {
+		return fmt.Sprintf("--replicas %d needs every block counted by %d distinct credentials, and without NKeys all workers vote with one shared credential (loopback without credentials, or a token), however they are named: "+
+			"give each worker its own NKey and list the public keys with --auth-nkeys (see docs/security.md), or run with --replicas 1 and --verify-fraction above 0", e.Replicas, e.Replicas)
+	}
+	return fmt.Sprintf("--replicas %d needs every block counted by %d distinct credentials, and --auth-nkeys lists %d: add keys, or run with fewer replicas", e.Replicas, e.Replicas, e.Voters)
 }
 
 // withDefaults fills in and checks o.
@@ -137,6 +176,8 @@ func (o CoordinatorOptions) withDefaults(n int) (CoordinatorOptions, error) {
 		return o, fmt.Errorf("replicas %d is outside 1..%d", o.Replicas, MaxReplicas)
 	case !(o.VerifyFraction >= 0 && o.VerifyFraction <= 1):
 		return o, fmt.Errorf("verify fraction %g is outside 0..1", o.VerifyFraction)
+	case o.Key == nil:
+		return o, errors.New("a run needs the pool's seal key")
 	}
 	return o, nil
 }
@@ -164,6 +205,15 @@ type coordinator struct {
 	recounter *recounter
 	stalls    int
 	dirty     bool // a ban since the last reconcile
+
+	seen     map[string]seen // workers at work, by voter and label (presence records)
+	waitSaid time.Time       // when the coordinator last said it waits for voters
+}
+
+// seen is a worker that stored a presence record.
+type seen struct {
+	voter, label string
+	at           time.Time // when the record arrived here
 }
 
 // open creates or finds the run's stream, bucket and consumer and starts
@@ -172,9 +222,12 @@ func (c *coordinator) open(ctx context.Context, n int) error {
 	if err := c.ensureRun(ctx, n); err != nil {
 		return err
 	}
+	if c.run.Replicas > max(1, len(c.o.Voters)) {
+		return &QuorumError{Replicas: c.run.Replicas, Voters: len(c.o.Voters)}
+	}
 	var seed [16]byte
 	_, _ = crand.Read(seed[:]) // workers must not guess which blocks are checked
-	c.book = newBook(c.run, c.o.VerifyFraction, [2]uint64{binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])})
+	c.book = newBook(c.run, c.o.VerifyFraction, [2]uint64{binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])}, c.o.Voters)
 	c.adv = make(chan *nats.Msg, 64)
 	var err error
 	c.advSub, err = c.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+c.run.Stream+"."+consumer, c.adv)
@@ -343,11 +396,53 @@ func (c *coordinator) loop(ctx context.Context) error {
 			if err := c.reconcile(ctx, false); err != nil {
 				return err
 			}
+			c.checkVoters(time.Now())
 			continue
 		}
 		c.act(ctx)
 	}
 	return nil
+}
+
+// Presence: workers store a record every presenceEvery; one seen within
+// activeWindow is at work. The coordinator says it waits for voters once
+// the workers have had waitGrace to start, and again every waitRepeat.
+const (
+	presenceEvery = 5 * time.Second
+	activeWindow  = 3 * presenceEvery
+	waitGrace     = 10 * time.Second
+	waitRepeat    = 30 * time.Second
+)
+
+// checkVoters says, and says again while it lasts, when fewer distinct
+// voters are at work than a block needs: the run waits for a worker with
+// another credential, and names the ones it has.
+func (c *coordinator) checkVoters(now time.Time) {
+	if c.run.Replicas < 2 || c.book.done() || c.book.starving {
+		return
+	}
+	atWork := map[string][]string{} // voter → labels
+	for _, s := range c.seen {
+		if now.Sub(s.at) < activeWindow && c.book.eligible[s.voter] {
+			atWork[s.voter] = append(atWork[s.voter], s.label)
+		}
+	}
+	if len(atWork) >= c.run.Replicas {
+		c.waitSaid = time.Time{}
+		return
+	}
+	if now.Sub(c.start) < waitGrace || now.Sub(c.waitSaid) < waitRepeat {
+		return
+	}
+	c.waitSaid = now
+	var workers []string
+	for v, labels := range atWork {
+		slices.Sort(labels)
+		workers = append(workers, fmt.Sprintf("%s (%s)", strings.Join(labels, ", "), voterName(v)))
+	}
+	slices.Sort(workers)
+	c.o.Log.Warn("waiting: the run's --replicas needs every block counted by that many distinct credentials, and fewer are at work; start a worker with another NKey of --auth-nkeys",
+		"replicas", c.run.Replicas, "credentials_at_work", len(atWork), "workers", strings.Join(workers, "; "))
 }
 
 // act carries out what the book asked for: recounts, bans, log lines.
@@ -361,8 +456,11 @@ func (c *coordinator) act(ctx context.Context) {
 	}
 	for _, b := range bans {
 		b.At = time.Now().UTC()
-		v, _ := json.Marshal(b)
-		if _, err := c.kv.Put(ctx, bannedKey(b.Worker), v); err != nil {
+		v, err := c.o.Key.Seal(b)
+		if err == nil {
+			_, err = c.kv.Put(ctx, bannedKey(b.token()), v)
+		}
+		if err != nil {
 			c.o.Log.Warn("cannot record a ban", "worker", b.Worker, "error", err)
 		}
 		c.dirty = true
@@ -374,8 +472,12 @@ func (c *coordinator) report() {
 		return
 	}
 	var banned []string
-	for w := range c.book.banned {
-		banned = append(banned, w)
+	for by := range c.book.banned {
+		if label, ok := strings.CutPrefix(by, labelPrefix); ok {
+			banned = append(banned, label)
+		} else {
+			banned = append(banned, voterName(by))
+		}
 	}
 	slices.Sort(banned)
 	c.o.Progress(RunProgress{Run: c.run, Done: c.book.decided, Resumed: c.resumed, Failed: c.gaveUpBlocks(),

@@ -38,16 +38,16 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	}
 	// Another slot may be counting a copy of the same block right now.
 	if !w.take(msg.Subject()) {
-		w.decline(ctx, msg)
+		w.decline(ctx, h, msg)
 		return
 	}
 	defer w.release(msg.Subject())
-	if _, err := h.kv.Get(ctx, voteKey(b, w.o.Name)); err == nil {
+	if _, err := h.kv.Get(ctx, voteKey(b, w.token)); err == nil {
 		// This worker counted the block already: a quorum needs another
 		// worker's count; otherwise the result is stored and the message
 		// (a redelivery after a lost ack) is done.
 		if h.run.Replicas > 1 {
-			w.decline(ctx, msg)
+			w.decline(ctx, h, msg)
 		} else {
 			_ = msg.Ack()
 		}
@@ -58,7 +58,7 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	defer stopBeat()
 	t0 := time.Now()
 	v := vote{N: h.run.N, First: b.First, Last: b.Last, Units: make([]count.UnitResult, 0, b.Len()),
-		Worker: w.o.Name, Delivered: meta.NumDelivered}
+		Worker: w.o.Name, Voter: w.o.Identity.pub, Delivered: meta.NumDelivered}
 	for u := b.First; u <= b.Last; u++ {
 		r, err := count.CountUnit(ctx, h.run.N, u)
 		if ctx.Err() != nil {
@@ -77,21 +77,35 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 }
 
 // decline hands a block copy this worker may not count to another worker:
-// it queues a fresh copy and acknowledges this one, so that declines do not
-// use up the message's deliveries, then keeps this slot off the queue for a
-// moment, so that another worker takes the copy.
-func (w *worker) decline(ctx context.Context, msg jetstream.Msg) {
-	w.count(func(r *WorkerReport) { r.Declined++ })
-	id := fmt.Sprintf("%s.declined.%s.%d", msg.Subject(), workerID(w.o.Name), time.Now().UnixNano())
-	if _, err := w.js.Publish(ctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id)); err != nil {
-		_ = msg.NakWithDelay(declineDelay)
-	} else {
+// after a while it queues a fresh copy and acknowledges this one, so that
+// declines do not use up the message's deliveries. Until then the copy is
+// held (within a third of the ack wait, so the server does not deliver it
+// again), and the slot goes on with other work. The while doubles each
+// time this worker declines the same block again, up to declineMax: when
+// no other voter is at work, a copy goes round slower and slower instead
+// of some twenty times a second. A worker that stops queues its held
+// copies at once.
+func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
+	w.mu.Lock()
+	times := w.declined[msg.Subject()]
+	w.declined[msg.Subject()]++
+	w.rep.Declined++
+	w.mu.Unlock()
+	delay := min(declineDelay<<min(times, 20), declineMax, max(h.ackWait/3, declineDelay))
+	id := fmt.Sprintf("%s.declined.%s.%d", msg.Subject(), workerID(w.token), time.Now().UnixNano())
+	w.held.Go(func() {
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+		}
+		pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id)); err != nil {
+			_ = msg.Nak() // back to the queue as it is
+			return
+		}
 		_ = msg.Ack()
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(declineDelay):
-	}
+	})
 }
 
 // take marks the block of subject as being counted by a slot, unless one
@@ -128,12 +142,14 @@ func (w *worker) job(h *runHandle, msg jetstream.Msg) (Block, error) {
 // banned reports whether the coordinator banned this worker from h's run,
 // and then leaves the run.
 func (w *worker) banned(ctx context.Context, h *runHandle) bool {
-	e, err := h.kv.Get(ctx, bannedKey(w.o.Name))
+	e, err := h.kv.Get(ctx, bannedKey(w.token))
 	if err != nil {
 		return false
 	}
 	var b ban
-	_ = json.Unmarshal(e.Value(), &b)
+	if w.o.Key.Open(e.Value(), &b) != nil {
+		return false // not the coordinator's
+	}
 	w.o.Log.Warn("ALARM: the coordinator banned this worker; leaving the run", "run", h.run.ID, "worker", w.o.Name, "reason", b.Reason)
 	w.count(func(r *WorkerReport) { r.Banned = append(r.Banned, h.run.ID) })
 	w.skip(h.run.Stream)
@@ -201,7 +217,7 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) 
 	deadline := time.Now().Add(max(2*h.ackWait, 10*time.Second))
 	for {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		dup, err := storeVote(rctx, h.kv, v)
+		dup, err := storeVote(rctx, h.kv, v, w.o.Key, w.o.Identity)
 		cancel()
 		var conflict *ledger.ConflictError
 		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {

@@ -6,22 +6,25 @@ import (
 	"strconv"
 )
 
-// workerID is a worker's name as a bucket key token: names are free text,
-// key tokens are not.
+// workerID is a worker's label as a bucket key token: labels are free
+// text, key tokens are not.
 func workerID(name string) string {
 	h := sha256.Sum256([]byte(name))
 	return hex.EncodeToString(h[:8])
 }
 
-// Keys of the result bucket. A block's keys carry its first unit.
-func voteKey(b Block, worker string) string {
-	return "vote." + strconv.Itoa(b.First) + "." + workerID(worker)
+// Keys of the result bucket. A block's keys carry its first unit; token
+// is the voter's (Identity.token): its public key, or a hash of its label
+// for the shared credential.
+func voteKey(b Block, token string) string {
+	return "vote." + strconv.Itoa(b.First) + "." + token
 }
 func failedKey(b Block) string { return "failed." + strconv.Itoa(b.First) }
-func alarmKey(b Block, seq uint64) string {
-	return "alarm." + strconv.Itoa(b.First) + "." + strconv.FormatUint(seq, 10)
+func alarmKey(b Block, token string, seq uint64) string {
+	return "alarm." + strconv.Itoa(b.First) + "." + token + "." + strconv.FormatUint(seq, 10)
 }
-func bannedKey(worker string) string { return "banned." + workerID(worker) }
+func bannedKey(token string) string   { return "banned." + token }
+func presenceKey(token string) string { return "worker." + token }
 
 // failure is the value stored for a block that failed.
 type failure struct {

@@ -8,9 +8,9 @@ package queue
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,9 +19,11 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // The command under test is built once, on first use (testkit.BuildBinary):
@@ -49,8 +51,37 @@ func checkTotal(t *testing.T, n int, stdout string) {
 	}
 }
 
-// votesFor reads the results stored for the block starting at unit first.
-func votesFor(ctx context.Context, kv jetstream.KeyValue, first int) ([]vote, error) {
+// nkeyFiles makes an NKey for each name: it returns the file of their
+// public keys, in order (a server's users, a coordinator's --auth-nkeys),
+// and each one's seed file (a client's --nats-nkey).
+func nkeyFiles(t *testing.T, names ...string) (pubs string, seeds map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	seeds = map[string]string{}
+	var lines []string
+	for _, name := range names {
+		kp, err := nkeys.CreateUser()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed, _ := kp.Seed()
+		pub, _ := kp.PublicKey()
+		seeds[name] = filepath.Join(dir, name+".nk")
+		if err := os.WriteFile(seeds[name], append(seed, '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, pub)
+	}
+	pubs = filepath.Join(dir, "workers.pub")
+	if err := os.WriteFile(pubs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pubs, seeds
+}
+
+// votesFor reads the results stored for the block starting at unit first,
+// sealed under key.
+func votesFor(ctx context.Context, kv jetstream.KeyValue, first int, key *seal.Key) ([]vote, error) {
 	keys, err := kv.ListKeys(ctx, jetstream.MetaOnly())
 	if err != nil {
 		return nil, err
@@ -64,8 +95,8 @@ func votesFor(ctx context.Context, kv jetstream.KeyValue, first int) ([]vote, er
 		if err != nil {
 			return nil, err
 		}
-		var v vote
-		if err := json.Unmarshal(e.Value(), &v); err != nil {
+		v, err := openVote(e.Value(), key, tokenOf(k))
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, v)
@@ -115,7 +146,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 	}
 	// The server's ack wait is wall-clock time: let two and a half pass.
 	time.Sleep(time.Until(holdSince.Add(5 * ackWait / 2)))
-	if vs, err := votesFor(ctx, kv, held); err != nil || len(vs) != 0 {
+	if vs, err := votesFor(ctx, kv, held, testkit.UserKey(t)); err != nil || len(vs) != 0 {
 		t.Fatalf("block %d, held by A with progress reports, was counted by %+v (%v) before A died", held, vs, err)
 	}
 	a.Kill()
@@ -124,7 +155,7 @@ func TestProcessWorkerKilled(t *testing.T) {
 		t.Fatalf("coordinator exit %d: %s", code, coord.Stderr.String())
 	}
 	checkTotal(t, n, coord.Stdout.String())
-	vs, err := votesFor(ctx, kv, held)
+	vs, err := votesFor(ctx, kv, held, testkit.UserKey(t))
 	if err != nil || len(vs) != 1 {
 		t.Fatalf("results of block %d: %+v, %v", held, vs, err)
 	}
@@ -155,7 +186,7 @@ func TestProcessRogueWorkers(t *testing.T) {
 		want   []string // in the coordinator's stderr
 	}{
 		{"spot checks", []string{"--verify-fraction", "0.3"}, []string{"H1"}, true, 0,
-			[]string{`ALARM: a worker is banned; its results are discarded and counted again worker=R reason="its result for units`, "differs from the coordinator's recount"}},
+			[]string{`ALARM: a worker is banned; its results are discarded and counted again worker=R voter=`, `reason="its result for units`, "differs from the coordinator's recount"}},
 		{"quorum", []string{"--replicas", "2", "--verify-fraction", "0"}, []string{"H1", "H2"}, false, 0,
 			[]string{"workers disagree; the coordinator counts it again", "ALARM: a worker is banned; its results are discarded and counted again worker=R"}},
 		{"published table", []string{"--verify-fraction", "0"}, nil, false, 1,
@@ -163,18 +194,30 @@ func TestProcessRogueWorkers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, url := startServer(t, t.TempDir())
-			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--ack-wait", "2s", "--block-size", "32"}, tt.args...)
+			// Each worker has an NKey of its own, and the coordinator one
+			// that is no voter's.
+			users, seeds := nkeyFiles(t, "R", "H1", "H2", "coordinator")
+			voters, _ := nkeyFiles(t)
+			data, _ := os.ReadFile(users)
+			os.WriteFile(voters, []byte(strings.Join(strings.Split(string(data), "\n")[:3], "\n")+"\n"), 0o644)
+			srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), NKeysFile: users})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(srv.Shutdown)
+			url := srv.ClientURL()
+			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--nats-nkey", seeds["coordinator"],
+				"--ack-wait", "2s", "--block-size", "32", "--auth-nkeys", voters}, tt.args...)
 			coord := start(t, "coordinator", nil, args...)
 			coord.WaitMatch(t, `published the block messages messages=\d+`)
-			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
+			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--nats-nkey", seeds["R"], "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
 			if tt.alone {
 				// R alone takes every block at first, so that the random
 				// checks must meet its work.
 				coord.WaitMatch(t, "ALARM: a worker is banned.* worker=R ")
 			}
 			for _, name := range tt.honest {
-				start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name, "--exit-when-idle", "2s")
+				start(t, "worker "+name, nil, "worker", "--nats", url, "--nats-nkey", seeds[name], "--workers", "1", "--name", name, "--exit-when-idle", "2s")
 			}
 			if code := coord.Wait(t); code != tt.code {
 				t.Fatalf("coordinator exit %d, want %d; stdout %q", code, tt.code, coord.Stdout.String())

@@ -1,8 +1,8 @@
 package queue
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,11 +13,32 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/seal"
 )
+
+// testKey seals the results of the in-process tests.
+var testKey, _ = seal.FromSecret(bytes.Repeat([]byte{0x9e}, 32))
+
+// newIdentity makes an NKey of a worker of the tests: its identity, and
+// its public key for the voters list.
+func newIdentity(t testing.TB) Identity {
+	t.Helper()
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, _ := kp.Seed()
+	id, err := IdentityFromSeed(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
 
 // startServer runs an embedded server on a free loopback port for one test.
 func startServer(t *testing.T, dir string) (*EmbeddedServer, string) {
@@ -61,6 +82,9 @@ func openRun(ctx context.Context, t *testing.T, url string, n int, o Coordinator
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.Key == nil {
+		o.Key = testKey
+	}
 	o, err = o.withDefaults(n)
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +97,9 @@ func openRun(ctx context.Context, t *testing.T, url string, n int, o Coordinator
 }
 
 // TestQueueInProcess runs coordinator and two workers in this process, so
-// the race detector sees both sides: once plainly, once with every block
-// counted by both workers (quorum) and checked by the coordinator.
+// the race detector sees both sides: once plainly (both workers without an
+// NKey: one shared voter), once with every block counted by both workers,
+// each signing with its own NKey (quorum), and checked by the coordinator.
 func TestQueueInProcess(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -91,9 +116,15 @@ func TestQueueInProcess(t *testing.T) {
 			wctx, stopWorkers := context.WithCancel(ctx)
 			defer stopWorkers()
 			done := make(chan WorkerReport, 2)
+			ids := []Identity{SharedIdentity(), SharedIdentity()}
+			var voters []string
+			if tc.replicas > 1 {
+				ids = []Identity{newIdentity(t), newIdentity(t)}
+				voters = []string{ids[0].Public(), ids[1].Public()}
+			}
 			for i := range 2 {
 				go func() {
-					rep, err := Work(wctx, connect(t, url), WorkerOptions{Workers: 2, Name: fmt.Sprint("w", i), Log: testLogger(t)})
+					rep, err := Work(wctx, connect(t, url), WorkerOptions{Workers: 2, Name: fmt.Sprint("w", i), Log: testLogger(t), Key: testKey, Identity: ids[i]})
 					if err != nil && !errors.Is(err, context.Canceled) {
 						t.Error(err)
 					}
@@ -101,7 +132,7 @@ func TestQueueInProcess(t *testing.T) {
 				}()
 			}
 			r, err := Coordinate(ctx, connect(t, url), n, CoordinatorOptions{BlockSize: 8, Replicas: tc.replicas,
-				VerifyFraction: tc.fraction, AckWait: time.Second, Log: testLogger(t)})
+				VerifyFraction: tc.fraction, AckWait: time.Second, Log: testLogger(t), Key: testKey, Voters: voters})
 			stopWorkers()
 			if err != nil {
 				t.Fatal(err)
@@ -127,7 +158,7 @@ func TestQueueInProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			for k := range run.blocks() {
-				if vs, err := votesFor(ctx, bucket, run.block(k).First); err != nil || len(vs) == 0 {
+				if vs, err := votesFor(ctx, bucket, run.block(k).First, testKey); err != nil || len(vs) == 0 {
 					t.Errorf("%s has no result of a worker in the bucket (%v)", run.block(k), err)
 				}
 			}
@@ -149,35 +180,37 @@ func TestStoreVote(t *testing.T) {
 	wrong.Units[2].Total += 8
 	other := wrong
 	other.Worker = "b"
+	a, b2 := newIdentity(t), newIdentity(t)
 	tests := []struct {
 		name     string
 		v        vote
+		id       Identity
 		dup      bool
 		conflict bool
 	}{
-		{"first write", first, false, false},
-		{"equal duplicate", same, true, false},
-		{"a different result of the same worker", wrong, false, true},
-		{"another worker's vote", other, false, false},
+		{"first write", first, a, false, false},
+		{"equal duplicate", same, a, true, false},
+		{"a different result of the same worker", wrong, a, false, true},
+		{"another worker's vote", other, b2, false, false},
 	}
 	for _, tt := range tests {
-		dup, err := storeVote(ctx, c.kv, tt.v)
+		dup, err := storeVote(ctx, c.kv, tt.v, testKey, tt.id)
 		var ce *ledger.ConflictError
 		if dup != tt.dup || errors.As(err, &ce) != tt.conflict || (err != nil && !tt.conflict) {
 			t.Errorf("%s: dup %v, error %v", tt.name, dup, err)
 		}
-		if tt.conflict && (ce.Unit != b.First+2 || ce.FirstAt.Path != "worker a" || ce.SecAt.Path != "worker a") {
+		if tt.conflict && (ce.Unit != b.First+2 || ce.FirstAt.Path != `worker "a"` || ce.SecAt.Path != `worker "a"`) {
 			t.Errorf("%s: conflict %+v", tt.name, ce)
 		}
 	}
-	// The first write stands, and the alarm is on record.
-	e, err := c.kv.Get(ctx, voteKey(b, "a"))
+	// The first write stands, signed, and the alarm is on record.
+	e, err := c.kv.Get(ctx, voteKey(b, a.Public()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stored vote
-	if err := json.Unmarshal(e.Value(), &stored); err != nil || !sameUnits(stored.Units, first.Units) {
-		t.Errorf("stored %+v, %v; want the first write", stored, err)
+	stored, err := openVote(e.Value(), testKey, a.Public())
+	if err != nil || !sameUnits(stored.Units, first.Units) || stored.Voter != a.Public() {
+		t.Errorf("stored %+v, %v; want the first write, by %s", stored, err, a.Public())
 	}
 	keys, err := c.kv.ListKeys(ctx)
 	if err != nil {
@@ -241,9 +274,9 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
 			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 			defer cancel()
-			o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, BlockSize: 16, ProgressEvery: time.Second, Log: testLogger(t)}
+			o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, BlockSize: 16, ProgressEvery: time.Second, Log: testLogger(t), Key: testKey}
 			type outcome struct {
-				r   count.Result
+				r   RunResult
 				err error
 			}
 			done := make(chan outcome, 1)
@@ -268,7 +301,7 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 			workerDone := make(chan struct{})
 			go func() {
 				defer close(workerDone)
-				_, _ = Work(wctx, connect(t, url), WorkerOptions{Workers: 2})
+				_, _ = Work(wctx, connect(t, url), WorkerOptions{Workers: 2, Key: testKey})
 			}()
 			defer func() { stopWorker(); <-workerDone }()
 
@@ -346,7 +379,7 @@ func TestEnsureRunKeepsSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _ := CoordinatorOptions{BlockSize: tt.blockSize, Replicas: tt.replicas}.withDefaults(9)
+		o, _ := CoordinatorOptions{BlockSize: tt.blockSize, Replicas: tt.replicas, Key: testKey}.withDefaults(9)
 		c := &coordinator{o: o, js: js}
 		err = c.ensureRun(ctx, 9)
 		if tt.wantErr != "" {

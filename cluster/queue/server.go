@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -98,9 +96,13 @@ func (es *EmbeddedServer) secure(opts *server.Options, o ServerOptions, loopback
 		opts.Authorization = tok
 		es.conn.TokenFile = o.TokenFile
 	case o.NKeysFile != "":
-		users, err := readNKeys(o.NKeysFile)
+		keys, err := ReadVoters(o.NKeysFile)
 		if err != nil {
 			return err
+		}
+		var users []*server.NkeyUser
+		for _, k := range keys {
+			users = append(users, &server.NkeyUser{Nkey: k})
 		}
 		// The coordinator gets a key of its own, known only in memory.
 		kp, err := nkeys.CreateUser()
@@ -126,30 +128,6 @@ func (es *EmbeddedServer) secure(opts *server.Options, o ServerOptions, loopback
 		opts.TLSConfig, opts.TLSTimeout = cfg, 2
 	}
 	return nil
-}
-
-// readNKeys reads public user NKeys, one per line; blank lines and lines
-// starting with # are skipped.
-func readNKeys(path string) ([]*server.NkeyUser, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("NKeys file: %w", err)
-	}
-	var users []*server.NkeyUser
-	for i, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if !nkeys.IsValidPublicUserKey(line) {
-			return nil, fmt.Errorf("%s:%d: %q is not a public user NKey (it starts with U; nk -gen user -pubout makes one)", path, i+1, clip(line))
-		}
-		users = append(users, &server.NkeyUser{Nkey: line})
-	}
-	if len(users) == 0 {
-		return nil, fmt.Errorf("NKeys file %s lists no key", path)
-	}
-	return users, nil
 }
 
 func clip(s string) string {

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"runtime"
@@ -13,15 +14,23 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/seal"
 )
 
 // WorkerOptions tune [Work]. The zero value is usable.
 type WorkerOptions struct {
 	// Workers is the number of blocks counted at once (default GOMAXPROCS).
 	Workers int
-	// Name identifies the worker in results and failure reports (default
-	// host:pid). A quorum needs workers with different names.
+	// Name labels the worker in results and messages (default host:pid).
+	// It is a label only: a quorum counts credentials (Identity), not
+	// names.
 	Name string
+	// Key seals every result: the pool's seal key, the coordinator's
+	// (required).
+	Key *seal.Key
+	// Identity signs every result: the credential the worker connects
+	// with ([LoadIdentity]); the zero value is the shared credential.
+	Identity Identity
 	// IdleExit makes Work return once no run has had work for this long;
 	// 0 means serve until ctx ends.
 	IdleExit time.Duration
@@ -45,7 +54,8 @@ const (
 	discoverIdle = 250 * time.Millisecond // look for runs this often while idle
 	discoverBusy = 2 * time.Second        // and this often while busy
 	fetchWait    = time.Second            // longest wait for a block message
-	declineDelay = 50 * time.Millisecond  // a slot rests after declining a copy
+	declineDelay = 50 * time.Millisecond  // a slot rests after declining a copy, doubling each time it declines the same block again
+	declineMax   = 30 * time.Second       // up to this
 	failDelay    = 2 * time.Second        // before a failed block is offered again
 	storeRetry   = 500 * time.Millisecond // between attempts to store a result
 )
@@ -78,13 +88,17 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	w := &worker{js: js, o: o, runs: map[string]*runHandle{}, skipped: map[string]bool{}, inHand: map[string]bool{}}
+	if o.Key == nil {
+		return WorkerReport{}, errors.New("a worker needs the pool's seal key")
+	}
+	w := &worker{js: js, o: o, token: o.Identity.token(o.Name), runs: map[string]*runHandle{}, skipped: map[string]bool{},
+		inHand: map[string]bool{}, declined: map[string]int{}}
 	w.lastWork.Store(time.Now().UnixNano())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var idle atomic.Bool
 
-	active := w.discover(ctx)
+	active, _ := w.discover(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTimer(0)
@@ -100,10 +114,16 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 				return
 			case <-t.C:
 			}
+			known := false // the server said how much work there is
 			if nc.IsConnected() {
-				active = w.discover(ctx)
+				active, known = w.discover(ctx)
 			} else {
 				active = 0 // no server: nothing to do, and a request would only time out
+			}
+			if !known {
+				// Unreachable is not idle: only a queue that says it is
+				// empty counts towards IdleExit.
+				w.lastWork.Store(time.Now().UnixNano())
 			}
 			if o.IdleExit > 0 && active == 0 && time.Since(time.Unix(0, w.lastWork.Load())) > o.IdleExit {
 				idle.Store(true)
@@ -116,6 +136,7 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 		wg.Go(func() { w.slot(ctx) })
 	}
 	wg.Wait()
+	w.held.Wait()
 	w.mu.Lock()
 	rep := w.rep
 	w.mu.Unlock()
@@ -130,26 +151,31 @@ type runHandle struct {
 	cons    jetstream.Consumer
 	kv      jetstream.KeyValue
 	ackWait time.Duration
-	active  bool // the stream holds messages
+	active  bool      // the stream holds messages
+	present time.Time // when this worker last stored its presence record
 }
 
 type worker struct {
 	js       jetstream.JetStream
 	o        WorkerOptions
+	token    string // the identity's bucket key token
 	lastWork atomic.Int64
+	held     sync.WaitGroup // declined copies waiting to be queued again
 
-	mu      sync.Mutex
-	runs    map[string]*runHandle // by stream name
-	skipped map[string]bool
-	inHand  map[string]bool // blocks some slot is counting, by subject
-	rep     WorkerReport
+	mu       sync.Mutex
+	runs     map[string]*runHandle // by stream name
+	skipped  map[string]bool
+	inHand   map[string]bool // blocks some slot is counting, by subject
+	declined map[string]int  // times this worker declined each block, by subject
+	rep      WorkerReport
 }
 
-// discover refreshes the list of runs and returns how many have messages.
-func (w *worker) discover(ctx context.Context) int {
+// discover refreshes the list of runs and returns how many have messages;
+// known is false when the server did not answer. It stores this worker's
+// presence record in each run with work, every presenceEvery.
+func (w *worker) discover(ctx context.Context) (active int, known bool) {
 	lister := w.js.ListStreams(ctx, jetstream.WithStreamListSubject("nqueens.>"))
 	seen := map[string]bool{}
-	active := 0
 	for info := range lister.Info() {
 		name := info.Config.Name
 		seen[name] = true
@@ -172,10 +198,11 @@ func (w *worker) discover(ctx context.Context) int {
 		w.mu.Unlock()
 		if h.active {
 			active++
+			w.present(ctx, h)
 		}
 	}
 	if lister.Err() != nil {
-		return 0
+		return 0, false
 	}
 	w.mu.Lock()
 	for name := range w.runs {
@@ -184,7 +211,23 @@ func (w *worker) discover(ctx context.Context) int {
 		}
 	}
 	w.mu.Unlock()
-	return active
+	return active, true
+}
+
+// present stores this worker's presence record in h's bucket, at most
+// every presenceEvery.
+func (w *worker) present(ctx context.Context, h *runHandle) {
+	if time.Since(h.present) < presenceEvery {
+		return
+	}
+	h.present = time.Now()
+	v, err := w.o.Key.Seal(presence{Worker: w.o.Name, Voter: w.o.Identity.pub, At: time.Now().UTC()})
+	if err == nil {
+		_, err = h.kv.Put(ctx, presenceKey(w.token), v)
+	}
+	if err != nil {
+		w.o.Log.Warn("cannot store this worker's presence", "run", h.run.ID, "error", err)
+	}
 }
 
 // open joins the run of stream name, or returns nil: a run of another

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	neturl "net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,12 +24,18 @@ one unit from N = 20 on), and tallies the results the workers ("nqueens
 worker") store in a key-value bucket, then prints total and unique exactly
 as count does, checked against the published counts for N ≤ 27.
 
-Trust: the coordinator counts a random --verify-fraction of the blocks
-again itself (1% by default); a worker whose result differs is banned, its
-results are discarded and counted again by others. For pools you do not
-control, --replicas 2 has every block counted by two different workers
-(--name tells them apart), and any disagreement is settled by the
-coordinator's own count. See docs/security.md.
+Trust: every result is sealed under the pool's seal key (the user's, or
+--key-file; workers need a copy) and, from a worker with an NKey, signed by
+it. The coordinator counts a random --verify-fraction of the blocks again
+itself (1% by default); a worker whose result differs is banned, its
+results are discarded and counted again by others. --replicas 2 has every
+block counted by two distinct credentials: the NKeys listed with
+--auth-nkeys, whatever names (--name) the workers give; workers without an
+NKey all vote as one shared credential, so loopback without credentials or
+a shared token allows --replicas 1 only. Any disagreement is settled by the
+coordinator's own count. Past the published counts (N > 27) a total is
+printed only with what backs it, and refused (exit 1) when no check
+independent of the workers stands behind it. See docs/security.md.
 
 Without --nats it runs an embedded nats-server on --listen (127.0.0.1:4222)
 with its files in --store, so workers on the same machine connect with the
@@ -34,7 +45,8 @@ file with --nats-token-file) or --auth-nkeys FILE (the public NKeys of the
 workers, one per line; each worker passes its seed with --nats-nkey), and
 with --server-tls-cert and --server-tls-key to encrypt the traffic (workers
 then pass --tls-ca). With --nats URL the server is yours, credentials and
-all.
+all; --auth-nkeys then lists the workers' public NKeys whose signed results
+count as distinct voters.
 
 Interrupting the coordinator loses nothing: run the same command again to
 resume from the stream and bucket. A second coordinator on the same --store
@@ -55,6 +67,7 @@ type coordinatorOptions struct {
 	verifyFraction        float64
 	verifyWorkers         int
 	jsonOut               bool
+	key                   sealKey
 }
 
 func newCoordinatorCmd() *cobra.Command {
@@ -70,18 +83,19 @@ func newCoordinatorCmd() *cobra.Command {
 	fl.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address of the embedded NATS server")
 	fl.StringVar(&o.store, "store", "nqueens-jetstream", "folder for the embedded server's files")
 	fl.StringVar(&o.tokenFile, "auth-token-file", "", "embedded server: require the token in this file from every client")
-	fl.StringVar(&o.nkeysFile, "auth-nkeys", "", "embedded server: admit only the public user NKeys listed in this file")
+	fl.StringVar(&o.nkeysFile, "auth-nkeys", "", "the workers' public user NKeys, one per line: the voters of the run (and, embedded, the only users admitted)")
 	fl.StringVar(&o.serverCert, "server-tls-cert", "", "embedded server: TLS certificate file (with --server-tls-key)")
 	fl.StringVar(&o.serverKey, "server-tls-key", "", "embedded server: TLS key file (with --server-tls-cert)")
 	fl.DurationVar(&o.ackWait, "ack-wait", time.Minute, "time a worker may hold a block without reporting progress")
 	fl.IntVar(&o.maxDeliver, "max-deliver", 5, "attempts before a failing block is set aside and reported")
 	fl.IntVar(&o.blockSize, "block-size", 0, "units per message (default: automatic, about 0.1 s of work; fixed for the life of a run)")
-	fl.IntVar(&o.replicas, "replicas", 1, "different workers that must agree on each block (quorum; fixed for the life of a run)")
+	fl.IntVar(&o.replicas, "replicas", 1, "distinct credentials (NKeys of --auth-nkeys) that must agree on each block (quorum; fixed for the life of a run)")
 	fl.Float64Var(&o.verifyFraction, "verify-fraction", 0.01, "share of blocks the coordinator counts again itself to catch wrong workers (0 to 1)")
 	fl.IntVar(&o.verifyWorkers, "verify-workers", 1, "cores the coordinator uses for its own counts")
 	fl.IntVar(&o.streamReps, "stream-replicas", 1, "copies of the run's stream and bucket on a clustered NATS server")
 	fl.DurationVar(&o.every, "progress-every", 5*time.Second, "time between progress lines")
 	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
+	addKeyFlag(cmd, &o.key)
 	cmd.MarkFlagsMutuallyExclusive("auth-token-file", "auth-nkeys")
 	cmd.MarkFlagsRequiredTogether("server-tls-cert", "server-tls-key")
 	natsFlagGroups(cmd)
@@ -112,9 +126,9 @@ func (o *coordinatorOptions) validate(args []string) error {
 	case o.every <= 0:
 		return usagef("--progress-every must be positive, got %s", o.every)
 	}
-	embedded := o.tokenFile != "" || o.nkeysFile != "" || o.serverCert != "" || o.given("listen") || o.given("store")
+	embedded := o.tokenFile != "" || o.serverCert != "" || o.given("listen") || o.given("store")
 	if o.nats.url != "" && embedded {
-		return usagef("--listen, --store, --auth-* and --server-tls-* are for the embedded server; with --nats the server is yours")
+		return usagef("--listen, --store, --auth-token-file and --server-tls-* are for the embedded server; with --nats the server is yours")
 	}
 	if o.nats.url == "" && o.nats.any() {
 		return usagef("--nats-creds, --nats-nkey, --nats-token-file and the --tls flags go with --nats; the embedded server takes --auth-token-file, --auth-nkeys and --server-tls-*")
@@ -125,6 +139,16 @@ func (o *coordinatorOptions) validate(args []string) error {
 func (o *coordinatorOptions) run(ctx context.Context) error {
 	stderr := o.stderr
 	logger := newLineLogger(stderr, "coordinator", nil)
+	key, err := o.key.get(stderr, false)
+	if err != nil {
+		return err
+	}
+	var voters []string
+	if o.nkeysFile != "" {
+		if voters, err = queue.ReadVoters(o.nkeysFile); err != nil {
+			return err
+		}
+	}
 	conn := o.nats.options("nqueens coordinator")
 	if o.nats.url == "" {
 		unlock, err := queue.LockStore(o.store)
@@ -144,7 +168,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		conn = srv.Conn()
 		conn.Name = "nqueens coordinator"
 		fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
-			srv.ClientURL(), o.store, o.workerCommand(srv.ClientURL()))
+			srv.ClientURL(), o.store, o.workerCommand(srv.ClientURL(), key.Path()))
 	}
 	// Unlike workers, which wait for a server, a coordinator with no
 	// server to talk to says so at once.
@@ -173,11 +197,16 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		VerifyFraction: o.verifyFraction,
 		VerifyWorkers:  o.verifyWorkers,
 		StreamReplicas: o.streamReps,
+		Key:            key,
+		Voters:         voters,
 		ProgressEvery:  o.every,
 		Log:            logger,
 		Progress:       progress,
 	})
 	view.finish(err == nil)
+	if qe := (*queue.QuorumError)(nil); errors.As(err, &qe) {
+		return &usageError{err}
+	}
 	if err != nil && ctx.Err() != nil {
 		where := "the NATS server"
 		if o.nats.url == "" {
@@ -188,11 +217,24 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return printCountResult(o.stdout, r, o.jsonOut)
+	if _, _, known := count.Known(o.n); !known {
+		fmt.Fprintf(stderr, "nqueens: coordinator: N = %d is past the published counts: backed by %s, the total within the estimate's spread\n", o.n, r.Backing)
+	}
+	return printCountResult(o.stdout, r.Result, o.jsonOut)
 }
 
-// workerCommand is the command line a worker of this coordinator runs.
-func (o *coordinatorOptions) workerCommand(url string) string {
+// workerCommand is the command line a worker of this coordinator runs,
+// for a server at url. A server on every interface (0.0.0.0, ::) is named
+// by this machine's host name, which a worker can dial; workers on other
+// machines need a copy of the seal key.
+func (o *coordinatorOptions) workerCommand(url string, key string) string {
+	if u, err := neturl.Parse(url); err == nil {
+		if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsUnspecified() {
+			host, _ := os.Hostname()
+			u.Host = net.JoinHostPort(cmp.Or(host, "HOST"), u.Port())
+			url = u.String()
+		}
+	}
 	parts := []string{"nqueens worker --nats", url}
 	switch {
 	case o.tokenFile != "":
@@ -203,7 +245,16 @@ func (o *coordinatorOptions) workerCommand(url string) string {
 	if o.serverCert != "" {
 		parts = append(parts, "--tls-ca", "CA-FILE")
 	}
+	if host, _, _ := net.SplitHostPort(o.listen); !loopbackHost(host) {
+		parts = append(parts, "--key-file", "COPY-OF-"+filepath.Base(key))
+	}
 	return strings.Join(parts, " ")
+}
+
+// loopbackHost reports whether host is a loopback address or localhost.
+func loopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // runState is the coordinator's progress.

@@ -52,15 +52,23 @@ core at a time), stores each block's result in the run's key-value bucket
 under a key naming the block and the worker (create-only), and only then
 acknowledges the block. While a block runs it tells the server it is in
 progress, so it is not handed to another worker. If the worker dies, its
-unacknowledged blocks go to other workers after the ack wait. A run with
---replicas needs each block counted by different workers: give each worker
-its own --name (the default, host:pid, is unique). A worker whose result
-the coordinator finds wrong is banned from the run and leaves it.
+unacknowledged blocks go to other workers after the ack wait.
+
+Every result is sealed under the pool's seal key (the user's, or
+--key-file: a copy of the coordinator's) and, when the worker connects with
+an NKey (--nats-nkey, or the seed in --nats-creds), signed by it: that key
+is the worker's identity as a voter. A run with --replicas needs each block
+counted by that many distinct keys; --name is a label shown in messages,
+and workers without an NKey all vote as one shared credential, whatever
+their names. A worker whose result the coordinator finds wrong is banned
+from the run and leaves it.
 
 It waits for runs and survives server restarts, saying on stderr when it
-cannot reach the server (it retries with backoff, up to every 30 s);
+cannot reach the server (it retries with backoff, up to every 30 s), and
+exits 1 when the server refuses its credentials a few times in a row;
 Ctrl-C or SIGTERM hands the blocks in progress back at once.
---exit-when-idle makes it stop when there has been no work for that long.`
+--exit-when-idle makes it stop once the queue has said for that long that
+it holds no work (an unreachable server is not an idle one).`
 
 // workerOptions are the flags of worker.
 type workerOptions struct {
@@ -70,6 +78,7 @@ type workerOptions struct {
 	name    string
 	idle    time.Duration
 	verbose bool
+	key     sealKey
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -83,9 +92,10 @@ func newWorkerCmd() *cobra.Command {
 	addNATSFlags(cmd, &o.nats, "NATS server URL(s), comma-separated (default nats://127.0.0.1:4222)")
 	fl := cmd.Flags()
 	fl.IntVarP(&o.workers, "workers", "w", 0, "blocks counted at once (default: all cores)")
-	fl.StringVar(&o.name, "name", "", "name of this worker in results (default host:pid)")
-	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit after this long without work (0: never)")
+	fl.StringVar(&o.name, "name", "", "label of this worker in results and messages (default host:pid); its identity as a voter is its NKey")
+	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit once the queue has had no work for this long (0: never)")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block (the debug level)")
+	addKeyFlag(cmd, &o.key)
 	natsFlagGroups(cmd)
 	return command(cmd, o)
 }
@@ -111,8 +121,16 @@ func (o *workerOptions) run(ctx context.Context) error {
 		level = slog.LevelDebug
 	}
 	logger := newLineLogger(stderr, "worker", level)
+	key, err := o.key.get(stderr, false)
+	if err != nil {
+		return err
+	}
 	conn := o.nats.options("nqueens worker " + o.name)
 	conn.Log = logger
+	id, err := queue.LoadIdentity(conn)
+	if err != nil {
+		return err
+	}
 	nc, err := queue.Connect(conn)
 	if err != nil {
 		return err
@@ -120,7 +138,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 	defer nc.Close()
 	start := time.Now()
 	rep, err := queue.Work(ctx, nc, queue.WorkerOptions{
-		Workers: o.workers, Name: o.name, IdleExit: o.idle, Log: logger,
+		Workers: o.workers, Name: o.name, IdleExit: o.idle, Log: logger, Key: key, Identity: id,
 	})
 	fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
 		escapeText(o.name), rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
