@@ -20,7 +20,7 @@ import (
 // per prefix at n = 16, sorted in a few hundred nanoseconds.
 
 // finishRows is how many rows the finisher fills: 5 bits per column (n ≤
-// 32) times 12 rows fit a 64-bit key.
+// 32) times 12 rows fit a 64-bit key, and 4 bits (n ≤ 16) fit 6 bytes.
 const finishRows = 12
 
 // maxFinishN is the largest n the finisher takes: its masks are single
@@ -32,8 +32,13 @@ const maxFinishN = 32
 // against the finisher on small boards.
 var finishUpTo = maxFinishN
 
-// keyBits is the width of a column in a key.
-const keyBits = 5
+// keyBits is the width of a column in a key of an n×n board.
+func keyBits(n int) int {
+	if n <= 16 {
+		return 4
+	}
+	return 5
+}
 
 // finisher completes prefixes of an n×n board, n ≤ maxFinishN, and holds
 // the keys of the completions it found.
@@ -52,23 +57,26 @@ type finisher struct {
 	shift [64]uint8  // where row r's column sits in a key
 	ban   [64]uint64 // squares barred from each row (the --unique border rule)
 	keys  []uint64
+	mask  uint64 // of a column in a key
 }
 
 func newFinisher(n int) *finisher {
-	f := &finisher{n: n}
+	f := &finisher{n: n, mask: 1<<keyBits(n) - 1}
 	for r := range n {
 		f.rank[r] = uint64(max(2*r-(n-1), n-1-2*r))<<6 | uint64(r)
 		if n-1-r < finishRows {
-			f.shift[r] = uint8(keyBits * (n - 1 - r))
+			f.shift[r] = uint8(keyBits(n) * (n - 1 - r))
 		}
 	}
 	return f
 }
 
-// free returns the squares of row r that no queen attacks and that r may
-// take.
+// free returns the squares of row r that no queen attacks. The barred
+// squares (ban) are left out only where the search branches: they prune,
+// and the listing checks every solution it keeps anyway, so the scans of
+// every empty row at every node need not load them.
 func (f *finisher) free(occ, diag, anti uint64, r int) uint64 {
-	return ^(occ | bits.RotateLeft64(diag, r) | bits.RotateLeft64(anti, -r) | f.ban[r&63])
+	return ^(occ | bits.RotateLeft64(diag, r) | bits.RotateLeft64(anti, -r))
 }
 
 // finish appends to f.keys the key of every completion of the board (occ,
@@ -106,7 +114,7 @@ func (f *finisher) search(occ, diag, anti, rem uint64) {
 		best = bmin(best, uint64(bits.OnesCount64(f.free(occ, diag, anti, r)))<<12|rank[r])
 	}
 	row := int(best & 63)
-	avail := f.free(occ, diag, anti, row)
+	avail := f.free(occ, diag, anti, row) &^ f.ban[row&63]
 	rem &^= 1 << uint(row)
 	var key uint64
 	// Each level fills a row and leaves at least three: fewer than
@@ -157,7 +165,7 @@ func (f *finisher) search(occ, diag, anti, rem uint64) {
 		key |= uint64(bits.TrailingZeros64(bit)) << shift[row&63]
 		row = int(best & 63)
 		occ, diag, anti, rem = no, nd, na, rem&^(1<<uint(row))
-		avail = f.free(occ, diag, anti, row)
+		avail = f.free(occ, diag, anti, row) &^ f.ban[row&63]
 	}
 }
 
@@ -187,7 +195,7 @@ func (f *finisher) small(occ, diag, anti, rem, key uint64) {
 		return
 	}
 	r := bits.TrailingZeros64(rem) & 63
-	for a := f.free(occ, diag, anti, r); a != 0; a &= a - 1 {
+	for a := f.free(occ, diag, anti, r) &^ f.ban[r]; a != 0; a &= a - 1 {
 		bit := a & -a
 		f.small(occ|bit, diag|bits.RotateLeft64(bit, -r), anti|bits.RotateLeft64(bit, r), rem&^(1<<uint(r)),
 			key|uint64(bits.TrailingZeros64(bit))<<f.shift[r])
@@ -197,7 +205,7 @@ func (f *finisher) small(occ, diag, anti, rem, key uint64) {
 // decode writes the columns a key holds into cols[from:].
 func (f *finisher) decode(key uint64, cols []uint8, from int) {
 	for r := from; r < f.n; r++ {
-		cols[r] = uint8(key >> f.shift[r&63] & (1<<keyBits - 1))
+		cols[r] = uint8(key >> f.shift[r&63] & f.mask)
 	}
 }
 
@@ -216,4 +224,15 @@ func insertionSort(a []uint64) {
 		}
 		a[j] = v
 	}
+}
+
+// mirrorBase returns the key that holds n−1 in every row from … n−1: less
+// the key of a completion of those rows, it is the key of the completion's
+// mirror image (column c becomes n−1−c), as no column borrows.
+func (f *finisher) mirrorBase(from int) uint64 {
+	var all uint64
+	for r := from; r < f.n; r++ {
+		all |= uint64(f.n-1) << f.shift[r&63]
+	}
+	return all
 }

@@ -479,3 +479,22 @@ func BenchmarkWriteList(b *testing.B) {
 var listSink ListResult
 
 func bitsRotate(x uint64, k int) uint64 { return x<<uint(k&63) | x>>uint(-k&63) }
+
+// TestListMirrorBudget: with room for only some parts' completions, the
+// right half is made from the kept ones and searched for the others, and
+// the listing is the same.
+func TestListMirrorBudget(t *testing.T) {
+	defer func(b int64) { mirrorBudget = b }(mirrorBudget)
+	for _, budget := range []int64{0, 6 * 40, 6 * 2000} {
+		mirrorBudget = budget
+		for _, n := range []int{9, 10} {
+			var got bytes.Buffer
+			if _, err := WriteList(context.Background(), &got, n, board.List, ListOptions{Workers: 3}); err != nil {
+				t.Fatal(err)
+			}
+			if want := referenceText(t, n, board.List, false); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("n=%d, mirror budget %d: %d bytes, want %d", n, budget, got.Len(), len(want))
+			}
+		}
+	}
+}

@@ -81,6 +81,12 @@ type listing struct {
 	sub      int       // rows walked before the finisher takes the rest
 	prefixes [][]uint8 // the parts, in order
 
+	// mirror, when not nil, keeps the completions of the parts of the
+	// left half (first column < n/2) for the parts of the right half, their
+	// mirror images: part i and part len−1−i (see mirror.go).
+	mirror []mirrored
+	budget atomic.Int64 // bytes the mirror may still keep
+
 	stop     atomic.Bool
 	done     chan struct{}
 	stopOnce sync.Once
@@ -104,6 +110,7 @@ func newListing(n int, opts ListOptions, kind chunkKind, t *rowTable) *listing {
 	}
 	l.depth, l.prefixes = l.split()
 	l.parts = make(chan *part, windowPerWorker*w)
+	l.keepMirror()
 	return l
 }
 
@@ -207,7 +214,7 @@ func (l *listing) run(ctx context.Context, consume func(c *chunk, take int) erro
 				if p == nil {
 					return
 				}
-				w.part(l.prefixes[i], p)
+				w.part(i, p)
 			}
 		})
 	}

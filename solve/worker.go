@@ -29,10 +29,11 @@ func newWorker(l *listing) *worker {
 	return w
 }
 
-// part lists the solutions under one prefix into p's queue, closing it at
+// part lists the solutions under prefix i into p's queue, closing it at
 // the end.
-func (w *worker) part(prefix []uint8, p *part) {
+func (w *worker) part(i int, p *part) {
 	l := w.l
+	prefix := l.prefixes[i]
 	defer close(p.chunks)
 	w.p, w.c = p, w.l.newChunk(firstChunk)
 	copy(w.cols, prefix)
@@ -46,6 +47,8 @@ func (w *worker) part(prefix []uint8, p *part) {
 	switch {
 	case w.fin == nil:
 		walk(l.n, w.cols, &w.ban, depth, l.n, &l.stop, w.emit)
+	case l.mirror != nil:
+		w.finishMirrored(i)
 	case depth >= l.sub:
 		w.finish(depth)
 	default:
