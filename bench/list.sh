@@ -68,11 +68,13 @@ done
 echo
 echo "| run | seconds | ratio | goal |"
 echo "|---|---|---|---|"
-awk -v n="$n" -v w="$w" -v s="$seed" -v l="$list" -v b="$base" -v u="$uniq" -v bl="$baseline" 'BEGIN {
+awk -v n="$n" -v w="$w" -v s="$seed" -v l="$list" -v b="$base" -v u="$uniq" -v bl="$baseline" '
+	function ratio(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "—" }
+	BEGIN {
 	printf "| seed_list %d > /dev/null | %.2f | 1 | |\n", n, s
-	printf "| nqueens list %d --workers %d > /dev/null | %.2f | %.3f of seed_list | at most 0.25 |\n", n, w, l, l / s
+	printf "| nqueens list %d --workers %d > /dev/null | %.2f | %s of seed_list | at most 0.25 |\n", n, w, l, ratio(l, s)
 	printf "| nqueens %s list %d --unique --json | %.2f | 1 | |\n", bl, n, b
-	printf "| nqueens list %d --unique --json --workers %d | %.2f | %.3f of %s | at most 0.1 |\n", n, w, u, u / b, bl }'
+	printf "| nqueens list %d --unique --json --workers %d | %.2f | %s of %s | at most 0.1 |\n", n, w, u, ratio(u, b), bl }'
 echo
 echo "Peak RSS of this tree's listings: $((rss / 1024)) MB."
 if [ -n "${LAST:-}" ]; then
