@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,29 +46,68 @@ func TestPageStreamCutOff(t *testing.T) {
 	b.waitJS("the cancellation", `document.getElementById('count').dataset.state === 'cancelled'`, 20*time.Second)
 }
 
-// TestPageServerDown stops the server under the page: a banner says so, the
-// page keeps asking, and the banner goes when the server answers again.
+// TestPageServerDown stops the server under the page while it plays a
+// search and counts: the banner says so within 2 seconds (the page's
+// heartbeat), the loaded search plays on, the count says that it stopped and
+// how far it got, and offers to count again; when the server answers again
+// the banner goes and Retry counts.
 func TestPageServerDown(t *testing.T) {
-	b := newBrowser(t, Config{})
-	b.visit("/?panel=gallery&n=6")
-	b.waitJS("the gallery", `document.querySelectorAll('.thumb').length === 4`, 20*time.Second)
+	b := newBrowser(t, Config{MaxCountN: 18, CountWorkers: 1})
+	b.visit("/?panel=count&n=18")
+	b.do("count 18", chromedp.Click(chromedp.ID("count-start")))
+	b.waitJS("progress", `document.getElementById('count').dataset.state === 'running' && document.getElementById('count-progress').value > 0`, 20*time.Second)
+	b.open("watch")
+	b.do("load 8 queens", chromedp.SetValue(chromedp.ID("watch-n"), "8"), chromedp.Click(chromedp.CSS(`#watch-form button[type=submit]`)))
+	b.waitTrace()
+	setSpeed(b, 30) // about 10 steps a second
+	b.do("play", chromedp.Click(chromedp.ID("watch-play")))
+	b.waitJS("play", `Number(document.getElementById('watch-timeline').value) > 2`, 10*time.Second)
 	if !eval[bool](b, `document.getElementById('banner').hidden`) {
 		b.t.Fatal("the banner shows while the server answers")
 	}
+	b.do("watch the banner", chromedp.Evaluate[chromedp.Void](`window.bannerAt = 0;
+		new MutationObserver(() => { if (!document.getElementById('banner').hidden && !window.bannerAt) window.bannerAt = Date.now(); })
+			.observe(document.getElementById('banner'), {attributes: true})`))
+
+	down := time.Now()
 	b.log.down.Store(true)
-	b.do("show the gallery of 5", chromedp.SetValue(chromedp.ID("gallery-n"), "5"), chromedp.Click(chromedp.ID("gallery-show")))
-	b.waitJS("the banner", `!document.getElementById('banner').hidden`, 10*time.Second)
-	if s := b.text("banner"); !strings.Contains(s, "does not answer") {
+	b.ts.CloseClientConnections()
+	b.waitJS("the banner", `window.bannerAt > 0`, 10*time.Second)
+	after := time.UnixMilli(int64(eval[float64](b, `window.bannerAt`))).Sub(down)
+	b.t.Logf("the banner came %v after the server went", after)
+	if after > 2*time.Second {
+		b.t.Errorf("the banner came %v after the server went, want within 2 s", after)
+	}
+	if s := b.text("banner"); !strings.Contains(s, "does not answer") || !strings.Contains(s, "stays playable") {
 		b.t.Fatalf("banner %q", s)
 	}
-	if s := b.text("gallery-summary"); !strings.Contains(s, "does not answer") {
-		b.t.Fatalf("the gallery says %q", s)
-	}
+	// The search plays on.
+	at := shownStep(b)
+	b.waitJS("more steps", fmt.Sprintf(`Number(document.getElementById('watch-timeline').value) > %d`, at+2), 10*time.Second)
 	b.screenshot("server-down")
-	before := b.log.len()
+	b.do("pause", chromedp.Click(chromedp.ID("watch-play")))
+
+	// A panel's request while the server is gone says why it has no answer.
+	b.open("gallery")
+	b.do("show the gallery of 5", chromedp.SetValue(chromedp.ID("gallery-n"), "5"), chromedp.Click(chromedp.ID("gallery-show")))
+	b.waitJS("the gallery's message", `document.getElementById('gallery-summary').textContent.includes('does not answer')`, 10*time.Second)
+
+	b.open("count")
+	b.waitJS("the count stopped", `document.getElementById('count').dataset.state === 'stopped'`, 10*time.Second)
+	if s := b.text("count-status"); !regexp.MustCompile(`stopped after [\d,]+ of [\d,]+ work units`).MatchString(s) {
+		b.t.Fatalf("the count says %q", s)
+	}
+	if !eval[bool](b, `document.getElementById('count-retry').checkVisibility()`) {
+		b.t.Fatal("no Retry button")
+	}
+
 	b.log.down.Store(false)
 	b.waitJS("the banner to go", `document.getElementById('banner').hidden`, 10*time.Second)
-	if got := b.log.since(before); len(got) == 0 || got[0] != "GET /api/limits" {
-		b.t.Fatalf("after the server came back the page asked %q", got)
+	b.do("retry", chromedp.Click(chromedp.ID("count-retry")))
+	b.waitJS("the count again", `document.getElementById('count').dataset.state === 'running' && document.getElementById('count-progress').value > 0`, 20*time.Second)
+	b.do("cancel", chromedp.Click(chromedp.ID("count-cancel")))
+	b.waitJS("the cancellation", `document.getElementById('count').dataset.state === 'cancelled'`, 20*time.Second)
+	if errs := b.pageErrors(); len(errs) > 0 {
+		t.Errorf("the page threw: %q", errs)
 	}
 }

@@ -28,7 +28,7 @@ var updateScreenshot = flag.Bool("update-screenshot", false, "rewrite docs/scree
 // chromiumPath finds Debian's Chromium. Without it the browser tests skip,
 // except in CI (the CI variable is set), where they must run. With -short
 // they skip: the browser sessions take most of a minute.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("drives Chromium (-short)")
@@ -49,7 +49,7 @@ func chromiumPath(t *testing.T) string {
 // it, for instance to testout/ at the repository root, which git ignores),
 // or nqueens-testout/web in the system's temporary folder, overwritten by
 // each run.
-func testOut(t *testing.T) string {
+func testOut(t testing.TB) string {
 	dir := os.Getenv("NQUEENS_TEST_OUT")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "nqueens-testout")
@@ -61,13 +61,14 @@ func testOut(t *testing.T) string {
 	return dir
 }
 
-// requestLog records the API requests the server receives, and can make
-// the server unreachable: while down, every connection is dropped unanswered,
+// requestLog records the API requests the server receives (the heartbeat's
+// pings apart), and can make the server unreachable: while down, every connection is dropped unanswered,
 // as by a server that stopped.
 type requestLog struct {
 	mu    sync.Mutex
 	paths []string
 	down  atomic.Bool
+	pings atomic.Int64
 	next  http.Handler
 }
 
@@ -75,7 +76,10 @@ func (l *requestLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if l.down.Load() {
 		panic(http.ErrAbortHandler)
 	}
-	if strings.HasPrefix(r.URL.Path, "/api/") {
+	// The page's heartbeat, a ping a second, is counted apart.
+	if r.URL.Path == "/api/ping" {
+		l.pings.Add(1)
+	} else if strings.HasPrefix(r.URL.Path, "/api/") {
 		l.mu.Lock()
 		l.paths = append(l.paths, r.Method+" "+r.URL.Path)
 		l.mu.Unlock()
@@ -98,25 +102,26 @@ func (l *requestLog) len() int {
 
 // browser drives one headless Chromium tab against a fresh server.
 type browser struct {
-	t    *testing.T
+	t    testing.TB
 	ctx  context.Context
 	base string
 	srv  *Server
 	log  *requestLog
+	ts   *httptest.Server
 	out  string
 
 	mu     sync.Mutex
 	errors []string // uncaught exceptions and console errors of the page
 }
 
-func newBrowser(t *testing.T, cfg Config) *browser {
+func newBrowser(t testing.TB, cfg Config) *browser {
 	path := chromiumPath(t)
 	s := newServer(t, cfg)
 	log := &requestLog{next: s}
 	ts := httptest.NewServer(log)
 	t.Cleanup(ts.Close)
 	b := newTab(t, path, ts.URL)
-	b.srv, b.log = s, log
+	b.srv, b.log, b.ts = s, log, ts
 	return b
 }
 
@@ -177,7 +182,7 @@ func TestMain(m *testing.M) {
 
 // newTab opens a tab of the shared browser on base, which it records the
 // page's errors of.
-func newTab(t *testing.T, path, base string) *browser {
+func newTab(t testing.TB, path, base string) *browser {
 	chromium.once.Do(func() { startChromium(path) })
 	if chromium.err != nil {
 		t.Fatalf("starting %s: %v", path, chromium.err)

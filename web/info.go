@@ -35,6 +35,17 @@ type limitsJSON struct {
 	EngineMaxN int `json:"engine_max_n"`
 }
 
+// handlePing answers 204 with no body: the page's heartbeat, which tells it
+// within a second or two that the server has gone (or is back).
+func (s *Server) handlePing(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 	if _, err := query(r); err != nil {
 		return err

@@ -86,6 +86,7 @@ func New(cfg Config) (*Server, error) {
 		return nil
 	}))
 
+	s.api("GET /api/ping", light, s.handlePing)
 	s.api("GET /api/limits", light, s.handleLimits)
 	s.api("GET /api/algorithms", light, s.handleAlgorithms)
 	s.api("POST /api/verify", light, s.handleVerify)
@@ -220,7 +221,12 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 					writeError(w, errorf(http.StatusInternalServerError, "internal error"))
 				}
 			}
-			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
+			// The page's heartbeat, a ping a second, is logged at the debug level.
+			level := slog.LevelInfo
+			if r.URL.Path == "/api/ping" && w.status == http.StatusNoContent {
+				level = slog.LevelDebug
+			}
+			s.log.Log(r.Context(), level, "request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
 				"status", w.status, "bytes", w.bytes, "ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
 		}()
 		if kind != light || (r.Method != http.MethodGet && r.Method != http.MethodHead) {

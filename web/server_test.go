@@ -18,7 +18,7 @@ import (
 
 // newServer returns a server with cfg (defaults for zero fields) that logs
 // nothing, closed at the end of the test.
-func newServer(t *testing.T, cfg Config) *Server {
+func newServer(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = quietLogger()

@@ -13,11 +13,19 @@
 //   deleteJSON(path, {signal})               → the decoded answer
 //   stream(path, params, onEvent, {signal})  → resolves when the stream ends;
 //                                              onEvent(name, data) per event
+//   open(path, params, {signal})             → the Response of a GET whose
+//                                              body the caller reads
 //   href(path, params)                       → path with its query
 //   fileURL(path, params, {signal})          → a URL for <img src>
 //   downloadLink(a, path, params, onError)   → makes link a download the answer
 //   onReachability(fn)                       → fn(true|false) when the server
 //                                              stops or starts answering
+//   checkNow()                               → asks the server at once (a
+//                                              stream that broke off)
+//
+// Over HTTP the page asks GET /api/ping every second while it is shown (a
+// heartbeat), so that a server that went away is seen within two seconds
+// even while nothing else is asked, and seen back as soon as it answers.
 //
 // Errors: an ApiError carries the server's one-line message and status; a
 // server that cannot be reached gives an ApiError with status 0.
@@ -51,6 +59,34 @@ function setReachable(on) {
   if (on === reachable) return;
   reachable = on;
   for (const fn of listeners) fn(on);
+}
+
+// The heartbeat: a ping a second while the page is visible, each given
+// 1.5 s to answer.
+const beatEvery = 1000;
+let beatTimer = 0;
+async function beat() {
+  clearTimeout(beatTimer);
+  beatTimer = 0;
+  if (document.visibilityState === 'visible') {
+    try {
+      const res = await transport.fetch('/api/ping', { signal: AbortSignal.timeout(1500), cache: 'no-store' });
+      // A proxy in front of a server that has gone answers 502 to 504.
+      setReachable(res.status < 502 || res.status > 504);
+    } catch {
+      setReachable(false);
+    }
+  }
+  if (!beatTimer) beatTimer = setTimeout(beat, beatEvery);
+}
+
+export function checkNow() {
+  if (kind === 'http') beat();
+}
+
+if (kind === 'http') {
+  beatTimer = setTimeout(beat, beatEvery);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') beat(); });
 }
 
 export function href(path, params = {}) {
@@ -150,6 +186,14 @@ export async function deleteJSON(path, { signal } = {}) {
   return decode(await send(path, { method: 'DELETE', signal }));
 }
 
+// open sends a GET and returns its Response, whose body the caller reads;
+// an error status becomes an ApiError.
+export async function open(path, params, { signal } = {}) {
+  const res = await send(href(path, params), { signal });
+  if (!res.ok) await decode(res);
+  return res;
+}
+
 // stream reads a text/event-stream with fetch (rather than EventSource, which
 // reconnects by itself when a stream ends) and calls onEvent(name, data) for
 // each event; the default event's name is 'message'.
@@ -164,6 +208,7 @@ export async function stream(path, params, onEvent, { signal } = {}) {
       chunk = await reader.read();
     } catch (err) {
       if (signal && signal.aborted) throw err;
+      checkNow();
       return; // the connection broke: the caller sees a stream without its end
     }
     if (chunk.done) return;

@@ -1,6 +1,9 @@
 // Count: the counting engine as a job on the server, with live progress, an
 // estimate of the time left, and a Cancel that stops what was started. An N
-// past the page's limit that the command line counts gets that command.
+// past the page's limit that the command line counts gets that command. A
+// server that goes away while it counts (its stream breaks, or the page's
+// heartbeat goes unanswered) stops the count: the panel says so, with the
+// work done, and offers to count again.
 
 import * as api from './api.js';
 import { readInt, setRange, showError } from './field.js';
@@ -15,6 +18,16 @@ export class CountPanel {
     this.busy = false;   // a start is on its way: a second click starts nothing
     $('count-form').addEventListener('submit', (e) => { e.preventDefault(); this.start(); });
     $('count-cancel').addEventListener('click', () => this.cancel());
+    $('count-retry').addEventListener('click', () => {
+      $('count-n').value = this.lastN;
+      this.start();
+    });
+    api.onReachability((up) => {
+      if (!up && this.job && this.job.id) {
+        this.lost = true;
+        this.job.abort.abort();
+      }
+    });
   }
 
   enter(params) { if (params.get('n')) $('count-n').value = params.get('n'); }
@@ -32,6 +45,10 @@ export class CountPanel {
     const n = readInt('count-n', ...this.range);
     if (n === null) return;
     this.busy = true;
+    this.lastN = n;
+    this.lost = false;
+    this.done = null;
+    $('count-retry').hidden = true;
     this.setRunning(true);
     this.onURL();
     $('count-result').hidden = true;
@@ -89,12 +106,10 @@ export class CountPanel {
           } else if (name === 'error') cut = true;
         }, { signal: abort.signal });
       }
-      if (state === 'running' && !abort.signal.aborted) {
-        state = 'error';
-        setStatus($('count-status'), 'The connection to the server was lost; the count stops when nobody follows it.', 'error');
-      }
+      if (state === 'running' && (!abort.signal.aborted || this.lost)) state = this.stopped();
     } catch (err) {
-      if (!abort.signal.aborted) {
+      if (this.lost || err.status === 0) state = this.stopped();
+      else if (!abort.signal.aborted) {
         state = 'error';
         setStatus($('count-status'), err.message, 'error');
       }
@@ -102,7 +117,19 @@ export class CountPanel {
     return state;
   }
 
+  // stopped says that the count stopped with the server, how far it got,
+  // and offers to count again.
+  stopped() {
+    const d = this.done;
+    const far = d ? ` after ${group(d.units_done)} of ${group(d.units)} work units (${d.seconds.toFixed(1)} s)` : '';
+    setStatus($('count-status'), `The server stopped answering: the count of N = ${this.lastN} stopped${far}. Retry counts it again from the start once the server is back.`, 'error');
+    $('count-eta').textContent = '';
+    $('count-retry').hidden = false;
+    return 'stopped';
+  }
+
   progress(d) {
+    this.done = d;
     $('count-progress').max = d.units;
     $('count-progress').value = d.units_done;
     // The time left from this run's rate of work units; units differ in

@@ -26,23 +26,24 @@ let current = null;
 let urlTimer = 0;
 let urlAt = 0;
 
-// The banner says when the server stops answering, and the page asks again
-// every few seconds until it does.
+// The banner says when the server stops answering, within two seconds
+// (api.js asks it every second), and goes when it answers again; what the
+// panels have loaded stays usable meanwhile. In the static build the page
+// asks its solver again every 2 seconds, which starts it anew.
 let retrying = false;
 function serverDown(down) {
   $('banner').hidden = !down;
-  if (down && !retrying) {
-    retrying = true;
-    const probe = async () => {
-      try {
-        await api.getJSON('/api/limits');
-        retrying = false;
-      } catch {
-        setTimeout(probe, 2000);
-      }
-    };
-    setTimeout(probe, 2000);
-  }
+  if (api.kind !== 'wasm' || !down || retrying) return;
+  retrying = true;
+  const probe = async () => {
+    try {
+      await api.getJSON('/api/limits');
+      retrying = false;
+    } catch {
+      setTimeout(probe, 2000);
+    }
+  };
+  setTimeout(probe, 2000);
 }
 
 // aliases are the panels' former names, still valid in shared links.

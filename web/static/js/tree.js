@@ -1,91 +1,134 @@
 // The search tree, in step with the timeline: each node is a partial board
-// (a queen placed) or a rejected try, coloured by outcome as of the step
-// shown. Nodes are numbered in the order the search creates them (depth
-// first), so a subtree is a contiguous range of numbers and "the tree at
-// step s" is a prefix. Small trees are drawn whole; larger ones show the path
-// to the current node and the tries beside it, each other subtree folded
-// into one node labelled with its size.
+// (a queen placed) or a rejected try, drawn by its outcome as of the step
+// shown, each outcome with its own shape as well as its colour (a filled
+// circle placed, ringed when it leads to a solution, a star for a solution,
+// a hollow circle for a dead end, a cross for a rejected try). Nodes are
+// numbered in the order the search creates them (depth first), so a subtree
+// is a contiguous range of numbers and "the tree at step s" is a prefix.
+// Small trees are drawn whole; larger ones show the path to the current
+// node and the tries beside it, each other subtree folded into one square
+// labelled with its size. The trace worker builds the nodes
+// (tracestore.js); this module draws them.
+//
+// The drawing is an ARIA tree: every node is a treeitem named with its row,
+// column, outcome and step, one of them in the tab order (a roving
+// tabindex). ↑ and ↓ move through the nodes as listed (depth first), → to
+// a node's first child, ← to its parent, Home and End to the first and last;
+// Enter or Space goes to the node's step.
 
 import { group } from './text.js';
+import { NODE_REJECT, NODE_SOLUTION } from './tracestore.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LIMIT = 160; // drawn nodes at most, when the tree is drawn whole
-const DX = 20;     // px between leaves
+const DX = 26;     // px between leaves: a 24 px target each
 const DY = 30;     // px between depths
+const HIT = 12;    // radius of a node's target
+
+const outcomes = {
+  root: 'the empty board',
+  rejected: 'rejected try',
+  solution: 'solution',
+  good: 'placed, leads to a solution',
+  dead: 'placed, dead end',
+  placed: 'placed',
+};
+
+// shape draws the mark of an outcome centred on (cx, cy); the legend draws
+// the same marks.
+export function shape(out, cx, cy, folded = false) {
+  const el = (tag, attrs) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
+  };
+  if (folded) return [el('rect', { class: 'mark', x: cx - 6, y: cy - 6, width: 12, height: 12 })];
+  switch (out) {
+    case 'rejected':
+      return [el('path', { class: 'mark', d: `M${cx - 5} ${cy - 5}L${cx + 5} ${cy + 5}M${cx + 5} ${cy - 5}L${cx - 5} ${cy + 5}` })];
+    case 'solution': {
+      const pts = [];
+      for (let k = 0; k < 10; k++) {
+        const r = k % 2 ? 3.2 : 8;
+        const a = -Math.PI / 2 + (k * Math.PI) / 5;
+        pts.push(`${(cx + r * Math.cos(a)).toFixed(2)},${(cy + r * Math.sin(a)).toFixed(2)}`);
+      }
+      return [el('polygon', { class: 'mark', points: pts.join(' ') })];
+    }
+    case 'good':
+      return [el('circle', { class: 'ring', cx, cy, r: 8 }), el('circle', { class: 'mark', cx, cy, r: 4.5 })];
+    case 'dead':
+      return [el('circle', { class: 'mark', cx, cy, r: 5 })];
+    default:
+      return [el('circle', { class: 'mark', cx, cy, r: out === 'root' ? 4 : 5.5 })];
+  }
+}
 
 export class SearchTree {
-  constructor(box, summary, onJump) {
+  constructor(box, summary, legend, onJump) {
     this.box = box;
     this.summary = summary;
     this.onJump = onJump;
-    this.reset(0);
+    this.trace = null;
+    this.focusNode = -1; // the node in the tab order, when the reader moved there
+    this.order = [];     // the nodes drawn, in the order the keys go through them
     box.addEventListener('click', (e) => {
       const g = e.target.closest('[data-step]');
-      if (g) this.onJump(Number(g.dataset.step));
+      if (g) this.go(g);
     });
+    box.addEventListener('keydown', (e) => this.keydown(e));
+    if (legend) this.drawLegend(legend);
   }
 
-  reset(n) {
+  // drawLegend names each mark of the tree beside the mark itself.
+  drawLegend(legend) {
+    const keys = [['placed', 'placed'], ['good', 'leads to a solution'], ['solution', 'solution'],
+      ['dead', 'dead end'], ['rejected', 'rejected try'], ['folded', 'folded subtree']];
+    legend.replaceChildren(...keys.map(([out, text]) => {
+      const span = document.createElement('span');
+      span.className = 'key';
+      const svg = document.createElementNS(SVG, 'svg');
+      svg.setAttribute('width', 20);
+      svg.setAttribute('height', 20);
+      svg.setAttribute('viewBox', '0 0 20 20');
+      svg.setAttribute('aria-hidden', 'true');
+      const g = document.createElementNS(SVG, 'g');
+      g.setAttribute('class', `node ${out === 'folded' ? 'placed' : out}`);
+      g.append(...shape(out, 10, 10, out === 'folded'));
+      svg.append(g);
+      span.append(svg, ` ${text}`);
+      return span;
+    }));
+  }
+
+  // reset shows the tree of trace (a TraceStore) on the n×n board.
+  reset(n, trace) {
     this.n = n;
-    // Parallel arrays, one entry per node; node 0 is the empty board.
-    this.parent = [-1];
-    this.depth = [0];
-    this.col = [0];
-    this.kind = ['root'];
-    this.step = [0];
-    this.end = [Infinity];          // nodes created before the node was left
-    this.found = [Infinity];        // step of the first solution below
-    this.left = [Infinity];         // step at which the search took it off
-    this.path = [0];
-    this.created = [];              // nodes after event i
-    this.topAt = [];                // the current node after event i
+    this.trace = trace;
+    this.focusNode = -1;
   }
 
-  // add takes the events of the trace in order.
-  add(e) {
-    const top = this.path[this.path.length - 1];
-    const node = (kind) => {
-      const id = this.parent.length;
-      this.parent.push(top);
-      this.depth.push(this.depth[top] + 1);
-      this.col.push(e.col);
-      this.kind.push(kind);
-      this.step.push(e.step);
-      this.end.push(kind === 'reject' ? id + 1 : Infinity);
-      this.found.push(Infinity);
-      this.left.push(kind === 'reject' ? e.step : Infinity);
-      return id;
-    };
-    if (e.candidate === undefined) {
-      if (e.kind === 'place') this.path.push(node('place'));
-      else if (e.kind === 'reject') node('reject');
-      else if (e.kind === 'remove' && this.path.length > 1) {
-        const v = this.path.pop();
-        this.end[v] = this.parent.length;
-        this.left[v] = e.step;
-      }
-      else if (e.kind === 'solution') {
-        for (const id of this.path) this.found[id] = Math.min(this.found[id], e.step);
-        this.kind[top] = 'solution';
-      }
-    }
-    this.created.push(this.parent.length);
-    this.topAt.push(this.path[this.path.length - 1]);
+  go(g) {
+    this.focusNode = Number(g.dataset.node);
+    this.onJump(Number(g.dataset.step));
   }
 
   // draw shows the tree as of event index pos (-1: the empty board).
   draw(pos) {
-    if (this.parent.length === 1 && this.created.length > 0) {
+    const trace = this.trace;
+    const t = trace.tree;
+    if (t.count === 1 && trace.length > 0 && trace.event(0).candidate !== undefined) {
       this.box.replaceChildren();
       this.summary.textContent = 'A brute-force search tests whole boards: it has no tree of partial boards.';
       return;
     }
-    const visible = pos >= 0 ? this.created[pos] : 1;
+    const hadFocus = this.box.contains(document.activeElement);
+    const visible = pos >= 0 ? trace.created(pos) : 1;
     const stepNow = pos >= 0 ? pos + 1 : 0;
-    const top = pos >= 0 ? this.topAt[pos] : 0;
+    const top = pos >= 0 ? trace.topAt(pos) : 0;
     const onPath = new Set();
-    for (let v = top; v >= 0; v = this.parent[v]) onPath.add(v);
-    const size = (v) => Math.min(this.end[v], visible) - v;
+    for (let v = top; v >= 0; v = t.parent[v]) onPath.add(v);
+    const size = (v) => Math.min(t.end[v], visible) - v;
 
     // children[v] lists the drawn children; folded[v] marks a folded subtree.
     const children = new Map();
@@ -93,18 +136,18 @@ export class SearchTree {
     const whole = visible <= LIMIT;
     let placements = 0;
     for (let v = 1; v < visible; v++) {
-      if (this.kind[v] !== 'reject') placements++;
-      const p = this.parent[v];
+      if (t.kind[v] !== NODE_REJECT) placements++;
+      const p = t.parent[v];
       if (!whole && !onPath.has(p)) continue;
       if (!children.has(p)) children.set(p, []);
       children.get(p).push(v);
       if (!whole && !onPath.has(v) && size(v) > 1) folded.add(v);
     }
-    let drawn = 0;
     let leaves = 0;
     const x = new Map();
+    this.order = [];
     const place = (v) => {
-      drawn++;
+      this.order.push(v);
       const kids = children.get(v) || [];
       if (!kids.length || folded.has(v)) {
         x.set(v, leaves++ * DX + DX / 2);
@@ -117,18 +160,23 @@ export class SearchTree {
     const maxDepth = Math.max(this.n, 1);
     const svg = document.createElementNS(SVG, 'svg');
     const w = Math.max(leaves * DX, 120);
-    const h = maxDepth * DY + 24;
+    const h = maxDepth * DY + 30;
     svg.setAttribute('width', w);
     svg.setAttribute('height', h);
     svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `search tree at step ${stepNow}: ${drawn} nodes drawn`);
+    svg.setAttribute('role', 'tree');
+    svg.setAttribute('aria-label', `The search tree at step ${group(stepNow)}: ${group(this.order.length)} nodes drawn`);
     const edges = document.createElementNS(SVG, 'g');
+    edges.setAttribute('aria-hidden', 'true');
     const nodes = document.createElementNS(SVG, 'g');
-    const y = (v) => this.depth[v] * DY + 12;
-    for (const [v, px] of x) {
+    nodes.setAttribute('role', 'none');
+    const y = (v) => t.depth[v] * DY + 14;
+    const focusNode = x.has(this.focusNode) ? this.focusNode : top;
+    this.gs = new Map();
+    for (const v of this.order) {
+      const px = x.get(v);
       if (v > 0) {
-        const p = this.parent[v];
+        const p = t.parent[v];
         const line = document.createElementNS(SVG, 'line');
         line.setAttribute('x1', x.get(p));
         line.setAttribute('y1', y(p));
@@ -137,58 +185,102 @@ export class SearchTree {
         line.setAttribute('class', onPath.has(v) ? 'edge path' : 'edge');
         edges.append(line);
       }
-      nodes.append(this.node(v, px, y(v), stepNow, onPath.has(v), folded.has(v) ? size(v) : 0, v === top));
+      const siblings = v > 0 ? children.get(t.parent[v]) : [0];
+      const g = this.node(v, px, y(v), stepNow, onPath.has(v), folded.has(v) ? size(v) : 0, v === top);
+      g.setAttribute('aria-level', t.depth[v] + 1);
+      g.setAttribute('aria-setsize', siblings.length);
+      g.setAttribute('aria-posinset', siblings.indexOf(v) + 1);
+      if (folded.has(v)) g.setAttribute('aria-expanded', 'false');
+      else if (children.has(v)) g.setAttribute('aria-expanded', 'true');
+      g.setAttribute('tabindex', v === focusNode ? '0' : '-1');
+      this.gs.set(v, g);
+      nodes.append(g);
     }
     svg.append(edges, nodes);
     this.box.replaceChildren(svg);
-    const cx = x.get(top);
+    if (hadFocus) this.gs.get(focusNode).focus({ preventScroll: true });
+    const cx = x.get(hadFocus ? focusNode : top);
     if (cx !== undefined && (cx < this.box.scrollLeft || cx > this.box.scrollLeft + this.box.clientWidth)) {
       this.box.scrollLeft = Math.max(0, cx - this.box.clientWidth / 2);
     }
     const rejects = visible - 1 - placements;
     const so = `${group(placements)} node${placements === 1 ? '' : 's'} (placements) and ${group(rejects)} rejected tr${rejects === 1 ? 'y' : 'ies'} so far`;
+    const how = 'Click a node, or move to it with the arrow keys and press Enter, to go to its step.';
     this.summary.textContent = whole
-      ? `${so}, all drawn; the current call is ringed. Click a node to go to its step.`
-      : `${so}; drawn: the path to the current call and the tries beside it (${drawn - 1}), each other subtree folded into one square labelled with its size. Click a node to go to its step.`;
+      ? `${so}, all drawn; the current call is ringed. ${how}`
+      : `${so}; drawn: the path to the current call and the tries beside it (${this.order.length - 1}), each other subtree folded into one square labelled with its size. ${how}`;
   }
 
   // outcome is what node v is at step now.
   outcome(v, now) {
-    if (this.kind[v] === 'reject') return 'rejected';
-    if (this.kind[v] === 'solution' && this.found[v] <= now) return 'solution';
-    if (this.found[v] <= now) return 'placed good';
-    if (this.left[v] <= now) return 'dead';
+    const t = this.trace.tree;
+    if (v === 0) return 'root';
+    if (t.kind[v] === NODE_REJECT) return 'rejected';
+    if (t.kind[v] === NODE_SOLUTION && t.found[v] <= now) return 'solution';
+    if (t.found[v] <= now) return 'good';
+    if (t.left[v] <= now) return 'dead';
     return 'placed';
   }
 
   node(v, cx, cy, now, onPath, folded, current) {
+    const t = this.trace.tree;
     const g = document.createElementNS(SVG, 'g');
-    const out = v === 0 ? 'root' : this.outcome(v, now);
+    const out = this.outcome(v, now);
     g.setAttribute('class', `node ${out}${onPath ? ' path' : ''}${current ? ' current' : ''}`);
-    g.dataset.step = this.step[v];
+    g.setAttribute('role', 'treeitem');
+    g.dataset.step = t.step[v];
+    g.dataset.node = v;
+    const what = v === 0 ? `${outcomes.root}, step 0`
+      : `row ${t.depth[v]}, column ${t.col[v]}: ${outcomes[out]}, step ${group(t.step[v])}`;
+    const label = (folded ? `${what}; ${group(folded)} nodes below, folded` : what) + (current ? '; the current call' : '');
+    g.setAttribute('aria-label', label);
+    if (current) g.setAttribute('aria-current', 'step');
     const title = document.createElementNS(SVG, 'title');
-    const what = v === 0 ? 'the empty board'
-      : `row ${this.depth[v]}, column ${this.col[v]}: ${{ rejected: 'rejected try', solution: 'solution', 'placed good': 'placed, leads to a solution', dead: 'placed, dead end', placed: 'placed' }[out]}, step ${this.step[v]}`;
-    title.textContent = folded ? `${what}; ${folded} nodes below, folded` : what;
-    let shape;
+    title.textContent = label;
+    const hit = document.createElementNS(SVG, 'circle');
+    hit.setAttribute('class', 'hit');
+    hit.setAttribute('cx', cx);
+    hit.setAttribute('cy', cy);
+    hit.setAttribute('r', HIT);
+    g.append(title, hit, ...shape(out, cx, cy, !!folded));
     if (folded) {
-      shape = document.createElementNS(SVG, 'rect');
-      shape.setAttribute('x', cx - 6);
-      shape.setAttribute('y', cy - 6);
-      shape.setAttribute('width', 12);
-      shape.setAttribute('height', 12);
-      const t = document.createElementNS(SVG, 'text');
-      t.setAttribute('x', cx);
-      t.setAttribute('y', cy + 17);
-      t.textContent = folded > 999 ? `${Math.round(folded / 1000)}k` : String(folded);
-      g.append(title, shape, t);
-      return g;
+      const text = document.createElementNS(SVG, 'text');
+      text.setAttribute('x', cx);
+      text.setAttribute('y', cy + 20);
+      text.setAttribute('aria-hidden', 'true');
+      text.textContent = folded > 999 ? `${Math.round(folded / 1000)}k` : String(folded);
+      g.append(text);
     }
-    shape = document.createElementNS(SVG, 'circle');
-    shape.setAttribute('cx', cx);
-    shape.setAttribute('cy', cy);
-    shape.setAttribute('r', current ? 6 : 5);
-    g.append(title, shape);
     return g;
+  }
+
+  keydown(e) {
+    const g = e.target.closest && e.target.closest('[role=treeitem]');
+    if (!g || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = this.trace.tree;
+    const v = Number(g.dataset.node);
+    const i = this.order.indexOf(v);
+    const firstChild = this.order[i + 1] !== undefined && t.parent[this.order[i + 1]] === v ? this.order[i + 1] : -1;
+    const moves = {
+      ArrowDown: this.order[i + 1], ArrowUp: this.order[i - 1],
+      ArrowRight: firstChild >= 0 ? firstChild : undefined, ArrowLeft: v > 0 && this.gs.has(t.parent[v]) ? t.parent[v] : undefined,
+      Home: this.order[0], End: this.order[this.order.length - 1],
+    };
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.go(g);
+      return;
+    }
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const next = moves[e.key];
+    if (next === undefined) return;
+    g.setAttribute('tabindex', '-1');
+    const ng = this.gs.get(next);
+    ng.setAttribute('tabindex', '0');
+    this.focusNode = next;
+    ng.focus();
   }
 }

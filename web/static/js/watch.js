@@ -1,28 +1,25 @@
 // The "Watch a search" panel: a classic search played from the events of the
-// trace stream. Every event carries the whole board and the counters after
-// it, so any step is shown without replaying the ones before; the board, the
+// trace stream, which a worker reads and keeps in columns (trace.js,
+// tracestore.js): any step is rebuilt whole (its board, counters, sentence
+// and what its check read) without replaying the ones before; the board, the
 // strategy's own data, the pseudocode, the tree and the solutions list all
 // draw from the event of the step shown.
 
-import * as api from './api.js';
 import { Board, attackers } from './board.js';
 import { readInt, setRange } from './field.js';
 import { drawStructure } from './structure.js';
 import * as strategies from './strategies.js';
 import { $, group, plural, setStatus } from './text.js';
 import { Timeline } from './timeline.js';
+import { loadTrace } from './trace.js';
+import { PLACE, REMOVE, SOLUTION, TraceStore } from './tracestore.js';
 import { SearchTree } from './tree.js';
 
 const zero = { nodes: 0, tries: 0, reads: 0, placed: 0, rejected: 0, backtracks: 0, solutions: 0 };
 const counterNames = ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 'tries', 'reads'];
 
-// The steps to jump to with the navigation buttons and keys: a kind of step
-// and the test of an event.
-const jumps = {
-  placement: (e) => e.kind === 'place',
-  backtrack: (e) => e.kind === 'remove',
-  solution: (e) => e.kind === 'solution',
-};
+// The steps to jump to with the navigation buttons and keys, by their kind.
+const jumps = { placement: PLACE, backtrack: REMOVE, solution: SOLUTION };
 
 export class WatchPanel {
   constructor(limits, onURL) {
@@ -31,8 +28,7 @@ export class WatchPanel {
     this.range = setRange('watch-n', 1, limits.max_trace_n);
     this.n = 0;
     this.algo = 'stack';
-    this.events = [];
-    this.solutions = [];  // indexes of solution events
+    this.trace = new TraceStore(0);
     this.loading = false;
     this.end = null;
     this.abort = null;
@@ -45,14 +41,14 @@ export class WatchPanel {
       onFocus: (r, c) => { this.focus = r ? [r, c] : null; this.drawSide(); },
     });
     this.timeline = new Timeline((pos) => this.show(pos));
-    this.timeline.isSolution = (p) => this.events[p] && this.events[p].kind === 'solution';
+    this.timeline.isSolution = (p) => this.trace.kind(p) === SOLUTION;
     // Play with a new N in the field loads that N first.
     this.timeline.beforePlay = () => {
       if (this.timeline.playing || Number($('watch-n').value) === this.n) return true;
       this.loadFromForm();
       return false;
     };
-    this.tree = new SearchTree($('watch-tree'), $('watch-tree-summary'), (step) => { this.timeline.pause(); this.timeline.go(step - 1); });
+    this.tree = new SearchTree($('watch-tree'), $('watch-tree-summary'), $('watch-tree-legend'), (step) => { this.timeline.pause(); this.timeline.go(step - 1); });
     $('watch-solutions').addEventListener('click', (e) => {
       const b = e.target.closest('button[data-pos]');
       if (b) { this.timeline.pause(); this.timeline.go(Number(b.dataset.pos)); }
@@ -84,18 +80,18 @@ export class WatchPanel {
       dd.textContent = a.summary;
       return [dt, dd];
     }));
-    for (const [what, is] of Object.entries(jumps)) {
-      $(`watch-next-${what}`).addEventListener('click', () => this.jump(is, 1));
-      $(`watch-prev-${what}`).addEventListener('click', () => this.jump(is, -1));
+    for (const [what, kind] of Object.entries(jumps)) {
+      $(`watch-next-${what}`).addEventListener('click', () => this.jump(kind, 1));
+      $(`watch-prev-${what}`).addEventListener('click', () => this.jump(kind, -1));
     }
   }
 
-  // jump goes to the next (dir 1) or previous (dir -1) step that is(e).
-  jump(is, dir) {
+  // jump goes to the next (dir 1) or previous (dir -1) step of a kind.
+  jump(kind, dir) {
     const t = this.timeline;
     t.pause();
-    for (let p = t.pos + dir; p >= 0 && p < this.events.length; p += dir) {
-      if (is(this.events[p])) { t.go(p); return; }
+    for (let p = t.pos + dir; p >= 0 && p < this.trace.length; p += dir) {
+      if (this.trace.kind(p) === kind) { t.go(p); return; }
     }
     if (dir < 0) t.go(-1);
   }
@@ -108,7 +104,7 @@ export class WatchPanel {
     const step = raw === 'end' ? Infinity : Number(raw || 0);
     $('watch-n').value = n;
     if ([...$('watch-algo').options].some((o) => o.value === algo)) $('watch-algo').value = algo;
-    if (n !== this.n || $('watch-algo').value !== this.algo || !this.events.length) this.loadFromForm(step);
+    if (n !== this.n || $('watch-algo').value !== this.algo || !this.trace.length) this.loadFromForm(step);
     else if (step) this.timeline.go(step - 1);
   }
 
@@ -129,61 +125,54 @@ export class WatchPanel {
   async load(n, algo, step) {
     if (this.abort) this.abort.abort();
     const abort = new AbortController();
-    Object.assign(this, { abort, n, algo, events: [], solutions: [], loading: true, end: null });
+    const trace = new TraceStore(n);
+    Object.assign(this, { abort, n, algo, trace, loading: true, end: null });
     this.timeline.pause();
     this.timeline.pos = -1;
-    this.tree.reset(n);
+    this.tree.reset(n, trace);
     this.board.setSize(n);
     this.drawCode();
     $('watch-lesson').textContent = strategies.lesson(algo).summary;
-    this.frames = [];
     setStatus($('watch-status'), 'Loading the search…');
     this.timeline.setLength(0, true);
     this.show(-1);
     const limit = Math.min(this.limits.max_trace_events, 100000);
     strategies.loadCandidates(n).then(() => this.drawSide()).catch(() => {});
-    let cut = '';
+    let got;
     let pending = step;
     try {
-      await api.stream('/api/trace', { n, algo, limit }, (name, data) => {
-        if (name === 'end') this.end = data;
-        else if (name === 'error') cut = data.error;
-        else {
-          if (data.kind === 'solution') this.solutions.push(this.events.length);
-          this.keepFrames(data);
-          this.events.push(data);
-          this.tree.add(data);
-          if (pending && this.events.length >= pending) {
-            this.timeline.setLength(this.events.length, true);
-            this.timeline.go(pending - 1);
-            pending = 0;
-          }
-          this.queueLength();
+      got = await loadTrace({ n, algo, limit }, trace, () => {
+        if (pending && trace.length >= pending) {
+          this.timeline.setLength(trace.length, true);
+          this.timeline.go(pending - 1);
+          pending = 0;
         }
+        this.queueLength();
       }, { signal: abort.signal });
     } catch (err) {
       if (abort.signal.aborted) return;
-      cut = err.message;
+      got = { end: null, error: err.message };
     }
     if (abort.signal.aborted) return;
+    this.end = got.end;
     this.loading = false;
     this.abort = null;
-    this.timeline.setLength(this.events.length, false);
-    if (pending) this.timeline.go(Math.min(pending, this.events.length) - 1);
-    this.timeline.setMarks(this.solutions);
-    this.reportEnd(cut, limit);
+    this.timeline.setLength(trace.length, false);
+    if (pending) this.timeline.go(Math.min(pending, trace.length) - 1);
+    this.timeline.setMarks(trace.solutions);
+    this.reportEnd(got.error, limit);
     this.show(this.timeline.pos);
   }
 
   // queueLength tells the timeline about new steps once a frame, not once
-  // an event.
+  // a batch.
   queueLength() {
     if (this.drawQueued) return;
     this.drawQueued = true;
     requestAnimationFrame(() => {
       this.drawQueued = false;
       if (this.loading) {
-        this.timeline.setLength(this.events.length, true);
+        this.timeline.setLength(this.trace.length, true);
         this.drawNotes();
         this.drawStep();
       }
@@ -194,25 +183,21 @@ export class WatchPanel {
     const end = this.end;
     const { n, algo } = this;
     if (!end) {
-      setStatus($('watch-status'), `${cut || 'The connection was lost'}; ${group(this.events.length)} steps received, which you can play.`, 'error');
+      setStatus($('watch-status'), `${cut || 'The connection was lost'}; ${group(this.trace.length)} steps received, which you can play.`, 'error');
     } else if (end.truncated) {
       setStatus($('watch-status'), `${algo} on ${n}×${n}: the first ${group(end.events)} steps of a longer search (the page plays at most ${group(limit)}).`);
     } else {
-      setStatus($('watch-status'), `${algo} on ${n}×${n}: the whole search, ${group(this.events.length)} steps.`, 'good');
+      setStatus($('watch-status'), `${algo} on ${n}×${n}: the whole search, ${group(this.trace.length)} steps.`, 'good');
     }
   }
 
-  // keepFrames gives a bitmask event the masks of every call on the stack
-  // as they are at that step: the current call's from the event, each
-  // caller's from its last step (a suspended call's words do not change).
-  keepFrames(e) {
-    if (!e.masks || !e.row) return;
-    this.frames = this.frames.slice(0, e.row - 1);
-    this.frames[e.row - 1] = e.masks;
-    e.frames = this.frames.slice();
+  // event is the step at pos, rebuilt once however many views draw it.
+  event(pos) {
+    if (this.shown && this.shown.trace === this.trace && this.shown.pos === pos) return this.shown.e;
+    const e = this.trace.event(pos);
+    this.shown = { trace: this.trace, pos, e };
+    return e;
   }
-
-  event(pos) { return pos >= 0 ? this.events[pos] : null; }
 
   // show draws the step at pos everywhere; the costly views wait while the
   // player runs fast.
@@ -280,7 +265,7 @@ export class WatchPanel {
 
   stepText() {
     const pos = this.timeline.pos;
-    const total = this.loading ? `${group(this.events.length)}+` : group(this.events.length);
+    const total = this.loading ? `${group(this.trace.length)}+` : group(this.trace.length);
     const e = this.event(pos);
     if (!e) return `Empty board (${total} steps)`;
     if (e.candidate !== undefined) return `Step ${group(e.step)} of ${total}: candidate ${group(e.candidate)}, ${e.kind === 'solution' ? `solution ${e.counters.solutions}` : 'rejected'}`;
@@ -322,24 +307,25 @@ export class WatchPanel {
   drawNotes() {
     const pos = this.timeline.pos;
     let k = 0;
-    while (k < this.solutions.length && this.solutions[k] <= pos) k++;
+    const solutions = this.trace.solutions;
+    while (k < solutions.length && solutions[k] <= pos) k++;
     const list = $('watch-solutions');
     if (list.childElementCount !== Math.min(k, 200)) {
-      list.replaceChildren(...this.solutions.slice(0, Math.min(k, 200)).map((p, i) => {
+      list.replaceChildren(...solutions.slice(0, Math.min(k, 200)).map((p, i) => {
         const li = document.createElement('li');
         const b = document.createElement('button');
         b.type = 'button';
         b.dataset.pos = p;
-        b.textContent = `${i + 1}: ${this.events[p].queens.join(' ')} (step ${group(p + 1)})`;
+        b.textContent = `${i + 1}: ${this.trace.queens(p).join(' ')} (step ${group(p + 1)})`;
         li.append(b);
         return li;
       }));
     }
     let note = '';
     if (k === 0 && pos >= 0) {
-      note = this.loading || this.solutions.length
+      note = this.loading || solutions.length
         ? `No solution yet in the ${plural(pos + 1, 'step')} played.`
-        : `The ${plural(this.events.length, 'step')} loaded hold no solution: ${this.end && this.end.truncated ? `this search on ${this.n}×${this.n} runs far longer before its first solution than the page can play. Try a smaller N to see one.` : 'this board has none.'}`;
+        : `The ${plural(this.trace.length, 'step')} loaded hold no solution: ${this.end && this.end.truncated ? `this search on ${this.n}×${this.n} runs far longer before its first solution than the page can play. Try a smaller N to see one.` : 'this board has none.'}`;
     } else if (k > 200) {
       note = `${group(k)} solutions so far; the first 200 are listed.`;
     } else if (k > 0) {
@@ -386,7 +372,7 @@ export class WatchPanel {
   // to fields, sliders and the board's own grid navigation.
   ownsKey(e) {
     if ($('watch').hidden || e.ctrlKey || e.metaKey || e.altKey) return false;
-    const own = e.key === ' ' ? 'input, select, textarea, button, a, dialog, [role=grid], [role=region], summary' : 'input, select, textarea, dialog, [role=grid], [role=region]';
+    const own = e.key === ' ' ? 'input, select, textarea, button, a, dialog, [role=grid], [role=tree], [role=region], summary' : 'input, select, textarea, dialog, [role=grid], [role=tree], [role=region]';
     return !(e.target.closest && e.target.closest(own));
   }
 }
