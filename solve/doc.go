@@ -1,7 +1,10 @@
 // Package solve finds solutions: one by the closed-form construction in O(n)
 // ([Construct], streamed row by row so that 10^9 rows need no memory), random
 // ones by local search ([Random]), and all of them, or one per symmetry
-// class, in lexicographic order ([All], [Unique]).
+// class, in lexicographic order: [List], [ListEach] and [WriteList] search
+// on every core and deliver in order (list.go, order.go, finish.go), [All]
+// and [Unique] are the plain one-core enumerations they are tested
+// against.
 //
 // The construction is the classical explicit solution (Ahrens 1910,
 // Hoffman, Loessi and Moore 1969) with cases on n mod 6. Write the even

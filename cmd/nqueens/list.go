@@ -23,14 +23,23 @@ import (
 var listFormats = []board.Format{board.List, board.Grid, board.Dots, board.Unicode, board.JSON}
 
 const listLong = `list prints the solutions of the N-Queens problem in lexicographic order
-of their 1-based column lists, as they are found (N ≤ 64; beyond N ≈ 30 even
-the first ones take long).
+of their 1-based column lists (N ≤ 64; beyond N ≈ 30 even the first ones
+take long).
 
 --unique prints one solution per class under the 8 symmetries of the square
 (the lexicographically smallest of its orbit, OEIS A002562), with the size of
 its orbit. Board formats (grid, dots, unicode) put a line "# solution K"
 before each board; list and json print one solution a line, and nothing
-else goes to stdout.`
+else goes to stdout.
+
+The search runs on every core (--workers): parts of it, the prefixes of the
+first rows, are searched at once and printed in order, the same output for
+any number of workers, in a few megabytes of memory whatever N. --limit K
+stops after K solutions; a reader that goes away (| head) ends the listing
+quietly; Ctrl-C stops it within a second, with exit status 130, saying how
+many solutions were written. -o FILE is written whole or not at all: the
+listing goes to a temporary file beside it, renamed to FILE at the end and
+removed if the listing stops early.`
 
 // listOptions are the flags and arguments of list.
 type listOptions struct {
