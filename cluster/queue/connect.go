@@ -81,7 +81,18 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		}),
 	}
 	var lastLogged time.Time
-	opts = append(opts, nats.ReconnectErrHandler(func(_ *nats.Conn, err error) {
+	refused := 0 // attempts in a row the server refused the credentials
+	opts = append(opts, nats.ReconnectErrHandler(func(nc *nats.Conn, err error) {
+		if credentialError(err) {
+			// Credentials do not mend by waiting: after a few refusals the
+			// connection is closed, and its users say why.
+			if refused++; refused >= credentialTries {
+				nc.Close()
+				return
+			}
+		} else {
+			refused = 0
+		}
 		if time.Since(lastLogged) >= logFailedEvery {
 			lastLogged = time.Now()
 			logger.Warn("cannot reach the NATS server; retrying", "url", redact(url), "error", err, "retry_every_at_most", reconnectMax)
@@ -97,6 +108,42 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)
 	}
 	return nc, nil
+}
+
+// credentialTries is how many refusals of its credentials in a row a
+// connection takes before it is closed.
+const credentialTries = 3
+
+// credentialError reports whether err is the server refusing the
+// client's credentials.
+func credentialError(err error) bool {
+	if err == nil {
+		return false
+	}
+	for _, e := range []error{nats.ErrAuthorization, nats.ErrAuthExpired, nats.ErrAuthRevoked, nats.ErrNkeysNotSupported} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(err.Error()), "authorization violation")
+}
+
+// CredentialError is a connection closed because the server refused its
+// credentials.
+type CredentialError struct{ Err error }
+
+func (e *CredentialError) Error() string {
+	return fmt.Sprintf("the NATS server refused this client's credentials (%v), %d times in a row: check --nats-nkey, --nats-creds, --nats-token-file, or the user and password in --nats", e.Err, credentialTries)
+}
+
+func (e *CredentialError) Unwrap() error { return e.Err }
+
+// closedError says why nc, closed, can serve no more.
+func closedError(nc *nats.Conn) error {
+	if err := nc.LastError(); credentialError(err) {
+		return &CredentialError{Err: err}
+	}
+	return fmt.Errorf("the connection to the NATS server is closed: %v", nc.LastError())
 }
 
 // authOptions turns o's credentials and TLS files into nats.go options.

@@ -278,7 +278,7 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 			return fmt.Errorf("run %s was started with blocks of %d units, not %d; resume it without a block size or with %d", run.ID, stored.BlockSize, o.BlockSize, stored.BlockSize)
 		}
 		if o.Replicas != 0 && o.Replicas != stored.Replicas {
-			return fmt.Errorf("run %s was started with %d replica(s), not %d; resume it without --replicas or with %d", run.ID, stored.Replicas, o.Replicas, stored.Replicas)
+			return fmt.Errorf("run %s was started with %d replica(s), not %d; resume it without --replicas, or with --replicas %d", run.ID, stored.Replicas, o.Replicas, stored.Replicas)
 		}
 		run = stored
 	case !errors.Is(err, jetstream.ErrStreamNotFound):

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -8,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"math/big"
 	"net"
 	"os"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nkeys"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // writeCert makes a key pair signed by parent (self-signed when parent is
@@ -202,5 +205,90 @@ func TestEmbeddedServerCredentials(t *testing.T) {
 				t.Errorf("refusal %q does not say why", err)
 			}
 		})
+	}
+}
+
+// TestStoreLockIsTheSystems: a second lock on a store folder is refused
+// while the first holds it, also after the file that names the holder is
+// deleted (the lock was that file's, so a new file let a second
+// coordinator in), and granted once the first lets go.
+func TestStoreLockIsTheSystems(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := LockStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockStore(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("in use by another coordinator (pid %d on host ", os.Getpid())) {
+		t.Fatalf("second lock: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, storeLockName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockStore(dir); err == nil || !strings.Contains(err.Error(), "in use by another coordinator") {
+		t.Fatalf("second lock after the holder's file was deleted: %v", err)
+	}
+	unlock()
+	again, err := LockStore(dir)
+	if err != nil {
+		t.Fatalf("lock after the first let go: %v", err)
+	}
+	again()
+}
+
+// TestWorkerWrongCredentials: a worker whose token the server refuses
+// stops with an error naming the credential problem (it used to retry
+// forever without saying so).
+func TestWorkerWrongCredentials(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "token"), filepath.Join(dir, "wrong")
+	os.WriteFile(good, []byte("the token\n"), 0o600)
+	os.WriteFile(bad, []byte("another\n"), 0o600)
+	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), TokenFile: good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	nc, err := Connect(ConnOptions{URL: srv.ClientURL(), TokenFile: bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	_, err = Work(ctx, nc, WorkerOptions{Key: testKey})
+	var ce *CredentialError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "refused this client's credentials (nats: Authorization Violation)") || ctx.Err() != nil {
+		t.Fatalf("Work with a wrong token: %v", err)
+	}
+}
+
+// TestIdleExitNeedsAnAnswer: with IdleExit a worker stops once the queue
+// says it has no work, but not while the server cannot be reached (it
+// used to take an unreachable server for an idle one).
+func TestIdleExitNeedsAnAnswer(t *testing.T) {
+	srv, url := startServer(t, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	const idle = 200 * time.Millisecond
+	if _, err := Work(ctx, connect(t, url), WorkerOptions{Key: testKey, IdleExit: idle}); err != nil {
+		t.Fatalf("an idle worker: %v, want it to stop with no error", err)
+	}
+	nc := connect(t, url)
+	srv.Shutdown()
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Work(wctx, nc, WorkerOptions{Key: testKey, IdleExit: idle})
+		done <- err
+	}()
+	// Five idle times with the server gone: the worker must still wait.
+	select {
+	case err := <-done:
+		t.Fatalf("the worker stopped while the server was unreachable: %v", err)
+	case <-time.After(5 * idle):
+	}
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped worker: %v", err)
 	}
 }

@@ -94,8 +94,8 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	w := &worker{js: js, o: o, token: o.Identity.token(o.Name), runs: map[string]*runHandle{}, skipped: map[string]bool{},
 		inHand: map[string]bool{}, declined: map[string]int{}}
 	w.lastWork.Store(time.Now().UnixNano())
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var idle atomic.Bool
 
 	active, _ := w.discover(ctx)
@@ -115,6 +115,10 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 			case <-t.C:
 			}
 			known := false // the server said how much work there is
+			if nc.IsClosed() {
+				cancel(closedError(nc))
+				return
+			}
 			if nc.IsConnected() {
 				active, known = w.discover(ctx)
 			} else {
@@ -127,7 +131,7 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 			}
 			if o.IdleExit > 0 && active == 0 && time.Since(time.Unix(0, w.lastWork.Load())) > o.IdleExit {
 				idle.Store(true)
-				cancel()
+				cancel(nil)
 				return
 			}
 		}

@@ -300,3 +300,32 @@ func TestMergeForgedPastTheTable(t *testing.T) {
 		t.Errorf("N = 28 made up under the user's key: exit %d, %q, %q", code, out, errOut)
 	}
 }
+
+// TestCoordinatorFlagsOfARun: a coordinator started without --replicas
+// leaves the stored run's replicas alone (the flag's default, 1, was sent
+// and refused a run of --replicas 2), and suggests workers an address they
+// can dial when the server listens on every interface (it suggested
+// nats://0.0.0.0:P).
+func TestCoordinatorFlagsOfARun(t *testing.T) {
+	o := &coordinatorOptions{replicas: 1}
+	o.given = func(string) bool { return false }
+	if r := o.queueOptions().Replicas; r != 0 {
+		t.Errorf("without --replicas the run's options ask for %d replicas, want 0 (the run's own)", r)
+	}
+	o.given = func(f string) bool { return f == "replicas" }
+	if r := o.queueOptions().Replicas; r != 1 {
+		t.Errorf("with --replicas 1: %d", r)
+	}
+	host, _ := os.Hostname()
+	for _, listen := range []string{"0.0.0.0:4222", "[::]:4222"} {
+		o := &coordinatorOptions{listen: listen}
+		line := o.workerCommand("nats://"+listen, "/home/u/.config/nqueens/seal.key")
+		if strings.Contains(line, "0.0.0.0") || strings.Contains(line, "[::]") || !strings.Contains(line, "nats://"+host+":4222") || !strings.Contains(line, "--key-file COPY-OF-seal.key") {
+			t.Errorf("--listen %s: workers are told %q", listen, line)
+		}
+	}
+	o = &coordinatorOptions{listen: "127.0.0.1:4222"}
+	if line := o.workerCommand("nats://127.0.0.1:4222", "/k"); line != "nqueens worker --nats nats://127.0.0.1:4222" {
+		t.Errorf("loopback: workers are told %q", line)
+	}
+}

@@ -189,20 +189,9 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		}
 		fmt.Fprintln(stderr, view.line(runState(p)))
 	}
-	r, err := queue.Coordinate(ctx, nc, o.n, queue.CoordinatorOptions{
-		AckWait:        o.ackWait,
-		MaxDeliver:     o.maxDeliver,
-		BlockSize:      o.blockSize,
-		Replicas:       o.replicas,
-		VerifyFraction: o.verifyFraction,
-		VerifyWorkers:  o.verifyWorkers,
-		StreamReplicas: o.streamReps,
-		Key:            key,
-		Voters:         voters,
-		ProgressEvery:  o.every,
-		Log:            logger,
-		Progress:       progress,
-	})
+	qo := o.queueOptions()
+	qo.Key, qo.Voters, qo.Log, qo.Progress = key, voters, logger, progress
+	r, err := queue.Coordinate(ctx, nc, o.n, qo)
 	view.finish(err == nil)
 	if qe := (*queue.QuorumError)(nil); errors.As(err, &qe) {
 		return &usageError{err}
@@ -221,6 +210,27 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		fmt.Fprintf(stderr, "nqueens: coordinator: N = %d is past the published counts: backed by %s, the total within the estimate's spread\n", o.n, r.Backing)
 	}
 	return printCountResult(o.stdout, r.Result, o.jsonOut)
+}
+
+// queueOptions are the run's options from the flags. A run keeps the
+// replicas it was created with: without --replicas the stored number holds
+// (the flag's default, 1, made resuming a run of --replicas 2 fail with
+// advice to drop the flag, which did not help).
+func (o *coordinatorOptions) queueOptions() queue.CoordinatorOptions {
+	replicas := o.replicas
+	if o.given == nil || !o.given("replicas") {
+		replicas = 0
+	}
+	return queue.CoordinatorOptions{
+		AckWait:        o.ackWait,
+		MaxDeliver:     o.maxDeliver,
+		BlockSize:      o.blockSize,
+		Replicas:       replicas,
+		VerifyFraction: o.verifyFraction,
+		VerifyWorkers:  o.verifyWorkers,
+		StreamReplicas: o.streamReps,
+		ProgressEvery:  o.every,
+	}
 }
 
 // workerCommand is the command line a worker of this coordinator runs,
