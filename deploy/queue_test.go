@@ -321,13 +321,16 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 	clientTLS := []string{"--tls-ca", s.ca.file("ca.pem"), "--tls-cert", s.ca.file("client.pem"), "--tls-key", s.ca.file("client-key.pem")}
 	url := "tls://" + s.addr
 	const n = 15
+	coord := startProcess(t, nil, bin, append([]string{"coordinator", strconv.Itoa(n),
+		"--nats", "tls://coordinator:" + s.password + "@" + s.addr, "--progress-every", "1s"}, clientTLS...)...)
+	// The workers start once the blocks are published: started first, on a
+	// loaded machine --exit-when-idle could end them before there was work.
+	waitFor(t, time.Minute, func() bool { return strings.Contains(coord.errors(), "published") }, "the coordinator to publish the blocks")
 	var workers []*process
 	for i := range 2 {
 		args := append(queueWorkerArgs(t, url), "--nats-nkey", s.seedFile, "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
 		workers = append(workers, startProcess(t, nil, bin, append(args, clientTLS...)...))
 	}
-	coord := startProcess(t, nil, bin, append([]string{"coordinator", strconv.Itoa(n),
-		"--nats", "tls://coordinator:" + s.password + "@" + s.addr, "--progress-every", "1s"}, clientTLS...)...)
 	if code := coord.wait(t, 2*time.Minute, "coordinator"); code != 0 || coord.output() != published(t, n) {
 		t.Fatalf("coordinator: exit %d, stdout %q, want %q", code, coord.output(), published(t, n))
 	}
