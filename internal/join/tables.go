@@ -40,8 +40,16 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("the join of N = %d needs %.1f GB for its quarter tables, more than the %.1f GB available",
-		e.N, float64(e.Need)/1e9, float64(e.Limit)/1e9)
+	return fmt.Sprintf("the join of N = %d needs %s for its quarter tables, more than the %s available",
+		e.N, formatBytes(e.Need), formatBytes(e.Limit))
+}
+
+// formatBytes writes a size in MB below a gigabyte, else in GB.
+func formatBytes(b int64) string {
+	if b < 1e9 {
+		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(b)/1e9)
 }
 
 // NewTables builds the quarter tables of l, refusing with a *MemoryError
