@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"go/format"
 	"log"
+	"math/bits"
 	"os"
 )
 
@@ -36,7 +37,13 @@ func main() {
 		}
 		fmt.Fprintf(&b, "%d, ", i%16/8*8+7-i%8)
 	}
-	b.WriteString("\n}\n")
+	b.WriteString("\n}\n\n")
+	b.WriteString("// nibbleCount is the number of bits of each 4-bit value, for VPSHUFB.\n")
+	b.WriteString("var nibbleCount = [16]uint8{")
+	for v := range 16 {
+		fmt.Fprintf(&b, "%d, ", bits.OnesCount8(uint8(v)))
+	}
+	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatal(err)

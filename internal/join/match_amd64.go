@@ -31,6 +31,59 @@ func countK8AVX512(tab *blockRow, offs *uint32, n int) uint64
 //go:noescape
 func countK9AVX512(tab *blockRow, offs *uint32, n int) uint64
 
+//go:noescape
+func countK1AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK2AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK3AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK4AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK5AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK6AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK7AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK8AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+//go:noescape
+func countK9AVX2(tab *blockRow, offs *uint32, n int) uint64
+
+// rowsAVX2 is rowsAVX512 in 256-bit halves.
+//
+//go:noescape
+func rowsAVX2(has, tab, valid *blockRow, k, w int)
+
+var countKAVX2 = [...]func(tab *blockRow, offs *uint32, n int) uint64{
+	nil, countK1AVX2, countK2AVX2, countK3AVX2, countK4AVX2,
+	countK5AVX2, countK6AVX2, countK7AVX2, countK8AVX2, countK9AVX2,
+}
+
+func countBlockAVX2(tab []blockRow, offs []uint32, k int) uint64 {
+	n := len(offs) / k
+	if n == 0 {
+		return 0
+	}
+	return countKAVX2[k](&tab[0], &offs[0], n)
+}
+
+func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
+	rowsAVX2(&has[0], &tab[0], valid, k, w)
+}
+
+// avx2Ops are the AVX2 and BMI2 loops, for CPUs without AVX-512: the
+// joins, filters, reversal and bit planes stay in Go.
+var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, cutValuesVector, compressVector, offsetsVector, planesGo, rowsVectorAVX2, countBlockAVX2}
+
 var countKAVX512 = [...]func(tab *blockRow, offs *uint32, n int) uint64{
 	nil, countK1AVX512, countK2AVX512, countK3AVX512, countK4AVX512,
 	countK5AVX512, countK6AVX512, countK7AVX512, countK8AVX512, countK9AVX512,
@@ -100,6 +153,10 @@ func rowsVector(has, tab []blockRow, valid *blockRow, k, w int) {
 }
 
 func init() {
+	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 {
+		allOps = append(allOps, &avx2Ops)
+		ops = &avx2Ops
+	}
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512BW &&
 		cpu.X86.HasAVX512GFNI && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT {
 		allOps = append(allOps, &avx512Ops)

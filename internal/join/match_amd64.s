@@ -78,6 +78,67 @@ done: \
 	VZEROUPPER; \
 	RET
 
+// The same counts in AVX2, a 512-bit row in two 256-bit halves (Y0, Y1)
+// and the bits counted by nibbles (VPSHUFB with the table in Y14, the mask
+// 0x0f in Y15), summed per 64-bit lane by VPSADBW into Y12.
+
+// ROW2(c) ANDs into Y0:Y1 the table row at the c-th offset of the current y.
+#define ROW2(c) \
+	MOVL (4*c)(SI), AX; \
+	VPAND (DI)(AX*1), Y0, Y0; \
+	VPAND 32(DI)(AX*1), Y1, Y1
+
+#define HEAD2 \
+	MOVQ tab+0(FP), DI; \
+	MOVQ offs+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	MOVQ $·nibbleCount(SB), AX; \
+	VBROADCASTI128 (AX), Y14; \
+	MOVQ $0x0f0f0f0f0f0f0f0f, AX; \
+	VMOVQ AX, X15; \
+	VPBROADCASTQ X15, Y15; \
+	VPXOR Y13, Y13, Y13; \
+	VPXOR Y12, Y12, Y12; \
+	TESTQ CX, CX; \
+	JZ done
+
+#define FIRST2 \
+	MOVL (SI), AX; \
+	VMOVDQU (DI)(AX*1), Y0; \
+	VMOVDQU 32(DI)(AX*1), Y1
+
+// TAIL2(K) counts the bits of Y0:Y1 into Y12 and moves to the next y.
+#define TAIL2(K) \
+	VPAND Y15, Y0, Y2; \
+	VPSRLW $4, Y0, Y3; \
+	VPAND Y15, Y3, Y3; \
+	VPSHUFB Y2, Y14, Y2; \
+	VPSHUFB Y3, Y14, Y3; \
+	VPADDB Y2, Y3, Y2; \
+	VPAND Y15, Y1, Y4; \
+	VPSRLW $4, Y1, Y5; \
+	VPAND Y15, Y5, Y5; \
+	VPSHUFB Y4, Y14, Y4; \
+	VPSHUFB Y5, Y14, Y5; \
+	VPADDB Y4, Y5, Y4; \
+	VPADDB Y4, Y2, Y2; \
+	VPSADBW Y13, Y2, Y2; \
+	VPADDQ Y2, Y12, Y12; \
+	ADDQ $(4*K), SI; \
+	DECQ CX; \
+	JNZ loop
+
+#define END2 \
+done: \
+	VEXTRACTI128 $1, Y12, X2; \
+	VPADDQ X2, X12, X12; \
+	VPSHUFD $0x4e, X12, X2; \
+	VPADDQ X2, X12, X12; \
+	VMOVQ X12, AX; \
+	MOVQ AX, ret+24(FP); \
+	VZEROUPPER; \
+	RET
+
 // func countK1AVX512(tab *blockRow, offs *uint32, n int) uint64
 //
 // countBlockGo for k = 1 … 9 in AVX-512: one 512-bit row per chunk, the
@@ -555,4 +616,146 @@ vloop:
 	DECQ CX
 	JNZ vloop
 vdone:
+	RET
+
+// func countK1AVX2(tab *blockRow, offs *uint32, n int) uint64
+TEXT ·countK1AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	TAIL2(1)
+	END2
+
+TEXT ·countK2AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	TAIL2(2)
+	END2
+
+TEXT ·countK3AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	TAIL2(3)
+	END2
+
+TEXT ·countK4AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	ROW2(3)
+	TAIL2(4)
+	END2
+
+TEXT ·countK5AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	ROW2(3)
+	ROW2(4)
+	TAIL2(5)
+	END2
+
+TEXT ·countK6AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	ROW2(3)
+	ROW2(4)
+	ROW2(5)
+	TAIL2(6)
+	END2
+
+TEXT ·countK7AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	ROW2(3)
+	ROW2(4)
+	ROW2(5)
+	ROW2(6)
+	TAIL2(7)
+	END2
+
+TEXT ·countK8AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	ROW2(3)
+	ROW2(4)
+	ROW2(5)
+	ROW2(6)
+	ROW2(7)
+	TAIL2(8)
+	END2
+
+TEXT ·countK9AVX2(SB), NOSPLIT, $0-32
+	HEAD2
+loop:
+	FIRST2
+	ROW2(1)
+	ROW2(2)
+	ROW2(3)
+	ROW2(4)
+	ROW2(5)
+	ROW2(6)
+	ROW2(7)
+	ROW2(8)
+	TAIL2(9)
+	END2
+
+// func rowsAVX2(has, tab, valid *blockRow, k, w int)
+//
+// rowsAVX512 in two 256-bit halves.
+TEXT ·rowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ has+0(FP), SI
+	MOVQ tab+8(FP), DI
+	MOVQ valid+16(FP), AX
+	MOVQ k+24(FP), CX
+	MOVQ w+32(FP), R8
+	VMOVDQU (AX), Y0
+	VMOVDQU 32(AX), Y3
+	MOVQ $64, R9
+	SHLXQ R8, R9, R9        // 64·2^w, the bytes of a chunk's table
+r2chunk:
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y3, 32(DI)
+	MOVQ $64, R10           // 64·2^j
+	XORQ R11, R11           // j
+r2bit:
+	VMOVDQU (SI), Y1        // plane c·w+j
+	VMOVDQU 32(SI), Y4
+	ADDQ $64, SI
+	XORQ R12, R12           // 64·u
+r2row:
+	VPANDN (DI)(R12*1), Y1, Y2
+	VPANDN 32(DI)(R12*1), Y4, Y5
+	LEAQ (DI)(R10*1), R13
+	VMOVDQU Y2, (R13)(R12*1)
+	VMOVDQU Y5, 32(R13)(R12*1)
+	ADDQ $64, R12
+	CMPQ R12, R10
+	JLT r2row
+	SHLQ $1, R10
+	INCQ R11
+	CMPQ R11, R8
+	JLT r2bit
+	ADDQ R9, DI
+	DECQ CX
+	JNZ r2chunk
+	VZEROUPPER
 	RET

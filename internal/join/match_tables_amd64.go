@@ -29,3 +29,6 @@ var byteReverse = [64]byte{
 	7, 6, 5, 4, 3, 2, 1, 0,
 	15, 14, 13, 12, 11, 10, 9, 8,
 }
+
+// nibbleCount is the number of bits of each 4-bit value, for VPSHUFB.
+var nibbleCount = [16]uint8{0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
