@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 )
 
@@ -219,3 +220,35 @@ func readSecret(path string) (string, error) {
 	}
 	return tok, nil
 }
+
+// storageError reports whether err is the server refusing a write for lack
+// of room: a full disk, or JetStream's limits reached, or JetStream
+// stopped (which a server does when its disk fills).
+func storageError(err error) bool {
+	var api *jetstream.APIError
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, &api) && (api.ErrorCode == jetstream.JSErrCodeJetStreamNotEnabled || api.ErrorCode == 10023 || api.ErrorCode == 10047):
+		// 10023 insufficient resources, 10047 storage resources exceeded
+		return true
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "insufficient resources") || strings.Contains(msg, "no space left") || strings.Contains(msg, "resources exceeded")
+}
+
+// StoreFullError ends a run whose server can store no more results.
+type StoreFullError struct {
+	Run         string
+	Done, Units int
+	Err         error
+}
+
+func (e *StoreFullError) Error() string {
+	return fmt.Sprintf("run %s stopped with %d of %d units counted: the NATS server can store no more (%v): its store folder is full, or its JetStream limits are reached; "+
+		"free space in the store (--store of an embedded server) or raise the limits, then run the same command again: every result stored so far is kept", e.Run, e.Done, e.Units, e.Err)
+}
+
+func (e *StoreFullError) Unwrap() error { return e.Err }

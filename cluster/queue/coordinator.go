@@ -206,6 +206,7 @@ type coordinator struct {
 	stalls    int
 	dirty     bool // a ban since the last reconcile
 
+	probed   int             // units decided at the last probe of the store
 	seen     map[string]seen // workers at work, by voter and label (presence records)
 	waitSaid time.Time       // when the coordinator last said it waits for voters
 }
@@ -396,10 +397,30 @@ func (c *coordinator) loop(ctx context.Context) error {
 			if err := c.reconcile(ctx, false); err != nil {
 				return err
 			}
+			if err := c.probe(ctx); err != nil {
+				c.report()
+				return err
+			}
 			c.checkVoters(time.Now())
 			continue
 		}
 		c.act(ctx)
+	}
+	return nil
+}
+
+// probe finds a server that can store no more (a full disk, JetStream's
+// limits), which stalls a run without a word: when nothing was decided
+// since the last check, it writes a small record, and a refusal for lack
+// of room ends the run with a [*StoreFullError].
+func (c *coordinator) probe(ctx context.Context) error {
+	if c.book.decided != c.probed {
+		c.probed = c.book.decided
+		return nil
+	}
+	_, err := c.kv.Put(ctx, "probe.coordinator", []byte(time.Now().UTC().Format(time.RFC3339)))
+	if storageError(err) {
+		return &StoreFullError{Run: c.run.ID, Done: c.book.decided, Units: c.run.Units, Err: err}
 	}
 	return nil
 }

@@ -215,7 +215,7 @@ func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, me
 // ack waits, when the block has surely gone to another worker.
 func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) {
 	deadline := time.Now().Add(max(2*h.ackWait, 10*time.Second))
-	for {
+	for attempt := 0; ; attempt++ {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		dup, err := storeVote(rctx, h.kv, v, w.o.Key, w.o.Identity)
 		cancel()
@@ -223,7 +223,13 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) 
 		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
 			return dup, err
 		}
-		w.o.Log.Warn("storing a result failed; retrying", "units", v.block(), "run", h.run.ID, "error", err)
+		if attempt%20 == 0 { // the first failure, then every ten seconds or so
+			level := slog.LevelWarn
+			if storageError(err) {
+				level = slog.LevelError // the server's store is full: the coordinator stops the run
+			}
+			w.o.Log.Log(ctx, level, "storing a result failed; retrying", "units", v.block(), "run", h.run.ID, "error", err)
+		}
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
@@ -391,5 +392,54 @@ func TestEnsureRunKeepsSettings(t *testing.T) {
 		if err != nil || c.run.BlockSize != tt.wantSize || c.run.Replicas != tt.wantReps {
 			t.Errorf("%+v: got %d, %d, %v", tt, c.run.BlockSize, c.run.Replicas, err)
 		}
+	}
+}
+
+// startLimited runs a nats-server whose JetStream may store maxStore bytes
+// in dir, as a full disk would leave it (0: no limit).
+func startLimited(t *testing.T, dir string, maxStore int64) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: dir, JetStreamMaxStore: maxStore, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+// TestStoreFull fills the server's store in the middle of a run: the
+// coordinator stops with an error that says so (it used to stall without
+// a word), and a run on the same store, with room again, resumes from
+// every result stored and gives the exact count.
+func TestStoreFull(t *testing.T) {
+	const n = 12
+	dir := t.TempDir()
+	o := CoordinatorOptions{Key: testKey, BlockSize: 4, AckWait: time.Second, Log: testLogger(t)}
+	run := func(url string) (RunResult, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+		defer cancel()
+		wctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go Work(wctx, connect(t, url), WorkerOptions{Key: testKey, Workers: 1})
+		return Coordinate(ctx, connect(t, url), n, o)
+	}
+	s := startLimited(t, dir, 64<<10)
+	_, err := run(s.ClientURL())
+	var full *StoreFullError
+	if !errors.As(err, &full) || full.Done == 0 || full.Done == full.Units {
+		t.Fatalf("a run on a full store: %v, want a StoreFullError part of the way", err)
+	}
+	t.Log(err)
+	s.Shutdown()
+	r, err := run(startLimited(t, dir, 0).ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reference.Check(n, r.Total.String(), r.Unique.String()); err != nil {
+		t.Error(err)
 	}
 }
