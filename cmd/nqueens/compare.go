@@ -255,15 +255,23 @@ func formatRelative(x float64) string {
 // roughDuration says how long secs is, for an estimate: "48s", "3.2 hours",
 // "2e+12 years".
 func roughDuration(secs float64) string {
+	// Two digits, but never in e-notation below the years: "1.1e+02s" was
+	// how 110 s came out.
+	two := func(v float64) string {
+		if v < 10 {
+			return fmt.Sprintf("%.2g", v)
+		}
+		return fmt.Sprintf("%.0f", v)
+	}
 	switch {
 	case secs < 120:
-		return fmt.Sprintf("%.2gs", secs)
+		return two(secs) + "s"
 	case secs < 2*3600:
-		return fmt.Sprintf("%.2g minutes", secs/60)
+		return two(secs/60) + " minutes"
 	case secs < 2*86400:
-		return fmt.Sprintf("%.2g hours", secs/3600)
+		return two(secs/3600) + " hours"
 	case secs < 2*365.25*86400:
-		return fmt.Sprintf("%.2g days", secs/86400)
+		return two(secs/86400) + " days"
 	}
 	return fmt.Sprintf("%.2g years", secs/(365.25*86400))
 }

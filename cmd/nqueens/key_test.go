@@ -9,9 +9,21 @@ import (
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }
+// TestMain: the test binary is also the nqueens of the script tests
+// (docs_test.go), which testscript.Main puts on their $PATH.
+func TestMain(m *testing.M) {
+	testscript.Main(testRunner{m}, map[string]func(){
+		"nqueens": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// testRunner runs the tests in testkit's folders.
+type testRunner struct{ m *testing.M }
+
+func (r testRunner) Run() int { return testkit.Run(r.m) }
 
 // TestKeyFile checks that a checkpoint sealed under one key is refused
 // under another, naming the file and line, and opens with --key-file.
