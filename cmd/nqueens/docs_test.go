@@ -43,7 +43,7 @@ import (
 //	<!-- doctest: ignore 'RE' ['RE'…] -->     lines that a run may print or not
 //
 // go test -run TestDocs -update writes the real output into the documents,
-// for examples without "…".
+// for examples whose "…" are all the command's own.
 var docFiles = []string{"README.md", "docs/*.md"}
 
 // volatile are the parts of any output that vary from run to run.
@@ -228,7 +228,7 @@ func expectation(e example) (*regexp.Regexp, error) {
 	b.WriteString(`\A`)
 	var want []string
 	if len(e.output) > 0 {
-		want = strings.Split(withoutIgnored(strings.Join(e.output, "\n"), e.ignore), "\n")
+		want = strings.Split(strings.TrimSuffix(withoutIgnored(strings.Join(e.output, "\n"), e.ignore), "\n"), "\n")
 	}
 	for _, l := range want {
 		l = strings.TrimRight(l, " ")
@@ -433,7 +433,7 @@ func startDocServer(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // updateDocs writes the outputs got into the documents, in place of the
-// outputs they show, for examples without "…".
+// outputs they show, for examples whose "…" are all the command's own.
 func updateDocs(t *testing.T, root string, examples map[string]example, outputs map[string]string) {
 	t.Helper()
 	byFile := map[string][]example{}
@@ -450,7 +450,9 @@ func updateDocs(t *testing.T, root string, examples map[string]example, outputs 
 		slices.SortFunc(es, func(a, b example) int { return b.outStart - a.outStart })
 		for _, e := range es {
 			got, ok := outputs[fmt.Sprintf("%s:%d", strings.TrimPrefix(e.file, root+string(filepath.Separator)), e.line)]
-			if !ok || strings.Contains(strings.Join(e.output, "\n"), "…") {
+			// "…" in the document stands for what it leaves out, unless the
+			// command prints as many itself.
+			if !ok || strings.Count(strings.Join(e.output, "\n"), "…") != strings.Count(got, "…") {
 				continue
 			}
 			indent := ""
@@ -500,6 +502,21 @@ func TestDocExpectation(t *testing.T) {
 		}
 		if re.MatchString(tt.got) != tt.matches {
 			t.Errorf("document %q, output %q: matches %v, want %v", tt.output, tt.got, !tt.matches, tt.matches)
+		}
+	}
+}
+
+// TestDocIgnore: lines a run may print or not are left out on both sides,
+// wherever they are.
+func TestDocIgnore(t *testing.T) {
+	e := example{output: []string{"a 1", "skip: x", "b 2", "skip: y"}, ignore: []string{`^skip: `}}
+	re, err := expectation(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for got, want := range map[string]bool{"a 1\nb 2\n": true, "a 1\nskip: z\nb 2\n": true, "a 1\nb 2\nskip: q\n": true, "a 1\nb 3\n": false} {
+		if re.MatchString(withoutIgnored(got, e.ignore)) != want {
+			t.Errorf("%q: matches %v, want %v", got, !want, want)
 		}
 	}
 }
