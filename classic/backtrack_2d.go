@@ -29,6 +29,10 @@ func (b backtrack2D) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 
+func (b backtrack2D) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
+	return traceFrom(ctx, b, p)
+}
+
 // grid is the board as the articles draw it: grid[row][col] holds a queen.
 type grid [][]bool
 
@@ -101,6 +105,9 @@ func search2D[M mode](s *search) {
 			return
 		}
 		for col := 0; col < n && !s.stop; col++ {
+			if tracing[M]() && !s.opens(row, col) {
+				continue
+			}
 			scan, by, how := g.scan(row, col)
 			s.c.Reads += uint64(scan.Cells())
 			if by.Row != board.Empty {
@@ -171,7 +178,7 @@ func scanned(s Scan, row int, met board.ProblemKind) string {
 	return fmt.Sprintf("%s, %d up the ↖ diagonal and %d up the ↗ diagonal", col, s.Diagonal, s.AntiDiagonal)
 }
 
-func say2D(e *Event, n int, _ EventKind) string {
+func say2D(e *Event, f field, _ EventKind) string {
 	if s, ok := sayCommon(e); ok {
 		return s
 	}
@@ -179,12 +186,12 @@ func say2D(e *Event, n int, _ EventKind) string {
 	switch e.Kind {
 	case Reject:
 		return fmt.Sprintf("Try %s: the scan reads %s and meets the 1 of the queen in %s, on %s: rejected; %s.",
-			square(r, c), scanned(*e.Scan, r, e.Attack), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, n))
+			square(r, c), scanned(*e.Scan, r, e.Attack), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, f))
 	case Place:
 		return fmt.Sprintf("Try %s: the scan reads %s and meets no 1: grid[%d][%d] = 1; %s.",
-			square(r, c), scanned(*e.Scan, r, 0), r+1, c+1, down(r, n))
+			square(r, c), scanned(*e.Scan, r, 0), r+1, c+1, down(r, f))
 	case Remove:
-		return fmt.Sprintf("%s: grid[%d][%d] = 0, the queen leaves %s; %s.", backFrom(e, n), r+1, c+1, square(r, c), next(r, c, n))
+		return fmt.Sprintf("%s: grid[%d][%d] = 0, the queen leaves %s; %s.", backFrom(e, f), r+1, c+1, square(r, c), next(r, c, f))
 	}
 	return e.Kind.String()
 }

@@ -29,6 +29,10 @@ func (b backtrackArray) Trace(ctx context.Context, n int) iter.Seq2[Event, error
 	return traceWith(ctx, b, n)
 }
 
+func (b backtrackArray) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
+	return traceFrom(ctx, b, p)
+}
+
 // firstAttacker compares (row, col) with the queens of rows 0..row-1 of
 // queens in order and returns the row of the first that attacks it (row
 // itself for none) and the line; the rows compared are 0..that row.
@@ -82,6 +86,9 @@ func searchArray[M mode](s *search) {
 			return
 		}
 		for col := 0; col < n && !s.stop; col++ {
+			if tracing[M]() && !s.opens(row, col) {
+				continue
+			}
 			r, how := firstAttacker(queens, row, col)
 			if r < row {
 				s.c.Reads += uint64(r + 1)
@@ -153,7 +160,7 @@ func attackWhy(row, col int, by board.Square, how board.ProblemKind) string {
 	return fmt.Sprintf("|%d − %d| = |%d − %d|, %s", row+1, by.Row+1, col+1, by.Col+1, lineName(how))
 }
 
-func sayArray(e *Event, n int, _ EventKind) string {
+func sayArray(e *Event, f field, _ EventKind) string {
 	if s, ok := sayCommon(e); ok {
 		return s
 	}
@@ -161,15 +168,15 @@ func sayArray(e *Event, n int, _ EventKind) string {
 	switch e.Kind {
 	case Reject:
 		return fmt.Sprintf("Try %s: %s; the queen in %s attacks it (%s): rejected; %s.",
-			square(r, c), compared(e.Compared), square(e.By.Row, e.By.Col), attackWhy(r, c, e.By, e.Attack), next(r, c, n))
+			square(r, c), compared(e.Compared), square(e.By.Row, e.By.Col), attackWhy(r, c, e.By, e.Attack), next(r, c, f))
 	case Place:
 		none := "none shares its column or a diagonal"
 		if r == 0 {
 			none = "nothing attacks it"
 		}
-		return fmt.Sprintf("Try %s: %s, %s: queens[%d] = %d; %s.", square(r, c), compared(e.Compared), none, r+1, c+1, down(r, n))
+		return fmt.Sprintf("Try %s: %s, %s: queens[%d] = %d; %s.", square(r, c), compared(e.Compared), none, r+1, c+1, down(r, f))
 	case Remove:
-		return fmt.Sprintf("%s: queens[%d] = 0, the queen leaves %s; %s.", backFrom(e, n), r+1, square(r, c), next(r, c, n))
+		return fmt.Sprintf("%s: queens[%d] = 0, the queen leaves %s; %s.", backFrom(e, f), r+1, square(r, c), next(r, c, f))
 	}
 	return e.Kind.String()
 }

@@ -80,6 +80,10 @@ func (b backtrackFlags) Trace(ctx context.Context, n int) iter.Seq2[Event, error
 	return traceWith(ctx, b, n)
 }
 
+func (b backtrackFlags) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
+	return traceFrom(ctx, b, p)
+}
+
 func (backtrackFlags) run(s *search) {
 	if s.emit != nil {
 		searchFlags[traced](s)
@@ -105,6 +109,9 @@ func searchFlags[M mode](s *search) {
 			return
 		}
 		for col := 0; col < n && !s.stop; col++ {
+			if tracing[M]() && !s.opens(row, col) {
+				continue
+			}
 			k, how := f.check(row, col)
 			s.c.Reads += uint64(k)
 			if how != 0 {
@@ -178,7 +185,8 @@ func flagsRead(fs []Flag) string {
 	return strings.Join(s, ", ")
 }
 
-func sayFlags(e *Event, n int, _ EventKind) string {
+func sayFlags(e *Event, f field, _ EventKind) string {
+	n := f.n
 	if s, ok := sayCommon(e); ok {
 		return s
 	}
@@ -186,12 +194,12 @@ func sayFlags(e *Event, n int, _ EventKind) string {
 	switch e.Kind {
 	case Reject:
 		return fmt.Sprintf("Try %s: it reads %s, set by the queen in %s on %s: rejected; %s.",
-			square(r, c), flagsRead(e.Flags), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, n))
+			square(r, c), flagsRead(e.Flags), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, f))
 	case Place:
 		return fmt.Sprintf("Try %s: %s are all 0: queens[%d] = %d and the three flags are set; %s.",
-			square(r, c), flagNames(r, c, n), r+1, c+1, down(r, n))
+			square(r, c), flagNames(r, c, n), r+1, c+1, down(r, f))
 	case Remove:
-		return fmt.Sprintf("%s: queens[%d] = 0 and %s are cleared; %s.", backFrom(e, n), r+1, flagNames(r, c, n), next(r, c, n))
+		return fmt.Sprintf("%s: queens[%d] = 0 and %s are cleared; %s.", backFrom(e, f), r+1, flagNames(r, c, n), next(r, c, f))
 	}
 	return e.Kind.String()
 }
@@ -213,6 +221,10 @@ func (b backtrackFlagsIterative) Solve(ctx context.Context, n int, visit func(bo
 
 func (b backtrackFlagsIterative) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
+}
+
+func (b backtrackFlagsIterative) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
+	return traceFrom(ctx, b, p)
 }
 
 func (backtrackFlagsIterative) run(s *search) {
@@ -245,6 +257,9 @@ func searchFlagsIterative[M mode](s *search) {
 			col = q + 1
 		}
 		for ; col < n; col++ {
+			if tracing[M]() && !s.opens(row, col) {
+				continue
+			}
 			k, how := f.check(row, col)
 			s.c.Reads += uint64(k)
 			if how == 0 {
@@ -301,14 +316,15 @@ var lessonFlagsIterative = lesson{
 	say: sayFlagsIterative,
 }
 
-func sayFlagsIterative(e *Event, n int, last EventKind) string {
+func sayFlagsIterative(e *Event, f field, last EventKind) string {
 	if e.Kind != Remove {
-		return sayFlags(e, n, last)
+		return sayFlags(e, f, last)
 	}
+	n := f.n
 	r, c := e.Row, e.Col
 	why := fmt.Sprintf("Row %d has no column left, so the pointer is back in row %d", r+2, r+1)
 	if r == n-1 {
 		why = fmt.Sprintf("Solution %d is reported and the last queen moves on", e.Counters.Solutions)
 	}
-	return fmt.Sprintf("%s: queens[%d] = %d is taken off, %s are cleared; %s.", why, r+1, c+1, flagNames(r, c, n), next(r, c, n))
+	return fmt.Sprintf("%s: queens[%d] = %d is taken off, %s are cleared; %s.", why, r+1, c+1, flagNames(r, c, n), next(r, c, f))
 }

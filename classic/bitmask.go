@@ -31,6 +31,10 @@ func (b bitmask) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 
+func (b bitmask) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
+	return traceFrom(ctx, b, p)
+}
+
 func (bitmask) run(s *search) {
 	if s.emit != nil {
 		searchBitmask[traced](s)
@@ -58,6 +62,9 @@ func searchBitmask[M mode](s *search) {
 			return
 		}
 		free := all &^ (cols | ld | rd)
+		if tracing[M]() && s.open != nil {
+			free &= s.open[row]
+		}
 		s.c.Reads += 3
 		if tracing[M]() && free == 0 {
 			s.event(Event{Kind: DeadEnd, Row: row, Col: board.Empty, Masks: &Masks{Cols: cols, LD: ld, RD: rd}})
@@ -118,7 +125,8 @@ func setColumns(mask uint64) string {
 	return columns(cs)
 }
 
-func sayBitmask(e *Event, n int, last EventKind) string {
+func sayBitmask(e *Event, f field, last EventKind) string {
+	n := f.n
 	if e.Kind == Solution || e.Kind == Done {
 		s, _ := sayCommon(e)
 		if e.Kind == Done {
@@ -130,10 +138,17 @@ func sayBitmask(e *Event, n int, last EventKind) string {
 	r, c, m := e.Row, e.Col, e.Masks
 	switch e.Kind {
 	case DeadEnd:
-		return fmt.Sprintf("Row %d: cols holds %s, ld %s and rd %s: together every column, so free = 0. A dead end: back to row %d.",
-			r+1, setColumns(m.Cols), setColumns(m.LD), setColumns(m.RD), r)
+		closed := ""
+		if f.closes(r) {
+			closed = " with the squares the given board closes"
+		}
+		return fmt.Sprintf("Row %d: cols holds %s, ld %s and rd %s: together%s every column, so free = 0. A dead end: back to row %d.",
+			r+1, setColumns(m.Cols), setColumns(m.LD), setColumns(m.RD), closed, r)
 	case Place:
 		src := fmt.Sprintf("Row %d: free = all & ~(cols | ld | rd) holds %s", r+1, setColumns(m.Free|1<<c))
+		if f.closes(r) {
+			src = fmt.Sprintf("Row %d: free = all & ~(cols | ld | rd), less the squares the given board closes, holds %s", r+1, setColumns(m.Free|1<<c))
+		}
 		if last == Remove {
 			src = fmt.Sprintf("Row %d: free still holds %s", r+1, setColumns(m.Free|1<<c))
 		}

@@ -95,7 +95,7 @@ func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candida
 		run(t, n)
 		if t.err == nil && !stopped {
 			e := Event{Kind: Done, Step: t.c.Nodes + 1, Row: board.Empty, Col: board.Empty, Queens: board.New(n), Counters: t.c}
-			e.Line, e.Text = t.say.line(Done), t.say.say(&e, n, 0)
+			e.Line, e.Text = t.say.line(Done), t.say.say(&e, field{n: n}, 0)
 			emit(e)
 		}
 		return t.err
@@ -114,7 +114,7 @@ func (t *candidates) event(p board.Placement, v verdict) Event {
 		e.Kind = Reject
 		e.Row, e.Col, e.By, e.Attack = v.at.Row, v.at.Col, v.by, v.how
 	}
-	e.Line, e.Text = t.say.line(e.Kind), t.say.say(&e, n, 0)
+	e.Line, e.Text = t.say.line(e.Kind), t.say.say(&e, field{n: n}, 0)
 	return e
 }
 
@@ -150,8 +150,8 @@ func firstPair(p board.Placement, diagonalsOnly bool) verdict {
 }
 
 // Sentences of the brute-force strategies; what names a candidate.
-func sayCandidate(what string) func(e *Event, n int, _ EventKind) string {
-	return func(e *Event, n int, _ EventKind) string {
+func sayCandidate(what string) func(e *Event, f field, _ EventKind) string {
+	return func(e *Event, _ field, _ EventKind) string {
 		switch e.Kind {
 		case Solution:
 			return fmt.Sprintf("Candidate %s (queens at %s, the column of each row): no two queens attack each other: solution %d.",

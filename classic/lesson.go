@@ -38,9 +38,33 @@ type teacher interface{ lesson() *lesson }
 type lesson struct {
 	title, summary string
 	code           []codeLine
-	// say writes the sentence of e (complete but for Text) on the n×n
-	// board; last is the kind of the event before (0 for the first).
-	say func(e *Event, n int, last EventKind) string
+	// say writes the sentence of e (complete but for Text) on the board f;
+	// last is the kind of the event before (0 for the first).
+	say func(e *Event, f field, last EventKind) string
+}
+
+// field is the board a search runs on, as its sentences need it: its size
+// and, for a search started from a partial board ([Completer]), the
+// columns each row offers (nil: every column of every row).
+type field struct {
+	n    int
+	open []uint64
+}
+
+// opens reports whether row offers col to the search.
+func (f field) opens(row, col int) bool { return f.open == nil || f.open[row]>>col&1 == 1 }
+
+// closes reports whether the board closes some square of row.
+func (f field) closes(row int) bool {
+	return row < len(f.open) && f.open[row] != ^uint64(0)>>(64-f.n)
+}
+
+// first is the first column of row from col on that the row offers; n for
+// none.
+func (f field) first(row, col int) int {
+	for ; col < f.n && !f.opens(row, col); col++ {
+	}
+	return col
 }
 
 type codeLine struct {
@@ -88,12 +112,12 @@ func lineName(k board.ProblemKind) string {
 }
 
 // next says where the search goes after the try or the queen at (row, col)
-// is done with: the next column, or back to the row above when this was
-// the row's last column.
-func next(row, col, n int) string {
+// is done with: the next column the row offers, or back to the row above
+// when there is none.
+func next(row, col int, f field) string {
 	switch {
-	case col+1 < n:
-		return "next: " + square(row, col+1)
+	case f.first(row, col+1) < f.n:
+		return "next: " + square(row, f.first(row, col+1))
 	case row > 0:
 		return fmt.Sprintf("row %d has no column left: back to row %d", row+1, row)
 	}
@@ -101,18 +125,24 @@ func next(row, col, n int) string {
 }
 
 // down says where the search goes after a queen is placed in row.
-func down(row, n int) string {
-	if row+1 < n {
-		return fmt.Sprintf("next: row %d, from column 1", row+2)
+func down(row int, f field) string {
+	switch {
+	case row+1 == f.n:
+		return "every row now holds a queen"
+	case f.first(row+1, 0) == f.n:
+		return fmt.Sprintf("next: row %d, which offers no column", row+2)
 	}
-	return "every row now holds a queen"
+	return fmt.Sprintf("next: row %d, from column %d", row+2, f.first(row+1, 0)+1)
 }
 
 // backFrom opens the sentence of a queen taken off row: after a solution
 // (the last row), or after every column of the row below was tried.
-func backFrom(e *Event, n int) string {
-	if e.Row == n-1 {
+func backFrom(e *Event, f field) string {
+	switch {
+	case e.Row == f.n-1:
 		return fmt.Sprintf("Solution %d is reported and the last queen moves on", e.Counters.Solutions)
+	case f.closes(e.Row + 1):
+		return fmt.Sprintf("Every column row %d offers has been tried: back in row %d", e.Row+2, e.Row+1)
 	}
 	return fmt.Sprintf("Every column of row %d has been tried: back in row %d", e.Row+2, e.Row+1)
 }

@@ -151,10 +151,26 @@ func checkNumbers(t *testing.T, where, text string, n int) {
 // happened, with every row and column on the board.
 func replay(t *testing.T, name string, n int, events []Event) {
 	t.Helper()
+	replayOn(t, name, field{n: n}, events)
+}
+
+// replayOn is replay on the board f, which a search started from a partial
+// board (TraceFrom) has: each row tried only on the columns it offers, in
+// order, and the bitmask's free word within them.
+func replayOn(t *testing.T, name string, f field, events []Event) {
+	t.Helper()
+	n := f.n
 	q := board.New(n)
 	var c Counters
 	var last EventKind
 	all := ^uint64(0) >> (64 - n)
+	open := func(row int) uint64 {
+		if f.open == nil {
+			return all
+		}
+		return f.open[row]
+	}
+	want := f.first(0, 0) // the column the next try must be, in row q.Queens()
 	for i, e := range events {
 		where := fmt.Sprintf("%s n=%d step %d (%v)", name, n, i+1, e)
 		if e.Step != uint64(i+1) {
@@ -174,10 +190,19 @@ func replay(t *testing.T, name string, n int, events []Event) {
 			t.Fatalf("%s: no line of pseudocode", where)
 		}
 		sq := fmt.Sprintf("row %d, column %d", e.Row+1, e.Col+1)
+		if (e.Kind == Place || e.Kind == Reject) && name != "bitmask" {
+			if e.Col != want {
+				t.Fatalf("%s: tries column %d, the row's next column is %d", where, e.Col+1, want+1)
+			}
+			want = f.first(row, e.Col+1)
+			if e.Kind == Place && row+1 < n {
+				want = f.first(row+1, 0)
+			}
+		}
 		switch e.Kind {
 		case Place:
 			q[row] = int32(e.Col)
-			if e.Row != row || board.Check(q) != nil {
+			if e.Row != row || board.Check(q) != nil || !f.opens(row, e.Col) {
 				t.Fatalf("%s: placed on an attacked square or out of turn", where)
 			}
 			c.Placed++
@@ -185,7 +210,7 @@ func replay(t *testing.T, name string, n int, events []Event) {
 			c.Nodes++
 			if name == "bitmask" {
 				m := masksOf(q, row)
-				free := all &^ (m.Cols | m.LD | m.RD) &^ (2<<e.Col - 1)
+				free := open(row) &^ (m.Cols | m.LD | m.RD) &^ (2<<e.Col - 1)
 				m.Free = free
 				if *e.Masks != m {
 					t.Fatalf("%s: masks %+v, want %+v", where, *e.Masks, m)
@@ -223,6 +248,7 @@ func replay(t *testing.T, name string, n int, events []Event) {
 			}
 			q[e.Row] = board.Empty
 			c.Backtracks++
+			want = f.first(e.Row, e.Col+1)
 			if e.Row == n-1 {
 				has("last queen moves on", fmt.Sprintf("olution %d", c.Solutions))
 			} else {
@@ -231,7 +257,7 @@ func replay(t *testing.T, name string, n int, events []Event) {
 			switch {
 			case name == "bitmask":
 				m := masksOf(q, e.Row)
-				m.Free = all &^ (m.Cols | m.LD | m.RD) &^ (2<<e.Col - 1)
+				m.Free = open(e.Row) &^ (m.Cols | m.LD | m.RD) &^ (2<<e.Col - 1)
 				if *e.Masks != m {
 					t.Fatalf("%s: masks %+v, want %+v", where, *e.Masks, m)
 				}
@@ -240,14 +266,14 @@ func replay(t *testing.T, name string, n int, events []Event) {
 				} else {
 					has("free is 0")
 				}
-			case e.Col+1 < n:
-				has(fmt.Sprintf("next: row %d, column %d", e.Row+1, e.Col+2))
+			case want < n:
+				has(fmt.Sprintf("next: row %d, column %d", e.Row+1, want+1))
 			default:
 				has(fmt.Sprintf("row %d has no column left", e.Row+1))
 			}
 		case DeadEnd:
 			m := masksOf(q, row)
-			if name != "bitmask" || e.Row != row || all&^(m.Cols|m.LD|m.RD) != 0 || *e.Masks != m {
+			if name != "bitmask" || e.Row != row || open(row)&^(m.Cols|m.LD|m.RD) != 0 || *e.Masks != m {
 				t.Fatalf("%s: not a dead end of row %d (masks %+v)", where, row+1, m)
 			}
 			c.Reads += 3

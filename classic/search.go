@@ -26,12 +26,18 @@ type search struct {
 	err   error
 
 	// Traced mode only.
+	// open, for a search started from a partial board, holds the columns
+	// each row offers: only its given queen's, none blocked (nil: all).
+	open   []uint64
 	emit   func(Event) bool
 	step   uint64
 	view   board.Columns // the queens on the board, read for events
 	lesson *lesson       // the strategy's pseudocode and sentences
 	last   EventKind     // the kind of the event before
 }
+
+// opens reports whether row offers col to the search (traced mode).
+func (s *search) opens(row, col int) bool { return s.open == nil || s.open[row]>>col&1 == 1 }
 
 // placed counts a queen put on the board and reports whether to go on.
 func (s *search) placed() bool {
@@ -71,7 +77,7 @@ func (s *search) event(e Event) bool {
 	e.Queens = board.Collect(s.view)
 	e.Counters = s.c
 	e.Line = s.lesson.line(e.Kind)
-	e.Text = s.lesson.say(&e, s.n, s.last)
+	e.Text = s.lesson.say(&e, field{s.n, s.open}, s.last)
 	s.last = e.Kind
 	if err := s.ctx.Err(); err != nil {
 		s.err, s.stop = err, true
@@ -108,8 +114,38 @@ func solveWith(ctx context.Context, b backtracker, n int, visit func(board.Place
 // traceWith runs a backtracking strategy for Trace: its events, then a
 // final Done event when the search ran to its end.
 func traceWith(ctx context.Context, b backtracker, n int) iter.Seq2[Event, error] {
+	return traceOpen(ctx, b, n, nil)
+}
+
+// traceFrom runs a backtracking strategy for TraceFrom: p's queens and
+// blocked squares, checked, become the columns each row offers.
+func traceFrom(ctx context.Context, b backtracker, p board.Partial) iter.Seq2[Event, error] {
+	n := len(p.Queens)
+	if err := checkN(b, n, MaxN); err != nil {
+		return func(yield func(Event, error) bool) { yield(Event{}, err) }
+	}
+	if err := p.Check(); err != nil {
+		return func(yield func(Event, error) bool) { yield(Event{}, &StartError{err}) }
+	}
+	open := make([]uint64, n)
+	for r, c := range p.Queens {
+		open[r] = ^uint64(0) >> (64 - n)
+		if c != board.Empty {
+			open[r] = 1 << c
+		}
+	}
+	for _, sq := range p.Blocked {
+		open[sq.Row] &^= 1 << sq.Col
+	}
+	if p.Queens.Queens() == 0 && len(p.Blocked) == 0 {
+		open = nil // the plain search, sentences included
+	}
+	return traceOpen(ctx, b, n, open)
+}
+
+func traceOpen(ctx context.Context, b backtracker, n int, open []uint64) iter.Seq2[Event, error] {
 	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
-		s := &search{ctx: ctx, n: n, emit: emit, lesson: b.lesson()}
+		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.lesson()}
 		b.run(s)
 		if !s.stop {
 			s.event(Event{Kind: Done, Row: board.Empty, Col: board.Empty})

@@ -29,6 +29,10 @@ func (b stack) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceWith(ctx, b, n)
 }
 
+func (b stack) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
+	return traceFrom(ctx, b, p)
+}
+
 type queen struct{ row, col int }
 
 // queenStack holds the queens in row order, so stack[i].row == i.
@@ -91,6 +95,10 @@ func searchStack[M mode](s *search) {
 			}
 			col = n // nothing more in this row: pop below
 		} else if col < n {
+			if tracing[M]() && !s.opens(row, col) {
+				col++
+				continue
+			}
 			i, how := st.attacker(row, col)
 			if i < row {
 				s.c.Reads += 2 * uint64(i+1)
@@ -146,7 +154,7 @@ var lessonStack = lesson{
 	say: sayStack,
 }
 
-func sayStack(e *Event, n int, _ EventKind) string {
+func sayStack(e *Event, f field, _ EventKind) string {
 	if s, ok := sayCommon(e); ok {
 		return s
 	}
@@ -164,19 +172,22 @@ func sayStack(e *Event, n int, _ EventKind) string {
 	case Reject:
 		what := fmt.Sprintf("compared with the stack from the bottom, the queen in %s is the first to attack it, on %s",
 			square(e.By.Row, e.By.Col), lineName(e.Attack))
-		return fmt.Sprintf("Try %s: %s: rejected; %s.", square(r, c), what, next(r, c, n))
+		return fmt.Sprintf("Try %s: %s: rejected; %s.", square(r, c), what, next(r, c, f))
 	case Place:
 		none := ", none attacks it"
 		if r == 0 {
 			none = ""
 		}
-		return fmt.Sprintf("Try %s: %s%s: push it; %s.", square(r, c), onStack(), none, down(r, n))
+		return fmt.Sprintf("Try %s: %s%s: push it; %s.", square(r, c), onStack(), none, down(r, f))
 	case Remove:
 		why := fmt.Sprintf("every column of row %d has been tried", r+2)
-		if r == n-1 {
+		if f.closes(r + 1) {
+			why = fmt.Sprintf("every column row %d offers has been tried", r+2)
+		}
+		if r == f.n-1 {
 			why = fmt.Sprintf("solution %d is reported and the last queen moves on", e.Counters.Solutions)
 		}
-		return fmt.Sprintf("Pop %s: %s; %s.", square(r, c), why, next(r, c, n))
+		return fmt.Sprintf("Pop %s: %s; %s.", square(r, c), why, next(r, c, f))
 	}
 	return e.Kind.String()
 }

@@ -59,6 +59,29 @@ type Tracer interface {
 	Trace(ctx context.Context, n int) iter.Seq2[Event, error]
 }
 
+// Completer is a [Tracer] whose search can start from a partial board: the
+// same search, where a row holding one of the board's queens offers only
+// that column and a blocked square is never tried. Every backtracking
+// strategy is one. The search still fills the rows top down and checks
+// each try as it always does, so a given queen is tried (and may be
+// rejected) when its row comes; its solutions are the board's completions,
+// in the order the plain search finds them.
+type Completer interface {
+	Tracer
+	// TraceFrom is Trace on the board p (of len(p.Queens) rows): a
+	// *[SizeError] for a size out of range, a *[StartError] for queens that
+	// attack each other or stand on a blocked square, or a blocked square
+	// off the board. Cost: that of Trace, on the squares p leaves open.
+	TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error]
+}
+
+// StartError is a partial board a search cannot start from, as
+// [board.Partial.Check] finds it.
+type StartError struct{ Err error }
+
+func (e *StartError) Error() string { return "the starting board: " + e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
+
 // Estimator is a Strategy whose work is known in closed form before it runs:
 // the brute-force methods test a fixed number of candidates.
 type Estimator interface {

@@ -202,20 +202,14 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		text, ok := q["board"]
-		req.Format = q["input"]
-		switch queens, hasQueens := q["queens"]; {
-		case ok && hasQueens:
-			return badRequest("give either board (text) or queens (1-based columns), not both")
-		case hasQueens:
-			if _, given := q["input"]; given {
-				return badRequest("input names the format of board text; queens is always a list")
-			}
-			text, req.Format = queens, string(board.List)
+		b, ok, err := queryBoard(q)
+		switch {
+		case err != nil:
+			return err
 		case !ok:
 			return badRequest("query parameter board (the board as text, such as 2 4 1 3) or queens (such as 2,4,1,3) is missing")
 		}
-		req.Board = &text
+		req.boardRequest = b
 		if f, err = formatParam(q, board.SVG); err != nil {
 			return err
 		}
@@ -236,6 +230,30 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return sendBoard(w, p, f, "", s.cfg.MaxRenderBytes)
+}
+
+// queryBoard reads the board of a GET request: board=TEXT in any input
+// format (input=F names it; default auto) or queens=2,4,1,3, 1-based
+// columns with 0 for an empty row. ok is false when the query has neither.
+func queryBoard(q map[string]string) (b boardRequest, ok bool, err error) {
+	text, hasText := q["board"]
+	b.Format = q["input"]
+	switch queens, hasQueens := q["queens"]; {
+	case hasText && hasQueens:
+		return b, false, badRequest("give either board (text) or queens (1-based columns), not both")
+	case hasQueens:
+		if _, given := q["input"]; given {
+			return b, false, badRequest("input names the format of board text; queens is always a list")
+		}
+		text, b.Format = queens, string(board.List)
+	case !hasText:
+		if _, given := q["input"]; given {
+			return b, false, badRequest("input names the format of board text, and there is no board")
+		}
+		return b, false, nil
+	}
+	b.Board = &text
+	return b, true, nil
 }
 
 type completeRequest struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/complete"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/solve"
@@ -178,9 +180,9 @@ func square(r, c int) chromedp.CSS {
 	return chromedp.CSS(fmt.Sprintf(`#complete-board [data-row="%d"][data-col="%d"]`, r, c))
 }
 
-// completeAs sets the board size, clicks the queens and the blocked
-// squares, presses Complete and returns the panel's state.
-func completeAs(b *browser, n int, queens, blocked [][2]int) string {
+// setBoard sets the board size and clicks the queens and the blocked
+// squares of Try it.
+func setBoard(b *browser, n int, queens, blocked [][2]int) {
 	b.t.Helper()
 	b.do("new board", chromedp.SetValue(chromedp.ID("complete-n"), strconv.Itoa(n)), chromedp.Click(chromedp.ID("complete-clear")))
 	b.do("queen mode", chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=queen]`)))
@@ -195,18 +197,120 @@ func completeAs(b *browser, n int, queens, blocked [][2]int) string {
 	if got := eval[int](b, `document.querySelectorAll('#complete-board .cell.blocked').length`); got != len(blocked) {
 		b.t.Fatalf("%d squares shown blocked, want %d", got, len(blocked))
 	}
+}
+
+// partialOf is the board of queens and blocked squares (1-based) for the
+// library.
+func partialOf(n int, queens, blocked [][2]int) board.Partial {
+	p := board.Partial{Queens: board.New(n)}
+	for _, q := range queens {
+		p.Queens[q[0]-1] = int32(q[1] - 1)
+	}
+	for _, x := range blocked {
+		p.Blocked = append(p.Blocked, board.Square{Row: x[0] - 1, Col: x[1] - 1})
+	}
+	return p
+}
+
+// fromBoard is the library's search by algo started from p: its events.
+func fromBoard(b *browser, algo string, p board.Partial) []classic.Event {
+	b.t.Helper()
+	a, _ := classic.Lookup(algo)
+	var events []classic.Event
+	for e, err := range a.(classic.Completer).TraceFrom(context.Background(), p) {
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		events = append(events, e)
+	}
+	return events
+}
+
+// completeAs sets the board and the strategy, presses Complete from here
+// and follows the search in the player: it starts where the learner's
+// queens above stand, plays (at full speed) to its first solution or its
+// end, which is the library's, and Back to your board returns the panel's
+// state.
+func completeAs(b *browser, algo string, n int, queens, blocked [][2]int) string {
+	b.t.Helper()
+	setBoard(b, n, queens, blocked)
+	b.do("choose "+algo, chromedp.SetValue(chromedp.ID("complete-algo"), algo))
+	b.do("full speed", chromedp.SetValue(chromedp.ID("watch-speed"), "100"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('watch-speed').dispatchEvent(new Event('input'))`))
 	b.do("complete", chromedp.Click(chromedp.ID("complete-go")))
-	b.waitJS("the answer", `['solved', 'none', 'error'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
+	b.waitJS("the player", `!document.getElementById('watch').hidden && !document.getElementById('watch-from').hidden`, 20*time.Second)
+	b.waitJS("the first solution or the end", `['paused', 'end'].includes(document.getElementById('watch').dataset.state) && !document.getElementById('watch-status').textContent.startsWith('Loading')`, 30*time.Second)
+	events := fromBoard(b, algo, partialOf(n, queens, blocked))
+	first := slices.IndexFunc(events, func(e classic.Event) bool { return e.Kind == classic.Solution })
+	want := len(events)
+	if first >= 0 {
+		want = first + 1
+	}
+	if got := shownStep(b); got != want {
+		b.t.Fatalf("%s from %v blocked %v: the player stops at step %d, the library's first solution or end is step %d", algo, queens, blocked, got, want)
+	}
+	for _, q := range queens {
+		if first >= 0 && q[0] > 1 && eval[int](b, fmt.Sprintf(`document.querySelectorAll('#watch-board [data-row="%d"][data-col="%d"].queen').length`, q[0], q[1])) != 1 {
+			b.t.Fatalf("the solution shown has no queen on the learner's square %v", q)
+		}
+	}
+	if k := eval[int](b, `document.querySelectorAll('#watch-board .cell.blocked').length`); k != len(blocked) {
+		b.t.Fatalf("the player shows %d blocked squares, want %d", k, len(blocked))
+	}
+	b.screenshot(fmt.Sprintf("complete-player-%s-%d", algo, n))
+	b.do("back to the board", chromedp.Click(chromedp.ID("watch-from-back")))
+	b.waitJS("the answer", `!document.getElementById('complete').hidden && ['solved', 'none', 'editing'].includes(document.getElementById('complete').dataset.state)`, 20*time.Second)
+	if first >= 0 && b.text("complete-list") != events[first].Queens.String() {
+		b.t.Fatalf("Try it shows %q, the search's first solution is %v", b.text("complete-list"), events[first].Queens)
+	}
 	return eval[string](b, `document.getElementById('complete').dataset.state`)
 }
 
+// checkHint asks for a hint and checks it against the library: the first
+// try of algo's search from the board in a row without a learner's queen,
+// its square marked (a rejected one with its attack line) and its
+// sentence shown.
+func checkHint(b *browser, algo string, n int, queens [][2]int) {
+	b.t.Helper()
+	b.do("choose "+algo, chromedp.SetValue(chromedp.ID("complete-algo"), algo))
+	b.do("hint", chromedp.Click(chromedp.ID("complete-hint")))
+	b.waitJS("the hint", `document.getElementById('complete').dataset.state === 'editing' && document.getElementById('complete-status').textContent.startsWith('Hint')`, 20*time.Second)
+	p := partialOf(n, queens, nil)
+	var want classic.Event
+	for _, e := range fromBoard(b, algo, p) {
+		if (e.Kind == classic.Place || e.Kind == classic.Reject) && p.Queens[e.Row] == board.Empty {
+			want = e
+			break
+		}
+	}
+	hint := eval[[]string](b, `[...document.querySelectorAll('#complete-board .cell.hint')].map((c) => c.dataset.row + ',' + c.dataset.col)`)
+	if len(hint) != 1 || hint[0] != fmt.Sprintf("%d,%d", want.Row+1, want.Col+1) || !strings.HasSuffix(b.text("complete-status"), want.Text) {
+		b.t.Fatalf("%s: hint %q: %q, the library's next try is %v: %q", algo, hint, b.text("complete-status"), want, want.Text)
+	}
+	if lines := eval[int](b, `document.querySelectorAll('#complete-board svg line.attack').length`); (want.Kind == classic.Reject) != (lines == 1) {
+		b.t.Fatalf("%s: the hint %v draws %d attack lines", algo, want, lines)
+	}
+}
+
 // testCompletePanel places queens by click and by keyboard; two that attack
-// each other are joined by a line and marked; the hint is the next safe
-// square of a backtracking search; the completions are counted as the
-// library counts them; a board completes keeping the queens and avoiding
-// the blocks; boards without a completion say so.
+// each other are joined by a line and marked; the strategy list is the
+// library's backtracking strategies; the hint is the chosen strategy's
+// next try (a rejected one for stack, none for bitmask); the completions
+// are counted as the library counts them; Complete from here plays the
+// chosen strategy's search in the player to the library's first solution,
+// keeping the queens and avoiding the blocks, and brings it back; boards
+// without a completion say so.
 func testCompletePanel(b *browser) {
 	b.open("complete")
+	var completers []string
+	for _, a := range classic.All() {
+		if _, ok := a.(classic.Completer); ok {
+			completers = append(completers, a.Name())
+		}
+	}
+	if got := eval[[]string](b, `[...document.querySelectorAll('#complete-algo option')].map((o) => o.value)`); !slices.Equal(got, completers) {
+		b.t.Fatalf("the strategies offered are %q, the library's backtracking ones %q", got, completers)
+	}
 	b.do("8×8", chromedp.SetValue(chromedp.ID("complete-n"), "8"), chromedp.Click(chromedp.ID("complete-clear")))
 	checkSquare(b, "complete-board", 8)
 	b.do("place (1, 1) by click", chromedp.Click(square(1, 1)))
@@ -221,11 +325,12 @@ func testCompletePanel(b *browser) {
 	if eval[int](b, `document.querySelectorAll('#complete-board svg line').length`) != 0 {
 		b.t.Fatal("a line is drawn between queens that do not attack each other")
 	}
-	b.do("hint", chromedp.Click(chromedp.ID("complete-hint")))
-	// Rows 1 and 2 hold (1, 1) and (2, 5): row 3's first safe column is 2.
-	if hint := eval[[]string](b, `[...document.querySelectorAll('#complete-board .cell.hint')].map((c) => c.dataset.row + ',' + c.dataset.col)`); len(hint) != 1 || hint[0] != "3,2" || !strings.Contains(b.text("complete-status"), "row 3, column 2") {
-		b.t.Fatalf("hint %q: %s", hint, b.text("complete-status"))
+	for _, algo := range []string{"stack", "bitmask", "backtrack-2d"} {
+		checkHint(b, algo, 8, [][2]int{{1, 1}, {2, 5}})
 	}
+	b.do("place (4, 2)", chromedp.Click(square(4, 2)))
+	checkHint(b, "backtrack-flags", 8, [][2]int{{1, 1}, {2, 5}, {4, 2}})
+	b.do("take (4, 2) away", chromedp.Click(square(4, 2)))
 	pb := board.Partial{Queens: board.FromOneBased(1, 5, 0, 0, 0, 0, 0, 0)}
 	wantCount, err := complete.Count(context.Background(), pb, complete.Options{})
 	if err != nil {
@@ -239,27 +344,29 @@ func testCompletePanel(b *browser) {
 	b.waitJS("the board in the address", `location.search.includes('queens=1%2C5')`, 5*time.Second)
 
 	blocked := [][2]int{{2, 3}, {3, 5}}
-	if st := completeAs(b, 8, [][2]int{{1, 1}}, blocked); st != "solved" {
-		b.t.Fatalf("state %s: %s", st, b.text("complete-status"))
-	}
-	p, err := board.Parse(b.text("complete-list"), board.List)
-	if err != nil || board.Verify(p) != nil || p[0] != 0 {
-		b.t.Fatalf("completion %q: %v", b.text("complete-list"), err)
-	}
-	for _, x := range blocked {
-		if int(p[x[0]-1]) == x[1]-1 {
-			b.t.Fatalf("completion %v has a queen on the blocked square %v", p, x)
+	for _, algo := range []string{"stack", "bitmask"} {
+		if st := completeAs(b, algo, 8, [][2]int{{1, 1}, {5, 3}}, blocked); st != "solved" {
+			b.t.Fatalf("%s: state %s: %s", algo, st, b.text("complete-status"))
 		}
-	}
-	if n := eval[int](b, `document.querySelectorAll('#complete-board .cell.added').length`); n != 7 {
-		b.t.Fatalf("%d queens shown as added by the solver, want 7", n)
+		p, err := board.Parse(b.text("complete-list"), board.List)
+		if err != nil || board.Verify(p) != nil || p[0] != 0 || p[4] != 2 {
+			b.t.Fatalf("completion %q: %v", b.text("complete-list"), err)
+		}
+		for _, x := range blocked {
+			if int(p[x[0]-1]) == x[1]-1 {
+				b.t.Fatalf("completion %v has a queen on the blocked square %v", p, x)
+			}
+		}
+		if n := eval[int](b, `document.querySelectorAll('#complete-board .cell.added').length`); n != 6 {
+			b.t.Fatalf("%d queens shown as added by the strategy, want 6", n)
+		}
 	}
 	b.screenshot("complete")
 	for _, tc := range []struct{ queens, blocked [][2]int }{
 		{[][2]int{{1, 1}}, nil},
 		{nil, [][2]int{{1, 2}, {1, 3}}},
 	} {
-		if st := completeAs(b, 4, tc.queens, tc.blocked); st != "none" || !strings.Contains(b.text("complete-status"), "No completion exists") {
+		if st := completeAs(b, "backtrack-array", 4, tc.queens, tc.blocked); st != "none" || !strings.Contains(b.text("complete-status"), "No completion exists") {
 			b.t.Fatalf("queens %v, blocked %v: state %s: %s", tc.queens, tc.blocked, st, b.text("complete-status"))
 		}
 	}
@@ -287,15 +394,21 @@ func testContrast(b *browser) {
 		chromedp.Click(square(1, 2)), chromedp.Click(square(2, 4)), chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=block]`)),
 		chromedp.Click(square(3, 1)), chromedp.Click(square(4, 4)), chromedp.Click(chromedp.CSS(`input[name=complete-mode][value=queen]`)),
 		chromedp.Click(chromedp.ID("complete-hint")))
+	b.waitJS("the hint", `document.querySelector('#complete-board .cell.hint')`, 20*time.Second)
 	marks = append(marks, collect("complete-board")...)
 	b.do("complete", chromedp.Click(chromedp.ID("complete-go")))
+	b.waitJS("the player", `!document.getElementById('watch').hidden && !document.getElementById('watch-from').hidden && document.getElementById('watch-timeline').value >= 2`, 20*time.Second)
+	b.waitTrace()
+	b.do("the empty board", chromedp.Click(chromedp.ID("watch-start")))
+	marks = append(marks, collect("watch-board")...) // the learner's board, before the search places it
+	b.do("the first solution", chromedp.Click(chromedp.ID("watch-next-solution")), chromedp.Click(chromedp.ID("watch-from-back")))
 	b.waitJS("the answer", `document.getElementById('complete').dataset.state === 'solved'`, 20*time.Second)
 	marks = append(marks, collect("complete-board")...)
 	b.do("a conflict", chromedp.Click(square(5, 5)))
 	marks = append(marks, collect("complete-board")...)
 	kinds := map[string]bool{}
 	for _, m := range marks {
-		for _, k := range []string{"rejected", "attacker", "added", "blocked", "hint", "queen"} {
+		for _, k := range []string{"rejected", "attacker", "added", "blocked", "hint", "queen", "given"} {
 			if strings.Contains(m.Where, " "+k) || strings.Contains(m.Where, "["+k) {
 				kinds[k] = true
 			}
@@ -309,8 +422,8 @@ func testContrast(b *browser) {
 			b.t.Errorf("%s: %s on %s has contrast %.2f:1, want 4.5:1", m.Where, m.Color, m.Background, c)
 		}
 	}
-	if len(kinds) != 6 {
-		b.t.Fatalf("measured marks of kinds %v, want all six", kinds)
+	if len(kinds) != 7 {
+		b.t.Fatalf("measured marks of kinds %v, want all seven", kinds)
 	}
 }
 

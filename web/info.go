@@ -70,6 +70,10 @@ type algorithmJSON struct {
 	Description string `json:"description"`
 	Traceable   bool   `json:"traceable"`
 	Enumerates  bool   `json:"enumerates"`
+	// Completes says that the strategy backtracks row by row and that its
+	// trace can start from a partial board (classic.Completer, the board
+	// of /api/trace).
+	Completes bool `json:"completes"`
 	// Candidates is the number of candidate boards of a brute-force
 	// strategy for ?n=, exact, as a decimal string.
 	Candidates string `json:"candidates,omitempty"`
@@ -92,7 +96,8 @@ func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error 
 	var out []algorithmJSON
 	for _, a := range classic.All() {
 		_, traceable := classic.TraceOf(a)
-		j := algorithmJSON{Name: a.Name(), Description: a.Description(), Traceable: traceable, Enumerates: classic.Enumerates(a)}
+		_, completes := a.(classic.Completer)
+		j := algorithmJSON{Name: a.Name(), Description: a.Description(), Traceable: traceable, Enumerates: classic.Enumerates(a), Completes: completes}
 		if l, ok := classic.LessonOf(a); ok {
 			j.Lesson = &l
 		}

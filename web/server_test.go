@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path"
 	"reflect"
 	"strings"
@@ -267,6 +268,12 @@ func TestErrors(t *testing.T) {
 		{"GET", "/api/trace?n=4&algo=quick", "", 400, `unknown algorithm "quick"`},
 		{"GET", "/api/trace?n=4&algo=fast", "", 400, "algorithm fast cannot be traced (want one of"},
 		{"GET", "/api/trace?n=4&limit=0", "", 400, "limit = 0 is out of range 1..200000"},
+		{"GET", "/api/trace?n=4&queens=1,0,0", "", 400, "n = 4 but the board has 3 rows"},
+		{"GET", "/api/trace?n=4&queens=1,2,0,0", "", 422, "attack each other"},
+		{"GET", "/api/trace?n=4&queens=1,0,0,0&board=Q...", "", 400, "not both"},
+		{"GET", "/api/trace?n=4&input=dots", "", 400, "there is no board"},
+		{"GET", "/api/trace?n=2&board=" + url.QueryEscape(`{"queens":[1,0],"blocked":[[1,1]]}`), "", 422, "blocked"},
+		{"GET", "/api/trace?n=4&queens=1,0,0,0&algo=permutations", "", 400, "cannot start from a board (the backtracking strategies can: backtrack-2d,"},
 		{"GET", "/api/trace?n=4&limit=200001", "", 400, "limit = 200001 is out of range 1..200000"},
 		{"GET", "/api/trace?n=4&speed=2", "", 400, `unknown query parameter "speed"`},
 		{"GET", "/api/solutions?n=13", "", 400, "n = 13 is out of range for solutions (1..12, the server's limit)"},

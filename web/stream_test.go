@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/reference"
@@ -76,6 +78,42 @@ func TestTraceMatchesLibrary(t *testing.T) {
 		c.Elapsed = 0
 		if !end.Complete || end.Truncated || end.Events != i || end.Counters != c || end.Algorithm != tc.algo {
 			t.Fatalf("%s: end %+v, want counters %+v after %d events", tc.algo, end, c, i)
+		}
+	}
+}
+
+// TestTraceFromBoard checks the trace that starts from a board, given as
+// queens or as board text with blocked squares: the library's TraceFrom,
+// event for event.
+func TestTraceFromBoard(t *testing.T) {
+	ts := startHTTP(t, newServer(t, Config{}))
+	for _, tc := range []struct {
+		algo, query string
+		start       board.Partial
+	}{
+		{"bitmask", "n=6&queens=2,0,0,0,0,0", board.Partial{Queens: board.Placement{1, -1, -1, -1, -1, -1}}},
+		{"backtrack-2d", "n=5&queens=0,0,3,0,0", board.Partial{Queens: board.Placement{-1, -1, 2, -1, -1}}},
+		{"stack", "n=4&input=dots&board=" + url.QueryEscape(".x..\n....\n....\n..Q.\n"),
+			board.Partial{Queens: board.Placement{-1, -1, -1, 2}, Blocked: []board.Square{{Row: 0, Col: 1}}}},
+		{"backtrack-flags-iterative", "n=3&input=dots&board=" + url.QueryEscape("...\nxxx\n...\n"),
+			board.Partial{Queens: board.New(3), Blocked: []board.Square{{Row: 1, Col: 0}, {Row: 1, Col: 1}, {Row: 1, Col: 2}}}},
+	} {
+		res := get(t, ts.URL+"/api/trace?algo="+tc.algo+"&"+tc.query)
+		events := readEvents(t, res.Body)
+		a, _ := classic.Lookup(tc.algo)
+		i := 0
+		for e, err := range a.(classic.Completer).TraceFrom(context.Background(), tc.start) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(e)
+			if i >= len(events) || events[i].Data != string(want) {
+				t.Fatalf("%s %s event %d: got %+v, want %s", tc.algo, tc.query, i, events[min(i, len(events)-1)], want)
+			}
+			i++
+		}
+		if len(events) != i+1 || events[i].Name != "end" {
+			t.Fatalf("%s %s: %d events, want %d and an end event", tc.algo, tc.query, len(events), i+1)
 		}
 	}
 }

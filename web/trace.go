@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"strings"
 
@@ -24,15 +25,22 @@ type traceEnd struct {
 // server-sent events: one default event per step, classic.Event's JSON form
 // (the lines of `nqueens trace N --algo NAME --format json`), or with
 // ?form=compact what changed at the step (compact.go), then an "end"
-// event. ?limit= bounds the events, at most MaxTraceEvents. A stream cut off
-// by the stream time limit or by the server's shutdown ends with an "error"
-// event instead.
+// event. ?limit= bounds the events, at most MaxTraceEvents. With a board
+// (?board=TEXT[&input=F] or ?queens=C,C,…, as GET /api/render takes it) the
+// search of a backtracking strategy starts from it (classic.Completer): a
+// row holding a queen offers only that column, a blocked square none. A
+// stream cut off by the stream time limit or by the server's shutdown ends
+// with an "error" event instead.
 func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
-	q, err := query(r, "n", "algo", "limit", "form")
+	q, err := query(r, "n", "algo", "limit", "form", "board", "queens", "input")
 	if err != nil {
 		return err
 	}
 	n, err := nParam(q, "trace", s.cfg.MaxTraceN)
+	if err != nil {
+		return err
+	}
+	req, fromBoard, err := queryBoard(q)
 	if err != nil {
 		return err
 	}
@@ -65,6 +73,21 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		return badRequest("algorithm %s cannot be traced (want one of %s)", name, strings.Join(names, ", "))
+	}
+	if fromBoard {
+		req.N = &n
+		start, err := req.read("trace", s.cfg.MaxTraceN)
+		if err != nil {
+			return err
+		}
+		c, ok := algo.(classic.Completer)
+		if !ok {
+			return badRequest("algorithm %s cannot start from a board (the backtracking strategies can: %s)", name, strings.Join(completers(), ", "))
+		}
+		if err := start.Check(); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+		trace = func(ctx context.Context, _ int) iter.Seq2[classic.Event, error] { return c.TraceFrom(ctx, start) }
 	}
 	// A stream holds a job slot for its whole life: it runs a search.
 	release, err := s.acquireLong(r)
@@ -115,4 +138,15 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	}
 	end.Complete = !end.Truncated
 	return es.sendNow("end", end)
+}
+
+// completers names the strategies whose search can start from a board.
+func completers() []string {
+	var names []string
+	for _, a := range classic.All() {
+		if _, ok := a.(classic.Completer); ok {
+			names = append(names, a.Name())
+		}
+	}
+	return names
 }

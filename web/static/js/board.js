@@ -150,3 +150,28 @@ export function attackers(queens, r, c) {
   }
   return out;
 }
+
+// boardFromParams reads a partial board of n rows from an address's params
+// (queens=2,0,4: 1-based columns, 0 for an empty row; blocked=1-2,3-3: row-
+// column pairs), skipping what is off the board: {queens, blocked: [[r, c]]}.
+export function boardFromParams(params, n) {
+  const queens = new Array(n).fill(0);
+  (params.get('queens') || '').split(',').slice(0, n).forEach((v, i) => {
+    const c = Number(v);
+    if (Number.isInteger(c) && c >= 1 && c <= n) queens[i] = c;
+  });
+  const blocked = [];
+  for (const pair of (params.get('blocked') || '').split(',').filter(Boolean)) {
+    const [r, c] = pair.split('-').map(Number);
+    if (Number.isInteger(r) && Number.isInteger(c) && r >= 1 && r <= n && c >= 1 && c <= n && queens[r - 1] !== c) blocked.push([r, c]);
+  }
+  return { queens, blocked };
+}
+
+// boardParams writes a partial board as boardFromParams reads it.
+export function boardParams({ queens, blocked }) {
+  const q = {};
+  if (queens.some((c) => c)) q.queens = queens.join(',');
+  if (blocked.length) q.blocked = blocked.map((b) => b.join('-')).join(',');
+  return q;
+}

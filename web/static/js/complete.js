@@ -1,29 +1,29 @@
-// Try it yourself: the learner places queens (and blocks squares) by click or
-// keyboard; conflicts show at once as lines; a hint names the next safe
-// square the chosen strategy would try; the server completes the board from
-// here, or counts the ways to.
+// Try it yourself, the strategies' playground: the learner places queens
+// (and blocks squares) by click or keyboard; conflicts show at once as
+// lines. The chosen strategy's own search, started from this board (GET
+// /api/trace with the board), gives the hint, its next try from here in its
+// own words, and "Complete from here" plays that search in the watch
+// panel's player up to its first solution, which comes back here. The
+// counting engine counts the ways to complete the board.
 
 import * as api from './api.js';
-import { Board, attackers } from './board.js';
+import { Board, attackers, boardFromParams, boardParams } from './board.js';
 import { readInt, setRange } from './field.js';
+import * as strategies from './strategies.js';
 import { $, group, plural, setStatus } from './text.js';
 
 // The largest board the panel draws: past it squares would be too small to
 // click, and the page must never build a huge grid.
 const DRAW_MAX = 32;
 
-const hintWhy = {
-  stack: 'no queen on the stack attacks it',
-  bitmask: 'it is the lowest bit of free = all & ~(cols | ld | rd)',
-  'backtrack-2d': 'the scans of its column and diagonals find no 1',
-  'backtrack-array': 'no earlier queens[r] shares its column or a diagonal',
-  'backtrack-flags': 'its three flags are all false',
-  'backtrack-flags-iterative': 'its three flags are all false',
-};
+// A try of the search, or a row it finds without a free square.
+const tries = new Set(['place', 'reject', 'dead-end']);
 
 export class CompletePanel {
-  constructor(limits, onURL) {
+  // open(query) shows the panel the query names, and returns it.
+  constructor(limits, onURL, open) {
     this.onURL = onURL;
+    this.open = open;
     this.range = setRange('complete-n', 1, Math.min(limits.max_complete_n, DRAW_MAX));
     this.n = 0;
     this.queens = [];
@@ -33,8 +33,8 @@ export class CompletePanel {
     this.busy = false;
     this.abort = null;
     this.board = new Board($('complete-board'), { label: 'Your board', onActivate: (r, c) => this.activate(r, c) });
-    $('complete-form').addEventListener('submit', (e) => { e.preventDefault(); this.complete(false); });
-    $('complete-count').addEventListener('click', () => this.complete(true));
+    $('complete-form').addEventListener('submit', (e) => { e.preventDefault(); this.play(); });
+    $('complete-count').addEventListener('click', () => this.count());
     $('complete-hint').addEventListener('click', () => this.showHint());
     $('complete-clear').addEventListener('click', () => this.reset());
     $('complete-cancel').addEventListener('click', () => { if (this.abort) this.abort.abort(); });
@@ -42,38 +42,35 @@ export class CompletePanel {
   }
 
   enter(params) {
+    const select = $('complete-algo');
+    if (!select.options.length) {
+      for (const a of strategies.completers()) {
+        const opt = document.createElement('option');
+        opt.value = a.name;
+        opt.textContent = `${a.name} (${a.title})`;
+        select.append(opt);
+      }
+      select.value = 'stack';
+    }
     if (params.get('n')) $('complete-n').value = params.get('n');
-    if (params.get('algo')) $('complete-algo').value = params.get('algo');
+    if ([...select.options].some((o) => o.value === params.get('algo'))) select.value = params.get('algo');
     if (!this.n || params.get('n')) this.reset(params);
   }
 
   leave() {}
 
-  urlState() {
-    const q = { n: this.n, algo: $('complete-algo').value };
-    if (this.queens.some((c) => c)) q.queens = this.own().join(',');
-    if (this.blocked.size) q.blocked = [...this.blocked].map((k) => k.replace(',', '-')).join(',');
-    return q;
-  }
+  urlState() { return { n: this.n, algo: $('complete-algo').value, ...boardParams(this.partial()) }; }
+
+  // partial is the learner's board: {queens (1-based, 0 for none), blocked: [[r, c]]}.
+  partial() { return { queens: this.own(), blocked: [...this.blocked].map((k) => k.split(',').map(Number)) }; }
 
   // reset starts an empty board of the size in the N field, or the board of
   // params (queens=2,0,4 and blocked=1-2,3-3) when given.
   reset(params) {
     const n = readInt('complete-n', ...this.range);
     if (n === null) return;
-    Object.assign(this, { n, queens: new Array(n).fill(0), blocked: new Set(), added: new Set(), hint: null });
-    if (params && params.get('queens')) {
-      params.get('queens').split(',').slice(0, n).forEach((v, i) => {
-        const c = Number(v);
-        if (Number.isInteger(c) && c >= 1 && c <= n) this.queens[i] = c;
-      });
-    }
-    if (params && params.get('blocked')) {
-      for (const pair of params.get('blocked').split(',')) {
-        const [r, c] = pair.split('-').map(Number);
-        if (r >= 1 && r <= n && c >= 1 && c <= n && this.queens[r - 1] !== c) this.blocked.add(`${r},${c}`);
-      }
-    }
+    const { queens, blocked } = boardFromParams(params || new URLSearchParams(), n);
+    Object.assign(this, { n, queens, blocked: new Set(blocked.map((b) => b.join())), added: new Set(), hint: null });
     this.board.setSize(n);
     this.setState('editing', 'Click squares (or move with the arrow keys and press Enter) to place queens or blocks.');
   }
@@ -141,11 +138,17 @@ export class CompletePanel {
           return { classes, label };
         }
         if (this.blocked.has(key)) return { classes: ['blocked'], label: 'blocked' };
-        if (this.hint && this.hint[0] === r && this.hint[1] === c) return { classes: ['hint'], label: 'hint: the next square the strategy would try' };
+        if (this.hint && this.hint.row === r && this.hint.col === c) {
+          const label = this.hint.kind === 'reject'
+            ? `hint: the next square ${this.hint.algo} tries, rejected: the queen in row ${this.hint.by.row} attacks it`
+            : `hint: the next square ${this.hint.algo} tries, where it places a queen`;
+          return { classes: ['hint'], label };
+        }
         const by = attackers(this.queens, r, c);
         return by.length ? { classes: ['attacked'], label: `attacked by the queen in row ${by[0].row}` } : { classes: [], label: 'empty' };
       },
-      lines: conflicts.map(([a, b]) => ({ from: a, to: b, kind: 'conflict' })),
+      lines: [...conflicts.map(([a, b]) => ({ from: a, to: b, kind: 'conflict' })),
+        ...(this.hint && this.hint.kind === 'reject' ? [{ from: [this.hint.by.row, this.hint.by.col], to: [this.hint.row, this.hint.col], kind: 'attack' }] : [])],
     });
     const st = $('complete').dataset.state;
     this.board.el.classList.toggle('solved', st === 'solved');
@@ -153,60 +156,35 @@ export class CompletePanel {
     $('complete-list').textContent = this.queens.join(' ');
   }
 
-  // showHint finds the square a backtracking strategy tries next from this
-  // board: the first empty row from the top, its leftmost column that no
-  // queen attacks and that is not blocked.
-  showHint() {
-    this.queens = this.own();
-    this.added.clear();
-    const algo = $('complete-algo').value;
-    if (this.conflicts().length) {
-      this.hint = null;
-      this.setState('editing', 'Two of your queens attack each other: the strategy never places a queen on an attacked square. Take one away first.', 'error');
-      return;
-    }
-    const row = this.queens.findIndex((c) => !c) + 1;
-    if (row === 0) {
-      this.hint = null;
-      this.setState('editing', 'Every row holds a queen and none attacks another: a solution!', 'good');
-      return;
-    }
-    for (let c = 1; c <= this.n; c++) {
-      if (this.blocked.has(`${row},${c}`) || attackers(this.queens, row, c).length) continue;
-      this.hint = [row, c];
-      this.setState('editing', `Hint: ${algo} would try row ${row}, column ${c} next, because ${hintWhy[algo]}.`);
-      this.board.focusSquare(row, c);
-      return;
-    }
-    this.hint = null;
-    this.setState('editing', `Row ${row} has no safe square: ${algo} would backtrack here and move the queen of an earlier row.`, 'error');
+  // firstTry asks for the chosen strategy's search from this board up to
+  // its first step in a row the learner left empty: its next try from here
+  // (or a row with no free square), and how many steps lead to it (the
+  // learner's queens above, placed by the search).
+  async firstTry(algo, signal) {
+    const given = new Set(this.queens.flatMap((c, i) => (c ? [i + 1] : [])));
+    let found = null;
+    let steps = 0;
+    // Every step before it places a queen of the rows above: n + 1 steps
+    // hold it.
+    await api.stream('/api/trace', { n: this.n, algo, board: JSON.stringify(this.partial()), limit: this.n + 1 }, (name, e) => {
+      if (name !== 'message' || found) return;
+      if (tries.has(e.kind) && !given.has(e.row)) found = e;
+      else steps++;
+    }, { signal });
+    return found && { ...found, algo, steps };
   }
 
-  async complete(count) {
+  // busyWith runs work with the buttons off and Cancel on.
+  async busyWith(state, text, work) {
     if (this.busy) return;
-    this.queens = this.own();
-    this.added.clear();
-    this.hint = null;
-    const blocked = [...this.blocked].map((k) => k.split(',').map(Number));
     const abort = new AbortController();
     this.busy = true;
     this.abort = abort;
     for (const id of ['complete-go', 'complete-count', 'complete-hint', 'complete-clear']) $(id).disabled = true;
     $('complete-cancel').disabled = false;
-    this.setState('searching', count ? 'Counting the completions…' : 'Searching…');
+    this.setState(state, text);
     try {
-      const res = await api.postJSON('/api/complete', { queens: this.queens, blocked, count }, { signal: abort.signal });
-      if (count) {
-        this.setState('counted', res.exists
-          ? `${group(res.completions)} way${res.completions === '1' ? '' : 's'} to complete this board.`
-          : 'No completion exists: these queens and blocks leave no way to fill every row.', res.exists ? 'good' : 'error');
-      } else if (res.exists) {
-        res.queens.forEach((c, i) => { if (this.queens[i] === 0) this.added.add(`${i + 1},${c}`); });
-        this.queens = res.queens;
-        this.setState('solved', `Completed: the solver added ${plural(this.added.size, 'queen')} (green).`, 'good');
-      } else {
-        this.setState('none', 'No completion exists: these queens and blocks leave no way to fill every row.', 'error');
-      }
+      await work(abort.signal);
     } catch (err) {
       this.setState(abort.signal.aborted ? 'editing' : 'error', abort.signal.aborted ? 'Cancelled.' : err.message, abort.signal.aborted ? '' : 'error');
     } finally {
@@ -215,5 +193,83 @@ export class CompletePanel {
       for (const id of ['complete-go', 'complete-count', 'complete-hint', 'complete-clear']) $(id).disabled = false;
       $('complete-cancel').disabled = true;
     }
+  }
+
+  // ready takes the solver's queens off and says whether the chosen
+  // strategy can start from the board: not with queens that attack each
+  // other, and there is nothing to do on a full board.
+  ready() {
+    this.queens = this.own();
+    this.added.clear();
+    this.hint = null;
+    if (this.conflicts().length) {
+      this.setState('editing', 'Two of your queens attack each other: the strategy never places a queen on an attacked square. Take one away first.', 'error');
+      return false;
+    }
+    if (this.queens.every((c) => c)) {
+      this.setState('editing', 'Every row holds a queen and none attacks another: a solution!', 'good');
+      return false;
+    }
+    return true;
+  }
+
+  // showHint shows the chosen strategy's next try from this board, in the
+  // strategy's own sentence.
+  showHint() {
+    if (!this.ready()) return;
+    const algo = $('complete-algo').value;
+    this.busyWith('searching', `Asking ${algo} for its next step…`, async (signal) => {
+      const e = await this.firstTry(algo, signal);
+      if (!e) throw new Error(`${algo} makes no try from this board.`);
+      if (e.kind === 'dead-end') {
+        this.setState('editing', `Hint, the next step of ${algo}: ${e.text}`, 'error');
+        return;
+      }
+      this.hint = e;
+      this.setState('editing', `Hint, the next step of ${algo}: ${e.text}`);
+      this.board.focusSquare(e.row, e.col);
+    });
+  }
+
+  // play shows the chosen strategy's search from this board in the watch
+  // panel's player, from the step that has the learner's queens above, and
+  // plays it to its first solution.
+  play() {
+    if (!this.ready()) return;
+    const algo = $('complete-algo').value;
+    this.busyWith('searching', `Starting ${algo} from your board…`, async (signal) => {
+      const e = await this.firstTry(algo, signal);
+      const q = new URLSearchParams({ n: this.n, algo, ...this.urlState(), step: e ? e.steps : 0 });
+      this.setState('editing', `${algo} is playing its search from your board in “Watch a search”.`);
+      this.open(q).playFrom(this.queens.slice(), [...this.blocked]);
+    });
+  }
+
+  // completed shows what the player brings back: the first solution of the
+  // strategy's search from this board (null for none), and whether the
+  // search was played to its end.
+  completed(algo, solution, whole) {
+    if (solution) {
+      solution.forEach((c, i) => { if (this.queens[i] === 0) this.added.add(`${i + 1},${c}`); });
+      this.queens = solution.slice();
+      this.setState('solved', `Completed by ${algo}: its search from your board added ${plural(this.added.size, 'queen')} (green), its first solution.`, 'good');
+    } else if (whole) {
+      this.setState('none', `No completion exists: ${algo} searched every way on from your board and found none.`, 'error');
+    } else {
+      this.setState('editing', `${algo} had not found a solution yet in the steps played.`);
+    }
+  }
+
+  // count counts the completions with the counting engine.
+  count() {
+    this.queens = this.own();
+    this.added.clear();
+    this.hint = null;
+    this.busyWith('searching', 'Counting the completions…', async (signal) => {
+      const res = await api.postJSON('/api/complete', { ...this.partial(), count: true }, { signal });
+      this.setState('counted', res.exists
+        ? `${group(res.completions)} way${res.completions === '1' ? '' : 's'} to complete this board.`
+        : 'No completion exists: these queens and blocks leave no way to fill every row.', res.exists ? 'good' : 'error');
+    });
   }
 }

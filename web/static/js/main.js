@@ -68,6 +68,14 @@ function writeURL() {
   urlAt = performance.now();
 }
 
+// open shows the panel a query names (URLSearchParams), as following a
+// link would, and returns that panel: a panel hands its work to another.
+function open(query) {
+  history.pushState(null, '', `?${query}`);
+  route();
+  return panels[current];
+}
+
 // updateURL is called by the panels whenever their state moves; browsers
 // refuse too many history calls, so it writes at most a few times a second.
 function updateURL() {
@@ -117,7 +125,7 @@ async function main() {
     }
   }
   $('loading').hidden = true;
-  for (const [name, Kind] of Object.entries(kinds)) panels[name] = new Kind(limits, updateURL);
+  for (const [name, Kind] of Object.entries(kinds)) panels[name] = new Kind(limits, updateURL, open);
   await panels.watch.init();
   for (const a of document.querySelectorAll('nav a')) {
     a.addEventListener('click', (e) => {

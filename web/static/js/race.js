@@ -29,7 +29,7 @@ export class RacePanel {
   enter(params) {
     const box = $('race-algos');
     if (!box.querySelector('input')) {
-      for (const a of strategies.classics().filter((x) => !x.candidates && !x.name.startsWith('brute') && x.name !== 'permutations')) {
+      for (const a of strategies.completers()) {
         const label = document.createElement('label');
         const input = document.createElement('input');
         input.type = 'checkbox';

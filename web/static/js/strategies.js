@@ -22,6 +22,10 @@ export function lesson(name) {
 // classics lists the strategies that have a lesson (the classic ones).
 export const classics = () => algos.filter((a) => a.pseudocode);
 
+// completers lists the backtracking strategies: they fill the board row by
+// row, and their search can start from a partial board.
+export const completers = () => algos.filter((a) => a.completes);
+
 const counts = new Map(); // n → {name: candidates as a BigInt}
 
 // loadCandidates fetches, once per n, the number of candidate boards of each

@@ -4,8 +4,14 @@
 // and what its check read) without replaying the ones before; the board, the
 // strategy's own data, the pseudocode, the tree and the solutions list all
 // draw from the event of the step shown.
+//
+// A search of a backtracking strategy can start from a board of Try it
+// (queens=2,0,4&blocked=1-2,3-3 in the address, as there): a row with one
+// of its queens offers only that square, a blocked square is never tried.
+// The panel then draws that board's queens and blocks, and takes the first
+// solution back to Try it.
 
-import { Board, attackers } from './board.js';
+import { Board, attackers, boardFromParams, boardParams } from './board.js';
 import { readInt, setRange } from './field.js';
 import { drawStructure } from './structure.js';
 import * as strategies from './strategies.js';
@@ -22,9 +28,13 @@ const counterNames = ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 
 const jumps = { placement: PLACE, backtrack: REMOVE, solution: SOLUTION };
 
 export class WatchPanel {
-  constructor(limits, onURL) {
+  // open(query) shows the panel the query names, and returns it.
+  constructor(limits, onURL, open) {
     this.limits = limits;
     this.onURL = onURL;
+    this.open = open;
+    this.start = null;    // {queens, blocked} of a search started from a board
+    this.autoplay = false;
     this.range = setRange('watch-n', 1, limits.max_trace_n);
     this.n = 0;
     this.algo = 'stack';
@@ -54,10 +64,15 @@ export class WatchPanel {
       if (b) { this.timeline.pause(); this.timeline.go(Number(b.dataset.pos)); }
     });
     $('watch-form').addEventListener('submit', (e) => { e.preventDefault(); this.loadFromForm(); });
-    $('watch-algo').addEventListener('change', () => this.loadFromForm());
+    $('watch-algo').addEventListener('change', () => {
+      if (this.start && !strategies.completers().some((a) => a.name === $('watch-algo').value)) this.start = null;
+      this.loadFromForm();
+    });
+    $('watch-from-back').addEventListener('click', () => this.back());
+    $('watch-from-clear').addEventListener('click', () => { this.start = null; this.loadFromForm(); });
     // A new N is loaded as soon as it is typed, so that Play never plays
     // the board of the N before.
-    $('watch-n').addEventListener('change', () => this.loadFromForm());
+    $('watch-n').addEventListener('change', () => { this.start = null; this.loadFromForm(); });
     document.addEventListener('keydown', (e) => this.keys(e));
     // A space that plays must not also scroll the page, whichever event the
     // browser scrolls on.
@@ -104,14 +119,50 @@ export class WatchPanel {
     const step = raw === 'end' ? Infinity : Number(raw || 0);
     $('watch-n').value = n;
     if ([...$('watch-algo').options].some((o) => o.value === algo)) $('watch-algo').value = algo;
-    if (n !== this.n || $('watch-algo').value !== this.algo || !this.trace.length) this.loadFromForm(step);
+    let start = params.get('queens') || params.get('blocked') ? boardFromParams(params, n) : null;
+    if (start && !strategies.completers().some((a) => a.name === $('watch-algo').value)) start = null;
+    const moved = JSON.stringify(start) !== JSON.stringify(this.start);
+    this.start = start;
+    if (moved || n !== this.n || $('watch-algo').value !== this.algo || !this.trace.length) this.loadFromForm(step);
     else if (step) this.timeline.go(step - 1);
   }
 
   leave() { this.timeline.pause(); }
 
+  // playFrom plays the search, as soon as it reaches the step asked for, to
+  // its next solution (Try it's "Complete from here").
+  playFrom() {
+    $('watch-pause-solution').checked = true;
+    if (this.loading) this.autoplay = true;
+    else this.timeline.play();
+  }
+
+  // back takes the board to Try it with the search's first solution up to
+  // the step shown.
+  back() {
+    const { n, algo, trace } = this;
+    const first = trace.solutions.find((p) => p <= this.timeline.pos);
+    const q = new URLSearchParams({ panel: 'complete', n, algo, ...this.urlState() });
+    q.delete('step');
+    const whole = !this.loading && this.end && this.end.complete && this.timeline.pos === trace.length - 1;
+    this.open(q).completed(algo, first === undefined ? null : trace.queens(first), whole);
+  }
+
+  // drawFrom says, for a search started from a board, what the board
+  // holds and how the search treats it.
+  drawFrom() {
+    $('watch-from').hidden = !this.start;
+    if (!this.start) return;
+    const rows = this.start.queens.flatMap((c, i) => (c ? [i + 1] : []));
+    const k = this.start.blocked.length;
+    const kept = rows.length === 0 ? 'no queen of yours'
+      : `your queen${rows.length > 1 ? 's' : ''} in row${rows.length > 1 ? 's' : ''} ${rows.join(', ')} (each such row offers only that square)`;
+    $('watch-from-text').textContent = `${this.algo} searches on from your board in Try it: ${kept}${k ? `, ${plural(k, 'blocked square')} never tried` : ''}. `
+      + 'It fills the rows from the top as always; Play stops at its first solution, which Back to your board shows there.';
+  }
+
   urlState() {
-    const q = { n: this.n, algo: this.algo };
+    const q = { n: this.n, algo: this.algo, ...(this.start ? boardParams(this.start) : {}) };
     if (this.timeline.pos >= 0) q.step = this.timeline.pos + 1;
     return q;
   }
@@ -133,6 +184,7 @@ export class WatchPanel {
     this.board.setSize(n);
     this.drawCode();
     $('watch-lesson').textContent = strategies.lesson(algo).summary;
+    this.drawFrom();
     setStatus($('watch-status'), 'Loading the search…');
     this.timeline.setLength(0, true);
     this.show(-1);
@@ -141,11 +193,17 @@ export class WatchPanel {
     let got;
     let pending = step;
     try {
-      got = await loadTrace({ n, algo, limit }, trace, () => {
+      const from = this.start ? { board: JSON.stringify(this.start) } : {};
+      got = await loadTrace({ n, algo, limit, ...from }, trace, () => {
         if (pending && trace.length >= pending) {
           this.timeline.setLength(trace.length, true);
           this.timeline.go(pending - 1);
           pending = 0;
+        }
+        if (!pending && this.autoplay) {
+          this.autoplay = false;
+          this.timeline.setLength(trace.length, true);
+          this.timeline.play();
         }
         this.queueLength();
       }, { signal: abort.signal });
@@ -181,7 +239,8 @@ export class WatchPanel {
 
   reportEnd(cut, limit) {
     const end = this.end;
-    const { n, algo } = this;
+    const { n } = this;
+    const algo = this.start ? `${this.algo} from your board` : this.algo;
     if (!end) {
       setStatus($('watch-status'), `${cut || 'The connection was lost'}; ${group(this.trace.length)} steps received, which you can play.`, 'error');
     } else if (end.truncated) {
@@ -224,6 +283,8 @@ export class WatchPanel {
       : (r, c) => queens[r - 1] === c;
     const brute = e && e.candidate !== undefined;
     const at = (x, r, c) => x && x.row === r && x.col === c;
+    const start = this.start || { queens: [], blocked: [] };
+    const blocked = new Set(start.blocked.map(([r, c]) => r * 1000 + c));
     this.board.draw({
       square: (r, c) => {
         const classes = [];
@@ -236,6 +297,8 @@ export class WatchPanel {
           if (brute && e.kind === 'reject' && at(e, r, c)) { classes.push('attacker'); label = 'queen, attacked'; }
           return { classes, label };
         }
+        if (blocked.has(r * 1000 + c)) return { classes: ['blocked'], label: 'blocked: never tried' };
+        if (start.queens[r - 1] === c && queens[r - 1] !== c) { classes.push('given'); label = 'your queen, kept: the only square of its row'; }
         if (e && e.kind === 'remove' && at(e, r, c)) { classes.push('removed'); label = 'queen just removed'; }
         const by = brute ? [] : attackers(queens, r, c);
         if (e && e.kind === 'reject' && !brute && at(e, r, c)) {
