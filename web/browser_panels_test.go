@@ -249,6 +249,7 @@ func completeAs(b *browser, algo string, n int, queens, blocked [][2]int) string
 	if got := shownStep(b); got != want {
 		b.t.Fatalf("%s from %v blocked %v: the player stops at step %d, the library's first solution or end is step %d", algo, queens, blocked, got, want)
 	}
+	checkSentence(b, fmt.Sprintf("%s from %v blocked %v", algo, queens, blocked), events[want-1])
 	for _, q := range queens {
 		if first >= 0 && q[0] > 1 && eval[int](b, fmt.Sprintf(`document.querySelectorAll('#watch-board [data-row="%d"][data-col="%d"].queen').length`, q[0], q[1])) != 1 {
 			b.t.Fatalf("the solution shown has no queen on the learner's square %v", q)
