@@ -1,10 +1,12 @@
 package web
 
 import (
+	"compress/gzip"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +17,7 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -98,7 +101,9 @@ func TestSite(t *testing.T) {
 	if !slices.ContainsFunc(seen, func(u string) bool { return strings.HasSuffix(u, "/nqueens/site.json") }) {
 		t.Errorf("the browser's network events do not show site.json: %q", seen)
 	}
-	if !slices.Contains(files.all(), "/nqueens/wasm/nqueens.wasm.gz") {
+	if !slices.ContainsFunc(files.all(), func(p string) bool {
+		return strings.HasPrefix(p, "/nqueens/wasm/nqueens.") && strings.HasSuffix(p, ".wasm.gz")
+	}) {
 		t.Errorf("the module was never loaded: %q", files.all())
 	}
 }
@@ -299,7 +304,7 @@ func TestSiteWithoutModule(t *testing.T) {
 	b := newTab(t, path, ts.URL)
 	b.do("open the page", chromedp.Navigate(ts.URL+"/?n=6&algo=stack"))
 	b.waitJS("the banner", `!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('404')`, 20*time.Second)
-	if s := b.text("banner"); !strings.Contains(s, "solver of this page") || !strings.Contains(s, "does not answer") || !strings.Contains(s, "nqueens.wasm.gz answered 404") {
+	if s := b.text("banner"); !strings.Contains(s, "solver of this page") || !strings.Contains(s, "does not answer") || !regexp.MustCompile(`nqueens\.[0-9a-f]{16}\.wasm\.gz answered 404`).MatchString(s) {
 		t.Fatalf("banner %q", s)
 	}
 	if !eval[bool](b, `document.getElementById('loading').checkVisibility()`) {
@@ -310,4 +315,210 @@ func TestSiteWithoutModule(t *testing.T) {
 	if api := apiRequests(files.all()); len(api) > 0 {
 		t.Errorf("the file server was asked for %q", api)
 	}
+}
+
+// link serves next's answers as a network link of a rate and a round-trip
+// time would: each answer waits a round trip before it starts, and the
+// bytes of all answers share the rate. It models the link for every request
+// of the page, its workers' included, which the browser's own throttling
+// (the DevTools protocol's) leaves out.
+type link struct {
+	next        http.Handler
+	rtt         time.Duration
+	bytesPerSec float64
+
+	mu   sync.Mutex
+	free time.Time // when the link will have sent what it was given
+}
+
+func (l *link) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(l.rtt) // modelling the link's delay, not waiting for work
+	l.next.ServeHTTP(&pacedWriter{ResponseWriter: w, l: l, rc: http.NewResponseController(w)}, r)
+}
+
+type pacedWriter struct {
+	http.ResponseWriter
+	l  *link
+	rc *http.ResponseController
+}
+
+func (p *pacedWriter) Write(b []byte) (int, error) {
+	sent := 0
+	for len(b) > 0 {
+		k := min(len(b), 8<<10)
+		p.l.mu.Lock()
+		if now := time.Now(); p.l.free.Before(now) {
+			p.l.free = now
+		}
+		p.l.free = p.l.free.Add(time.Duration(float64(k) / p.l.bytesPerSec * float64(time.Second)))
+		until := p.l.free
+		p.l.mu.Unlock()
+		time.Sleep(time.Until(until))
+		n, err := p.ResponseWriter.Write(b[:k])
+		sent += n
+		if err != nil {
+			return sent, err
+		}
+		p.rc.Flush()
+		b = b[k:]
+	}
+	return sent, nil
+}
+
+// githubPages serves the site as GitHub Pages does (README, "Hosting the
+// site"): every file with Cache-Control: max-age=600, and text files
+// gzip-compressed for a browser that accepts it.
+func githubPages(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=600")
+		switch path.Ext(r.URL.Path) {
+		case ".html", ".js", ".css", ".json", ".svg", "":
+			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Header().Add("Vary", "Accept-Encoding")
+				zw := gzip.NewWriter(w)
+				defer zw.Close()
+				w = &gzipWriter{ResponseWriter: w, zw: zw}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type gzipWriter struct {
+	http.ResponseWriter
+	zw *gzip.Writer
+}
+
+func (g *gzipWriter) WriteHeader(code int) {
+	g.Header().Del("Content-Length") // of the file, not of what is sent
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *gzipWriter) Write(b []byte) (int, error) { return g.zw.Write(b) }
+
+// siteLink serves the static build at /nqueens as GitHub Pages does, over a
+// link of 10 Mbit/s and 40 ms, recording the requests.
+func siteLink(t testing.TB) (*httptest.Server, *fileLog) {
+	dir := writtenSite(t).dir
+	files := &fileLog{next: http.StripPrefix("/nqueens", githubPages(http.FileServer(http.Dir(dir))))}
+	ts := httptest.NewServer(&link{next: files, rtt: 40 * time.Millisecond, bytesPerSec: 10e6 / 8})
+	t.Cleanup(ts.Close)
+	return ts, files
+}
+
+// modulesAsked counts the requests for the module in paths.
+func modulesAsked(paths []string) int {
+	k := 0
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".wasm.gz") {
+			k++
+		}
+	}
+	return k
+}
+
+// watchLoading records, from the page's first script on, each state of its
+// loading line and bar.
+const watchLoading = `window.loadingLines = [];
+document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
+	const bar = document.getElementById('loading-bar');
+	loadingLines.push(document.getElementById('loading-text').textContent + (bar.hidden ? '' : ' [' + bar.value + '/' + bar.max + ']'));
+}).observe(document.getElementById('loading'), {subtree: true, childList: true, characterData: true, attributes: true}));`
+
+// siteStarts opens the static build in a new browser profile (an empty
+// cache) twice, and returns how long after each navigation the solver
+// answered (the page's "nqueens-ready" mark), checking that the first visit
+// showed the download's progress and the second asked for no module.
+func siteStarts(b *browser, files *fileLog) (first, second time.Duration) {
+	b.t.Helper()
+	script, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watchLoading})
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer chromedp.Call(b.ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams(script))
+	start := func() time.Duration {
+		b.visit("/?n=6&algo=stack")
+		return time.Duration(eval[float64](b, `performance.getEntriesByName('nqueens-ready')[0].startTime`) * float64(time.Millisecond))
+	}
+	asked := modulesAsked(files.all())
+	first = start()
+	lines := eval[[]string](b, `loadingLines`)
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return regexp.MustCompile(`^Downloading the solver: \d\.\d MB of 2\.\d MB… \[\d+/\d+\]$`).MatchString(l)
+	}) {
+		b.t.Errorf("the download's progress was not shown: %q", lines)
+	}
+	if k := modulesAsked(files.all()) - asked; k != 1 {
+		b.t.Fatalf("the module was asked for %d times on the first visit", k)
+	}
+	// The module is kept once it has arrived whole and been checked.
+	b.waitJS("the module kept", `caches.open('nqueens-wasm').then((c) => c.keys()).then((k) => window.kept = k.length) && window.kept === 1`, 20*time.Second)
+
+	second = start()
+	if k := modulesAsked(files.all()) - asked; k != 1 {
+		b.t.Errorf("the second visit downloaded the module again (%d requests for it in all)", k)
+	}
+	if lines := eval[[]string](b, `loadingLines`); !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "kept from your last visit") }) {
+		b.t.Errorf("the second visit did not say it used the kept solver: %q", lines)
+	}
+	return first, second
+}
+
+// TestSiteStart opens the static build, served as GitHub Pages serves it,
+// over a link of 10 Mbit/s and 40 ms, as a first visitor with an empty
+// cache: a bar and the bytes received show the download; then a second
+// visit, whose module comes from the browser's cache (no request for it).
+// Issue 24 asks for the solver to answer within 3 s and 1 s: the bounds
+// here are looser, so that a loaded machine cannot fail the test, and
+// BenchmarkSiteStart gives the figures. A browser without WebAssembly is
+// told so, and what to do, and nothing is downloaded.
+func TestSiteStart(t *testing.T) {
+	path := chromiumPath(t)
+	ts, files := siteLink(t)
+	b := newTab(t, path, ts.URL+"/nqueens", chromedp.WithNewBrowserContext())
+	first, second := siteStarts(b, files)
+	t.Logf("at 10 Mbit/s and 40 ms the solver answered %v after the page was asked for on a first visit, %v on a second",
+		first.Round(time.Millisecond), second.Round(time.Millisecond))
+	if first > 5*time.Second || second > 2*time.Second {
+		t.Errorf("the solver answered %v after the page was asked for on a first visit, %v on a second (want under 5 s and 2 s here, 3 s and 1 s on a quiet machine)", first, second)
+	}
+
+	// Without WebAssembly.
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `delete globalThis.WebAssembly;`}); err != nil {
+		t.Fatal(err)
+	}
+	before := len(files.all())
+	b.do("open the page", chromedp.Navigate(b.base+"/?n=6&algo=stack"))
+	b.waitJS("the message", `document.body.dataset.ready === 'no-wasm'`, 20*time.Second)
+	if s := b.text("loading-text"); !strings.Contains(s, "does not run WebAssembly") || !strings.Contains(s, "nqueens serve") {
+		t.Errorf("without WebAssembly the page says %q", s)
+	}
+	if !eval[bool](b, `document.getElementById('banner').hidden`) {
+		t.Errorf("without WebAssembly the banner shows %q", b.text("banner"))
+	}
+	for _, p := range files.all()[before:] {
+		if strings.HasSuffix(p, ".wasm.gz") || strings.HasSuffix(p, "wasm_exec.js") {
+			t.Errorf("without WebAssembly the page asked for %s", p)
+		}
+	}
+	b.screenshot("site-no-wasm")
+}
+
+// BenchmarkSiteStart reports how long after the page was asked for the
+// static build's solver answers over a link of 10 Mbit/s and 40 ms, on a
+// first visit (an empty cache) and on the second. Issue 24 asks for 3 s and
+// 1 s.
+func BenchmarkSiteStart(bm *testing.B) {
+	path := chromiumPath(bm)
+	ts, files := siteLink(bm)
+	var first, second time.Duration
+	for range bm.N {
+		b := newTab(bm, path, ts.URL+"/nqueens", chromedp.WithNewBrowserContext())
+		f, s := siteStarts(b, files)
+		first, second = first+f, second+s
+		b.close()
+	}
+	bm.ReportMetric(first.Seconds()/float64(bm.N), "s-first-visit")
+	bm.ReportMetric(second.Seconds()/float64(bm.N), "s-second-visit")
 }

@@ -109,6 +109,9 @@ type browser struct {
 	log  *requestLog
 	ts   *httptest.Server
 	out  string
+	// close closes the tab (and its profile, if it has its own) before the
+	// test ends.
+	close func()
 
 	mu     sync.Mutex
 	errors []string // uncaught exceptions and console errors of the page
@@ -181,19 +184,20 @@ func TestMain(m *testing.M) {
 }
 
 // newTab opens a tab of the shared browser on base, which it records the
-// page's errors of.
-func newTab(t testing.TB, path, base string) *browser {
+// page's errors of. With chromedp.WithNewBrowserContext() among opts the
+// tab has a profile of its own: no cache, storage or cookies of the others.
+func newTab(t testing.TB, path, base string, opts ...chromedp.ContextOption) *browser {
 	chromium.once.Do(func() { startChromium(path) })
 	if chromium.err != nil {
 		t.Fatalf("starting %s: %v", path, chromium.err)
 	}
-	tab, closeTab := chromedp.NewContext(chromium.ctx)
+	tab, closeTab := chromedp.NewContext(chromium.ctx, opts...)
 	t.Cleanup(closeTab)
 	// One bound for the whole test, so that a hung page fails the test
 	// instead of hanging it.
 	ctx, cancel := context.WithTimeout(tab, 4*time.Minute)
 	t.Cleanup(cancel)
-	b := &browser{t: t, ctx: ctx, base: base, out: testOut(t)}
+	b := &browser{t: t, ctx: ctx, base: base, out: testOut(t), close: closeTab}
 	if err := chromedp.Listen(ctx, func(ev any) {
 		var msg string
 		switch ev := ev.(type) {

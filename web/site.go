@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,11 +28,18 @@ import (
 // serves it.
 
 // Where the module and its loader go in the site, relative to site.json.
-const (
-	siteModule = "wasm/nqueens.wasm.gz"
-	siteLoader = "wasm/wasm_exec.js"
-	siteInfo   = "site.json"
-)
+// Their names carry the start of their SHA-256, so that a host may let
+// browsers keep every file of wasm/ for good (README, "Hosting the site").
+const siteInfo = "site.json"
+
+// siteModule is the name of the module whose SHA-256 is sum (hex).
+func siteModule(sum string) string { return "wasm/nqueens." + sum[:16] + ".wasm.gz" }
+
+// siteLoader is the name of wasm_exec.js, whose content is loader.
+func siteLoader(loader []byte) string {
+	sum := sha256.Sum256(loader)
+	return "wasm/wasm_exec." + hex.EncodeToString(sum[:8]) + ".js"
+}
 
 // wasmBuildFlags make the module small: no file paths (-trimpath), no
 // symbol table or DWARF (-s -w: 177 KB less), no HTTP/2 in net/http (12 KB),
@@ -48,13 +57,17 @@ type SiteModule struct {
 // SiteInfo is the site.json of a static build, which the page reads at
 // start (web/static/js/api.js).
 type SiteInfo struct {
-	Transport           string   `json:"transport"` // "wasm"
-	Module              string   `json:"module"`    // the module, gzip-compressed
-	Loader              string   `json:"loader"`    // wasm_exec.js
-	ModuleBytes         int      `json:"module_bytes"`
-	ModuleDownloadBytes int      `json:"module_download_bytes"` // compressed
-	Go                  string   `json:"go"`
-	Files               []string `json:"files"` // every file written, so that the next build can replace them
+	Transport           string `json:"transport"` // "wasm"
+	Module              string `json:"module"`    // the module, gzip-compressed
+	Loader              string `json:"loader"`    // Go's wasm_exec.js
+	ModuleBytes         int    `json:"module_bytes"`
+	ModuleDownloadBytes int    `json:"module_download_bytes"` // compressed
+	// ModuleSHA256 is the SHA-256 of the module (uncompressed), in hex: the
+	// page checks what it downloads against it before it keeps it in the
+	// browser's cache, under this name.
+	ModuleSHA256 string   `json:"module_sha256"`
+	Go           string   `json:"go"`
+	Files        []string `json:"files"` // every file written, so that the next build can replace them
 }
 
 // BuildWasm compiles package web/wasm of the nqueens source at src (the
@@ -117,7 +130,10 @@ func WriteSite(dir string, m SiteModule) (SiteInfo, error) {
 	if err := clearSite(dir); err != nil {
 		return SiteInfo{}, err
 	}
-	info := SiteInfo{Transport: "wasm", Module: siteModule, Loader: siteLoader, ModuleBytes: len(m.Wasm), Go: m.Go}
+	sum := sha256.Sum256(m.Wasm)
+	hash := hex.EncodeToString(sum[:])
+	info := SiteInfo{Transport: "wasm", Module: siteModule(hash), Loader: siteLoader(m.Loader), ModuleBytes: len(m.Wasm),
+		ModuleSHA256: hash, Go: m.Go}
 	write := func(name string, data []byte) error {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -149,7 +165,7 @@ func WriteSite(dir string, m SiteModule) (SiteInfo, error) {
 		return SiteInfo{}, err
 	}
 	info.ModuleDownloadBytes = gz.Len()
-	if err := errors.Join(write(siteModule, gz.Bytes()), write(siteLoader, m.Loader)); err != nil {
+	if err := errors.Join(write(info.Module, gz.Bytes()), write(info.Loader, m.Loader)); err != nil {
 		return SiteInfo{}, err
 	}
 	info.Files = append(info.Files, siteInfo)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -39,7 +41,7 @@ var oldFiles = []string{"js/old.js", "old/deep/file.txt"}
 
 // writtenSite compiles web/wasm and writes the site, or skips the test in
 // -short mode. TestMain removes it.
-func writtenSite(t *testing.T) *testSite {
+func writtenSite(t testing.TB) *testSite {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("compiles the WebAssembly module (-short)")
@@ -91,7 +93,7 @@ func TestWriteSite(t *testing.T) {
 		}
 		return nil
 	})
-	want = append(want, siteModule, siteLoader, siteInfo)
+	want = append(want, info.Module, info.Loader, siteInfo)
 	if !slices.Equal(info.Files, want) {
 		t.Errorf("site.json lists %q, want %q", info.Files, want)
 	}
@@ -117,6 +119,9 @@ func TestWriteSite(t *testing.T) {
 	wasm, err := io.ReadAll(zr)
 	if m := site.module.Wasm; err != nil || !bytes.Equal(wasm, m) || len(wasm) != info.ModuleBytes || !bytes.HasPrefix(wasm, []byte("\x00asm")) {
 		t.Fatalf("the module decompresses to %d bytes (%v), not the %d compiled", len(wasm), err, len(m))
+	}
+	if sum := sha256.Sum256(wasm); hex.EncodeToString(sum[:]) != info.ModuleSHA256 || info.Module != "wasm/nqueens."+info.ModuleSHA256[:16]+".wasm.gz" {
+		t.Errorf("site.json names the module %s, SHA-256 %s; its SHA-256 is %x", info.Module, info.ModuleSHA256, sum)
 	}
 	if loader, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(info.Loader))); err != nil || !bytes.Contains(loader, []byte("globalThis.Go = class")) {
 		t.Fatalf("the loader: %v", err)

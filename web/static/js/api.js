@@ -30,6 +30,7 @@
 // Errors: an ApiError carries the server's one-line message and status; a
 // server that cannot be reached gives an ApiError with status 0.
 
+import { booted } from './boot.js';
 import { wasmTransport } from './wasm.js';
 
 export class ApiError extends Error {
@@ -39,13 +40,18 @@ export class ApiError extends Error {
   }
 }
 
-const siteURL = new URL('../site.json', import.meta.url);
-export const site = await fetch(siteURL).then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
+const boot = await booted;
+export const { site } = boot;
 export const kind = site.transport === 'wasm' ? 'wasm' : 'http';
-const transport = kind === 'wasm' ? wasmTransport(site, siteURL) : {
+const transport = kind === 'wasm' ? wasmTransport(site, boot.solver) : {
   fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
   down: 'The server does not answer: is nqueens serve still running?',
 };
+
+// onProgress(fn) has fn({loaded, total, cached}) called while the static
+// build's solver downloads; noWasm() says the browser cannot run it.
+export const onProgress = (fn) => { if (transport.onProgress) transport.onProgress(fn); };
+export const noWasm = () => !!transport.noWasm;
 
 const listeners = new Set();
 let reachable = true;

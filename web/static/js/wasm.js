@@ -6,37 +6,52 @@
 // whose body streams in chunks as the server flushes them. Aborting a
 // request's signal cancels it in the worker, as a closed connection would.
 //
-// Messages, page → worker: {type: 'init', module, loader} once, then
-//   {type: 'request', id, method, url, headers: [[name, value]…], body}
-//   and {type: 'abort', id}.
-// Worker → page: {type: 'ready'} or {type: 'failed', error}, then per
+// Messages, page → worker: {type: 'init', module, loader, sha256, total}
+//   once, then {type: 'request', id, method, url, headers: [[name, value]…],
+//   body} and {type: 'abort', id}.
+// Worker → page: {type: 'progress', loaded, total, cached} while the module
+//   downloads, {type: 'ready'} or {type: 'failed', error, noWasm}, then per
 //   request {type: 'head', id, status, headers}, {type: 'chunk', id, data}
 //   (a Uint8Array) and {type: 'end', id}, or {type: 'fail', id, error}.
+
+import { startSolver } from './boot.js';
 
 // Statuses whose Response must have no body.
 const bodiless = new Set([101, 204, 205, 304]);
 
-// wasmTransport returns {fetch} for the module and loader that site (the
-// site.json at siteURL) names. The worker starts at the first request, and
-// again after a failure.
-export function wasmTransport(site, siteURL) {
+// noWasm says why the page cannot start its solver in a browser without
+// WebAssembly.
+export const noWasm = 'This browser does not run WebAssembly, which the solver of this page needs: it may be turned off here '
+  + '(some browsers\' stricter security settings turn it off). Open the page in a browser that runs WebAssembly, '
+  + 'or run the nqueens command on your computer: nqueens serve shows this page with the solver on your machine.';
+
+// wasmTransport returns {fetch, down, onProgress} for the module and loader
+// that site (site.json) names. The worker is the one boot.js started
+// (solver), or starts at the first request, and again after a failure.
+// onProgress(fn) has fn({loaded, total, cached}) called while the module
+// downloads.
+export function wasmTransport(site, solver) {
   const calls = new Map(); // id → {resolve, reject, controller}
   let worker = null;
+  let booted = solver;
   let nextId = 1;
   let why = ''; // of the last failure
+  const progress = new Set();
 
   function start() {
-    worker = new Worker(new URL('./worker.js', import.meta.url));
+    if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+      why = noWasm;
+      throw new TypeError(noWasm);
+    }
+    const s = booted || startSolver(site);
+    booted = null;
+    worker = s.worker;
     worker.onmessage = (e) => receive(e.data);
     worker.onerror = (e) => {
       e.preventDefault();
       stop(`the solver failed: ${e.message || 'its worker stopped'}`);
     };
-    worker.postMessage({
-      type: 'init',
-      module: new URL(site.module, siteURL).href,
-      loader: new URL(site.loader, siteURL).href,
-    });
+    for (const m of s.early) receive(m);
   }
 
   // stop ends the worker and every request in it, as a server that went
@@ -59,7 +74,15 @@ export function wasmTransport(site, siteURL) {
   }
 
   function receive(m) {
-    if (m.type === 'failed') return stop(m.error);
+    if (m.type === 'failed') return stop(m.noWasm ? noWasm : m.error);
+    if (m.type === 'progress') {
+      for (const fn of progress) fn(m);
+      return;
+    }
+    if (m.type === 'warning') {
+      console.warn(m.error);
+      return;
+    }
     const c = calls.get(m.id);
     if (!c) return; // an answer to a request the page has given up
     switch (m.type) {
@@ -92,7 +115,13 @@ export function wasmTransport(site, siteURL) {
   function request(url, init = {}) {
     const { signal } = init;
     if (signal && signal.aborted) return Promise.reject(signal.reason);
-    if (!worker) start();
+    if (!worker) {
+      try {
+        start();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     const id = nextId++;
     const c = {};
     c.body = new ReadableStream({
@@ -113,6 +142,8 @@ export function wasmTransport(site, siteURL) {
 
   return {
     fetch: request,
-    get down() { return `The solver of this page (WebAssembly, in a worker) does not answer: ${why}.`; },
+    get down() { return why === noWasm ? noWasm : `The solver of this page (WebAssembly, in a worker) does not answer: ${why}.`; },
+    onProgress: (fn) => progress.add(fn),
+    get noWasm() { return why === noWasm; },
   };
 }
