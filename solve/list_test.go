@@ -226,7 +226,7 @@ func TestListEachMatchesAll(t *testing.T) {
 // first solution of N = 33 takes seconds).
 func TestListLargeN(t *testing.T) {
 	sizes := []int{20, 21, 25, 32, 33}
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		sizes = sizes[:3]
 	}
 	for _, n := range sizes {
@@ -496,5 +496,24 @@ func TestListMirrorBudget(t *testing.T) {
 				t.Fatalf("n=%d, mirror budget %d: %d bytes, want %d", n, budget, got.Len(), len(want))
 			}
 		}
+	}
+}
+
+// TestListCancelledWithoutOutput: a listing whose parts have found nothing
+// yet (N = 64 takes hours to its first solution) still ends with the
+// context (the consumer waited for a part that never came).
+func TestListCancelledWithoutOutput(t *testing.T) {
+	for _, n := range []int{64, 20} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err := ListEach(ctx, n, ListOptions{Workers: 2}, func(board.Placement, int) error { return nil })
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go cancel()
+	if _, err := WriteList(ctx, io.Discard, 64, board.List, ListOptions{Workers: 2, Limit: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("n=64 cancelled while it runs: %v", err)
 	}
 }

@@ -241,10 +241,25 @@ func (l *listing) consume(ctx context.Context, consume func(c *chunk, take int) 
 		}
 	}
 	defer progress()
-	for p := range l.parts {
-		for c := range p.chunks {
-			if ctx.Err() != nil {
+	for {
+		var p *part
+		select {
+		case p = <-l.parts:
+		case <-l.done: // ctx ended: parts and chunks may never come
+			return res, ctx.Err()
+		}
+		if p == nil {
+			return res, nil // every part was handed out and read
+		}
+		for {
+			var c *chunk
+			select {
+			case c = <-p.chunks:
+			case <-l.done:
 				return res, ctx.Err()
+			}
+			if c == nil {
+				break // the part is done
 			}
 			take := c.count
 			if l.limit > 0 && res.Solutions+uint64(take) > l.limit {
@@ -266,5 +281,4 @@ func (l *listing) consume(ctx context.Context, consume func(c *chunk, take int) 
 		}
 		done++
 	}
-	return res, nil
 }
