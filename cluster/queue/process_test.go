@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
@@ -49,6 +50,37 @@ func checkTotal(t *testing.T, n int, stdout string) {
 	if err := reference.Check(n, total, unique); err != nil {
 		t.Error(err)
 	}
+}
+
+// startServerWithUsers runs a nats-server whose users are the NKeys of
+// the file voters, with the permissions of workers on an embedded server,
+// and the coordinator's NKey (its seed file), without limits.
+func startServerWithUsers(t *testing.T, voters, coordSeed string) string {
+	t.Helper()
+	keys, err := ReadVoters(voters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, _ := os.ReadFile(coordSeed)
+	coord, err := IdentityFromSeed(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true,
+		Nkeys: []*server.NkeyUser{{Nkey: coord.Public()}}}
+	for _, k := range keys {
+		opts.Nkeys = append(opts.Nkeys, &server.NkeyUser{Nkey: k, Permissions: workerPermissions(k)})
+	}
+	s, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(s.Shutdown)
+	return s.ClientURL()
 }
 
 // nkeyFiles makes an NKey for each name: it returns the file of their
@@ -194,19 +226,13 @@ func TestProcessRogueWorkers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// Each worker has an NKey of its own, and the coordinator one
-			// that is no voter's.
-			users, seeds := nkeyFiles(t, "R", "H1", "H2", "coordinator")
-			voters, _ := nkeyFiles(t)
-			data, _ := os.ReadFile(users)
-			os.WriteFile(voters, []byte(strings.Join(strings.Split(string(data), "\n")[:3], "\n")+"\n"), 0o644)
-			srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), NKeysFile: users})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(srv.Shutdown)
-			url := srv.ClientURL()
-			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--nats-nkey", seeds["coordinator"],
+			// Each worker has an NKey of its own, with the permissions an
+			// embedded server gives it, and the coordinator one without
+			// limits that is no voter's.
+			voters, seeds := nkeyFiles(t, "R", "H1", "H2")
+			_, coordSeed := nkeyFiles(t, "coordinator")
+			url := startServerWithUsers(t, voters, coordSeed["coordinator"])
+			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--nats-nkey", coordSeed["coordinator"],
 				"--ack-wait", "2s", "--block-size", "32", "--auth-nkeys", voters}, tt.args...)
 			coord := start(t, "coordinator", nil, args...)
 			coord.WaitMatch(t, `published the block messages messages=\d+`)

@@ -83,6 +83,28 @@ func StartServer(o ServerOptions) (*EmbeddedServer, error) {
 	return es, nil
 }
 
+// workerPermissions are what the user of public key pub may do on an
+// embedded server: what a worker does, and write only under its own key
+// token, so that one credential cannot cast, overwrite or delete a vote of
+// another, raise an alarm about another, or read another's results. The
+// coordinator's own user has no such limits.
+func workerPermissions(pub string) *server.Permissions {
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			"$JS.API.INFO",
+			"$JS.API.STREAM.LIST", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.INFO.*",
+			"$JS.API.CONSUMER.INFO.*." + consumer, "$JS.API.CONSUMER.MSG.NEXT.*." + consumer,
+			"$JS.ACK.*." + consumer + ".>", // ack, nak, in progress
+			// Its own results, alarms, presence and ban; failures of any
+			// block (a forged one delays a run, it cannot change a count).
+			"$KV.*.vote.*." + pub, "$KV.*.alarm.*." + pub + ".*", "$KV.*.worker." + pub, "$KV.*.failed.*",
+			"$JS.API.DIRECT.GET.*.$KV.*.vote.*." + pub, "$JS.API.DIRECT.GET.*.$KV.*.banned." + pub,
+			"nqueens.*.block.*", // a declined copy, queued again
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+	}
+}
+
 // secure sets the server's credentials and TLS from o.
 func (es *EmbeddedServer) secure(opts *server.Options, o ServerOptions, loopback bool) error {
 	switch {
@@ -102,7 +124,7 @@ func (es *EmbeddedServer) secure(opts *server.Options, o ServerOptions, loopback
 		}
 		var users []*server.NkeyUser
 		for _, k := range keys {
-			users = append(users, &server.NkeyUser{Nkey: k})
+			users = append(users, &server.NkeyUser{Nkey: k, Permissions: workerPermissions(k)})
 		}
 		// The coordinator gets a key of its own, known only in memory.
 		kp, err := nkeys.CreateUser()

@@ -19,7 +19,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
@@ -290,5 +292,111 @@ func TestIdleExitNeedsAnAnswer(t *testing.T) {
 	stop()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped worker: %v", err)
+	}
+}
+
+// TestEmbeddedServerPermissions: on an embedded server with NKey users,
+// a worker's credential may write results, alarms and presence only under
+// its own key, and read only its own results and ban; it cannot write a
+// ban, or purge the run's stream. A worker counts blocks there as usual.
+func TestEmbeddedServerPermissions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits half a second for each refused write")
+	}
+	a, b := newIdentity(t), newIdentity(t)
+	dir := t.TempDir()
+	users := filepath.Join(dir, "workers.pub")
+	os.WriteFile(users, []byte(a.Public()+"\n"+b.Public()+"\n"), 0o644)
+	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), NKeysFile: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	coordConn, err := Connect(srv.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer coordConn.Close()
+	const n = 8
+	done := make(chan error, 1)
+	go func() {
+		_, err := Coordinate(ctx, coordConn, n, CoordinatorOptions{Key: testKey, Voters: []string{a.Public(), b.Public()}, BlockSize: 16})
+		done <- err
+	}()
+	run := runFor(n, 16, 1)
+	// a's connection, as its worker makes it.
+	seedFile := filepath.Join(dir, "a.nk")
+	seed, _ := a.kp.Seed()
+	os.WriteFile(seedFile, seed, 0o600)
+	nc, err := Connect(ConnOptions{URL: srv.ClientURL(), NKey: seedFile, FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	var kv jetstream.KeyValue
+	testkit.WaitFor(t, "the run's bucket", func() bool {
+		kv, err = js.KeyValue(ctx, run.Bucket)
+		return err == nil
+	})
+	blk := run.block(0)
+	v := vote{N: n, First: blk.First, Last: blk.Last, Units: testkit.AllUnits(t, n, count.Units, count.CountUnit)[blk.First : blk.Last+1], Worker: "a"}
+	own, _ := signVote(v, testKey, a)
+	for _, tc := range []struct {
+		what string
+		do   func(ctx context.Context) error
+		ok   bool
+	}{
+		{"its own vote", func(ctx context.Context) error { _, err := kv.Create(ctx, voteKey(blk, a.Public()), own); return err }, true},
+		{"reading its own vote", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(blk, a.Public())); return err }, true},
+		{"a vote under b's key", func(ctx context.Context) error {
+			_, err := kv.Create(ctx, voteKey(run.block(1), b.Public()), own)
+			return err
+		}, false},
+		{"a vote under a label of the shared credential", func(ctx context.Context) error {
+			_, err := kv.Create(ctx, voteKey(run.block(1), "s0011"), own)
+			return err
+		}, false},
+		{"an alarm about b", func(ctx context.Context) error {
+			_, err := kv.Put(ctx, alarmKey(blk, b.Public(), 1), []byte("{}"))
+			return err
+		}, false},
+		{"a ban of b", func(ctx context.Context) error {
+			_, err := kv.Put(ctx, bannedKey(b.Public()), []byte("{}"))
+			return err
+		}, false},
+		{"b's presence", func(ctx context.Context) error {
+			_, err := kv.Put(ctx, presenceKey(b.Public()), []byte("{}"))
+			return err
+		}, false},
+		{"reading a vote of b", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(run.block(2), b.Public())); return err }, false},
+		{"purging the run's stream", func(ctx context.Context) error {
+			s, err := js.Stream(ctx, run.Stream)
+			if err == nil {
+				err = s.Purge(ctx)
+			}
+			return err
+		}, false},
+	} {
+		// A refused write gets no answer: it ends with its context.
+		wait := testkit.WaitLimit
+		if !tc.ok {
+			wait = 500 * time.Millisecond
+		}
+		rctx, rcancel := context.WithTimeout(ctx, wait)
+		err := tc.do(rctx)
+		rcancel()
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.what, err, tc.ok)
+		}
+	}
+	// And a's worker, under these permissions, counts the run to its end.
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go Work(wctx, nc, WorkerOptions{Key: testKey, Identity: a, Name: "a", Workers: 2})
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
