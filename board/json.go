@@ -361,7 +361,11 @@ func (s *jsonScanner) check() (Partial, error) {
 			if r == s.bad {
 				v = s.badTok
 			}
-			return Partial{}, fmt.Errorf("queens[%d] (row %d): column %s is out of range 1..%d (0 for an empty row)", r, r+1, v, n)
+			msg := fmt.Sprintf("queens[%d] (row %d): column %s is out of range 1..%d (0 for an empty row)", r, r+1, v, n)
+			if r == s.bad || c < Empty {
+				return Partial{}, errors.New(msg) // not a column of any board
+			}
+			return Partial{}, &locatedProblem{msg, &Problem{Kind: OutOfRange, N: n, Row: r, Col: int(c)}}
 		}
 	}
 	for i, sq := range p.Blocked {

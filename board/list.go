@@ -231,9 +231,22 @@ func (s *listScanner) endToken() {
 // its row only.
 type columnRangeError struct{ row, col, n int }
 
-func (e *columnRangeError) Error() string {
-	return fmt.Sprintf("row %d: column %d is out of range 1..%d", e.row+1, e.col+1, e.n)
+func (e *columnRangeError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap is the [Problem] the column is: a well-formed list whose column is
+// past n is a board with a column out of range, as verify reports it.
+func (e *columnRangeError) Unwrap() error {
+	return &Problem{Kind: OutOfRange, N: e.n, Row: e.row, Col: e.col}
 }
+
+// locatedProblem is a [Problem] named by where it stands in the text.
+type locatedProblem struct {
+	msg string
+	p   *Problem
+}
+
+func (e *locatedProblem) Error() string { return e.msg }
+func (e *locatedProblem) Unwrap() error { return e.p }
 
 // end finishes the line and returns its columns, checked against n.
 func (s *listScanner) end() (Placement, error) {
@@ -255,7 +268,11 @@ func (s *listScanner) end() (Placement, error) {
 			continue
 		}
 		if r == s.over {
-			return nil, fmt.Errorf("character %d (row %d): column %s is out of range 1..%d", s.overAt, r+1, s.overTok, n)
+			msg := fmt.Sprintf("character %d (row %d): column %s is out of range 1..%d", s.overAt, r+1, s.overTok, n)
+			if c == MaxN { // clipped: the number is past every board's columns
+				return nil, errors.New(msg)
+			}
+			return nil, &locatedProblem{msg, &Problem{Kind: OutOfRange, N: n, Row: r, Col: int(c)}}
 		}
 		return nil, &columnRangeError{row: r, col: int(c), n: n}
 	}

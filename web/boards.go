@@ -267,14 +267,14 @@ type completeResponse struct {
 	N           int     `json:"n"`
 	Exists      bool    `json:"exists"`
 	Queens      []int32 `json:"queens,omitempty"`
-	Completions string  `json:"completions,omitempty"`
+	Completions *uint64 `json:"completions,omitempty"` // with "count", even 0
 	Seconds     float64 `json:"seconds"`
 }
 
 // handleComplete completes a partial board: POST /api/complete with a board
 // request (queens, 0 for an empty row, and blocked squares), answering one
 // completion or exists = false, which is then a proof by exhaustive search;
-// with "count" the exact number of completions as a decimal string. A board
+// with "count" the exact number of completions. A board
 // whose queens attack each other or stand on blocked squares is a 422 naming
 // the squares. Cost: exponential in the worst case (the problem is
 // NP-complete), well under a second for n ≤ 21; bounded by the request
@@ -310,7 +310,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return completeError(err)
 		}
-		out.Exists, out.Completions = k > 0, fmtCount(k)
+		out.Exists, out.Completions = k > 0, &k
 	} else {
 		sol, err := complete.Complete(r.Context(), p, opts)
 		switch {

@@ -345,6 +345,7 @@ func TestBrowser(t *testing.T) {
 	runSteps(t, b, []browserStep{
 		{"acceptance", testAcceptance},
 		{"group", testGroup},
+		{"big-counts", testBigCounts},
 		{"watch", testWatchPanel},
 		{"timeline", testTimeline},
 		{"strategies", testStrategies},

@@ -127,26 +127,17 @@ func (c *countJobs) forget(j *countJob) {
 
 // countProgressJSON is a "progress" event.
 type countProgressJSON struct {
-	N         int     `json:"n"`
-	UnitsDone int     `json:"units_done"`
-	Units     int     `json:"units"`
-	Nodes     string  `json:"nodes"`
-	Seconds   float64 `json:"seconds"`
+	N         int           `json:"n"`
+	UnitsDone int           `json:"units_done"`
+	Units     int           `json:"units"`
+	Nodes     count.Uint128 `json:"nodes"`
+	Seconds   float64       `json:"seconds"`
 }
 
 // countResultJSON is the "result" event and the result field of a job's
-// status: the fields of `nqueens count N --json`, counts as decimal strings
-// so that JavaScript reads them exactly.
-type countResultJSON struct {
-	N         int     `json:"n"`
-	Total     string  `json:"total"`
-	Unique    string  `json:"unique"`
-	Nodes     string  `json:"nodes"`
-	Seconds   float64 `json:"seconds"`
-	Workers   int     `json:"workers"`
-	Units     int     `json:"units"`
-	Reference string  `json:"reference"` // ok, mismatch, or none (no published count)
-}
+// status: the one JSON form of a count's result, as `nqueens count N
+// --json` writes it (docs/json.md).
+type countResultJSON = count.ResultJSON
 
 // countStatusJSON is the answer of POST /api/count and GET /api/count/{id}.
 type countStatusJSON struct {
@@ -216,7 +207,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	ctx, cancel := context.WithCancelCause(s.base)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errors.New("it ran past the server's count time limit"))
 	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, client: clientOf(r), cancel: cancel, state: stateRunning,
-		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: count.Units(req.N), Nodes: "0"}}
+		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: count.Units(req.N)}}
 	j.idle = time.AfterFunc(s.cfg.CountIdle, func() { cancel(errIdle) })
 	// Registering and starting under the lock that Close takes keeps a
 	// job from starting after Close has begun to wait for them.
@@ -251,7 +242,7 @@ func (s *Server) runCount(ctx context.Context, j *countJob) {
 		Progress: func(p count.Progress) {
 			j.update(func() {
 				j.progress = countProgressJSON{N: j.n, UnitsDone: p.UnitsDone, Units: p.Units,
-					Nodes: p.Nodes.String(), Seconds: seconds(p.Elapsed)}
+					Nodes: p.Nodes, Seconds: seconds(p.Elapsed)}
 			})
 		},
 	})
@@ -259,15 +250,9 @@ func (s *Server) runCount(ctx context.Context, j *countJob) {
 		switch {
 		case err == nil:
 			j.state = stateDone
-			ref := "none"
-			if total, unique, ok := count.Known(j.n); ok {
-				ref = "ok"
-				if total != res.Total || unique != res.Unique {
-					ref = "mismatch"
-				}
-			}
-			j.result = &countResultJSON{N: j.n, Total: res.Total.String(), Unique: res.Unique.String(),
-				Nodes: res.Nodes.String(), Seconds: seconds(res.Elapsed), Workers: res.Workers, Units: res.Units, Reference: ref}
+			r := res.JSON()
+			r.Seconds = seconds(res.Elapsed)
+			j.result = &r
 		case ctx.Err() != nil:
 			j.state = stateCancelled
 			j.reason = context.Cause(ctx).Error()

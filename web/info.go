@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math/big"
 	"net/http"
 
 	"github.com/nqueens/nqueens/classic"
@@ -75,8 +76,8 @@ type algorithmJSON struct {
 	// of /api/trace).
 	Completes bool `json:"completes"`
 	// Candidates is the number of candidate boards of a brute-force
-	// strategy for ?n=, exact, as a decimal string.
-	Candidates string `json:"candidates,omitempty"`
+	// strategy for ?n=, an exact JSON number however large.
+	Candidates *big.Int `json:"candidates,omitempty"`
 	*classic.Lesson
 }
 
@@ -102,7 +103,7 @@ func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error 
 			j.Lesson = &l
 		}
 		if e, ok := a.(classic.Estimator); ok && n > 0 {
-			j.Candidates = e.Candidates(n).String()
+			j.Candidates = e.Candidates(n)
 		}
 		out = append(out, j)
 	}

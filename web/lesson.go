@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"math/big"
 	"net/http"
 	"time"
 
@@ -25,8 +26,8 @@ type compareJSON struct {
 	Seconds   float64           `json:"seconds,omitempty"` // one whole run
 	// A skipped brute-force method: its candidates (exact) and the time they
 	// would take at the rate measured.
-	Candidates string  `json:"candidates,omitempty"`
-	Estimate   float64 `json:"estimate_s,omitempty"`
+	Candidates *big.Int `json:"candidates,omitempty"`
+	Estimate   float64  `json:"estimate_s,omitempty"`
 }
 
 // handleCompare runs every classic strategy for ?n= as `nqueens compare
@@ -55,7 +56,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		}
 		row := compareJSON{Algorithm: a.Name(), Status: m.Status}
 		if m.Status == "skipped" {
-			row.Candidates, row.Estimate = m.Candidates.String(), m.Seconds
+			row.Candidates, row.Estimate = m.Candidates, m.Seconds
 		} else {
 			c := m.Counters
 			c.Elapsed = 0

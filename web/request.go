@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -113,7 +112,3 @@ func uintParam(q map[string]string, name string, def uint64) (uint64, error) {
 	}
 	return v, nil
 }
-
-// fmtCount is a count as a decimal string, so that JavaScript, whose
-// numbers are exact only below 2^53, reads it exactly.
-func fmtCount[T ~uint64 | ~int](v T) string { return fmt.Sprint(v) }

@@ -47,6 +47,17 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
 		}
 	}
+	// Like the engine's, a classic count that differs from the published
+	// one is an error, never a number.
+	ref := count.ReferenceOf(n)
+	var matches *bool
+	if ref != nil {
+		m := ref.Total == count.U128(c.Solutions)
+		if !m {
+			return fmt.Errorf("%s counted %d solutions for n = %d, not the published %s (OEIS A000170): the strategy is wrong", s.Name(), c.Solutions, n, ref.Total)
+		}
+		matches = &m
+	}
 	w := o.stdout
 	if jsonOut {
 		out := struct {
@@ -54,7 +65,9 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 			Algorithm string            `json:"algorithm"`
 			Solutions uint64            `json:"solutions"`
 			Counters  *classic.Counters `json:"counters,omitempty"`
-		}{N: n, Algorithm: s.Name(), Solutions: c.Solutions}
+			Reference *count.Reference  `json:"reference"`
+			Matches   *bool             `json:"matches"`
+		}{N: n, Algorithm: s.Name(), Solutions: c.Solutions, Reference: ref, Matches: matches}
 		if stats {
 			out.Counters = &c
 		}

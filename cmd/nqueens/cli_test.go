@@ -223,3 +223,17 @@ func TestSolveRandomGuard(t *testing.T) {
 		t.Errorf("210 million queens need %d bytes, under the 1 GiB the help names", o.randomMemory())
 	}
 }
+
+// TestFormatSeconds: long estimates read as numbers of years, in
+// e-notation only past a million (4.74e+03 years came out for N = 30).
+func TestFormatSeconds(t *testing.T) {
+	const year = 365.25 * 24 * 3600
+	for secs, want := range map[float64]string{
+		1.5 * year: "1.5 years", 267 * year: "267 years", 4741 * year: "4740 years",
+		16.3 * year: "16.3 years", 2.3e7 * year: "2.3e+07 years", 45: "45s",
+	} {
+		if got := formatSeconds(secs); got != want {
+			t.Errorf("formatSeconds(%g) = %q, want %q", secs, got, want)
+		}
+	}
+}

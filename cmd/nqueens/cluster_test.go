@@ -221,7 +221,7 @@ func TestCoordinatorAndWorkerCommands(t *testing.T) {
 	})
 	wCode, _, wErr := runCLI("worker", "--nats", url, "--workers", "2", "--name", "w1", "--exit-when-idle", "1s")
 	wg.Wait()
-	var j countJSON
+	var j count.ResultJSON
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Total != count.U128(2680) || j.Unique != count.U128(341) || j.Units != count.Units(11) || j.Workers != 1 {
 		t.Fatalf("coordinator: exit %d, stdout %q, stderr %s", code, out, errOut)
 	}

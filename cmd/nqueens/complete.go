@@ -64,7 +64,7 @@ exit 1. Every completion is verified before it is printed.`,
 	fl.BoolVar(&o.count, "count", false, "print the exact number of completions (n ≤ 64)")
 	fl.BoolVar(&o.all, "all", false, "print every completion (n ≤ 64)")
 	fl.IntVar(&o.limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
-	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
+	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"exists":true,"completions":K} for --count (docs/json.md), {"n":N,"exists":false} when there is none`)
 	fl.Uint64Var(&o.seed, "seed", 0, "seed of the local search used above 64×64")
 	fl.BoolVar(&o.yes, "yes", false, "start a --count or --all estimated to take over an hour")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
@@ -193,7 +193,7 @@ func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p boa
 		return err
 	}
 	if o.jsonOut {
-		return writeJSONLine(w, completionsJSON{N: len(p.Queens), Completions: k})
+		return writeJSONLine(w, completionsJSON{N: len(p.Queens), Exists: k > 0, Completions: k})
 	}
 	_, err = fmt.Fprintln(w, k)
 	return err
@@ -268,6 +268,7 @@ func checkCompletion(sol board.Placement, p board.Partial) error {
 // completionsJSON is the --json line of --count.
 type completionsJSON struct {
 	N           int    `json:"n"`
+	Exists      bool   `json:"exists"`
 	Completions uint64 `json:"completions"`
 }
 

@@ -24,7 +24,7 @@ func TestCompleteCommand(t *testing.T) {
 		{"no completion", "1 0 0 0\n", []string{"complete", "--input-format", "list"}, "no completion exists\n", 0, ""},
 		{"no completion json", "1 0 0 0\n", []string{"complete", "--input-format", "list", "--json"}, `{"n":4,"exists":false}` + "\n", 0, ""},
 		{"count", "0 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count"}, "92\n", 0, ""},
-		{"count json", "1 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count", "--json"}, `{"n":8,"completions":4}` + "\n", 0, ""},
+		{"count json", "1 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count", "--json"}, `{"n":8,"exists":true,"completions":4}` + "\n", 0, ""},
 		{"all", "0 0 0 0\n", []string{"complete", "--input-format", "list", "--all", "-f", "list"}, "2 4 1 3\n3 1 4 2\n", 0, ""},
 		{"all limit", "0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--all", "--limit", "1", "-f", "list"}, "2 4 6 1 3 5\n", 0, ""},
 		{"all dots headers", "0 0 0 0\n", []string{"complete", "--input-format", "list", "--all", "-f", "dots"},

@@ -370,27 +370,11 @@ func (o *countOptions) checkTime(ctx context.Context, n int, todo []int) (float6
 	return e.Nodes, nil
 }
 
-// countJSON is the --json output of one count.
-type countJSON struct {
-	N         int           `json:"n"`
-	Total     count.Uint128 `json:"total"`
-	Unique    count.Uint128 `json:"unique"`
-	Nodes     count.Uint128 `json:"nodes"`
-	Seconds   float64       `json:"seconds"`
-	Workers   int           `json:"workers"`
-	Units     int           `json:"units"`
-	Reference string        `json:"reference,omitempty"`
-}
-
-func toJSON(r count.Result) countJSON {
-	return countJSON{N: r.N, Total: r.Total, Unique: r.Unique, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), Workers: r.Workers, Units: r.Units}
-}
-
 // printCountResult prints a finished count, for count, merge and the
 // coordinator alike.
 func printCountResult(w io.Writer, r count.Result, jsonOut bool) error {
 	if jsonOut {
-		return writeJSONLine(w, toJSON(r))
+		return writeJSONLine(w, r.JSON())
 	}
 	_, err := fmt.Fprintf(w, "total %s\nunique %s\n", r.Total, r.Unique)
 	return err
@@ -453,9 +437,7 @@ func (o *countOptions) runRange(ctx context.Context) error {
 			check = "ok"
 		}
 		if o.jsonOut {
-			j := toJSON(r)
-			j.Reference = check
-			if err := writeJSONLine(w, j); err != nil {
+			if err := writeJSONLine(w, r.JSON()); err != nil {
 				return err
 			}
 			continue

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -51,6 +52,27 @@ func TestCountCommand(t *testing.T) {
 	}
 }
 
+// TestCountJSONShape: count --json writes the one shape of a count result
+// (docs/json.md): exact numbers, in this order, with the published count
+// and whether it matches; past the table both are null.
+func TestCountJSONShape(t *testing.T) {
+	code, out, _ := runCLI("count", "12", "--json")
+	want := regexp.MustCompile(`^\{"n":12,"total":14200,"unique":1787,"nodes":\d+,"seconds":[0-9.e-]+,"workers":\d+,"units":\d+,"reference":\{"total":14200,"unique":1787\},"matches":true\}\n$`)
+	if code != 0 || !want.MatchString(out) {
+		t.Errorf("count 12 --json: exit %d, %s", code, out)
+	}
+	j := count.Result{N: 30, Total: count.U128(1)}.JSON()
+	b, _ := json.Marshal(j)
+	if !strings.HasSuffix(string(b), `"reference":null,"matches":null}`) {
+		t.Errorf("past the table: %s", b)
+	}
+	// A count past 2^64 is still a plain JSON number.
+	big := count.Result{N: 30, Total: count.Uint128{Hi: 1, Lo: 5}}.JSON()
+	if b, _ := json.Marshal(big); !strings.Contains(string(b), `"total":18446744073709551621,`) {
+		t.Errorf("past 2^64: %s", b)
+	}
+}
+
 func TestCountJSON(t *testing.T) {
 	code, out, _ := runCLI("count", "10", "--json", "--workers", "2")
 	var j map[string]any
@@ -85,7 +107,7 @@ func TestCountRange(t *testing.T) {
 		t.Errorf("row 11: %q", lines[11])
 	}
 	code, out, _ = runCLI("count", "--range", "4-5", "--json")
-	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, `"reference":"ok"`) {
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, `"reference":{"total":10,"unique":2},"matches":true}`) {
 		t.Errorf("JSON lines: exit %d %q", code, out)
 	}
 }

@@ -32,21 +32,21 @@ type estimateOptions struct {
 
 // estimateJSON is the --json output of estimate.
 type estimateJSON struct {
-	N           int     `json:"n"`
-	Probes      int     `json:"probes"`
-	Seed        uint64  `json:"seed"`
-	Units       int     `json:"units"`
-	Solutions   float64 `json:"solutions"`
-	SolutionsSE float64 `json:"solutions_stderr"`
-	Published   string  `json:"published,omitempty"`
-	Nodes       float64 `json:"nodes"`
-	NodesSE     float64 `json:"nodes_stderr"`
-	RateN       int     `json:"rate_n"`
-	NodesPerSec float64 `json:"nodes_per_second"`
-	Seconds1    float64 `json:"seconds_one_worker"`
-	Workers     int     `json:"workers"`
-	SecondsW    float64 `json:"seconds"`
-	Measured    bool    `json:"measured"` // the time is of a full count, not an estimate
+	N           int              `json:"n"`
+	Probes      int              `json:"probes"`
+	Seed        uint64           `json:"seed"`
+	Units       int              `json:"units"`
+	Solutions   float64          `json:"solutions"`
+	SolutionsSE float64          `json:"solutions_stderr"`
+	Reference   *count.Reference `json:"reference"` // the published count, null past the table
+	Nodes       float64          `json:"nodes"`
+	NodesSE     float64          `json:"nodes_stderr"`
+	RateN       int              `json:"rate_n"`
+	NodesPerSec float64          `json:"nodes_per_second"`
+	Seconds1    float64          `json:"seconds_one_worker"`
+	Workers     int              `json:"workers"`
+	SecondsW    float64          `json:"seconds"`
+	Measured    bool             `json:"measured"` // the time is of a full count, not an estimate
 }
 
 func newEstimateCmd() *cobra.Command {
@@ -86,9 +86,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	w := workersOf(o.workers)
 	j := estimateJSON{N: o.n, Probes: e.Probes, Seed: o.seed, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
 		Nodes: e.Nodes, NodesSE: e.NodesErr, Workers: w}
-	if known, _, ok := count.Known(o.n); ok {
-		j.Published = known.String()
-	}
+	j.Reference = count.ReferenceOf(o.n)
 	if o.n <= rateN {
 		// Small boards: count in full, on one worker, and report that.
 		r, err := count.Count(ctx, o.n, count.Options{Workers: 1})
@@ -120,8 +118,8 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	}
 	fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", o.n, e.Probes, e.Units, o.seed, formatDuration(probeTime))
 	fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
-	if j.Published != "" {
-		fmt.Fprintf(out, "; published %s", j.Published)
+	if j.Reference != nil {
+		fmt.Fprintf(out, "; published %s", j.Reference.Total)
 	}
 	fmt.Fprintln(out)
 	relErr := 0.0

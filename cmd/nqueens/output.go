@@ -133,7 +133,18 @@ func formatDuration(d time.Duration) string {
 func formatSeconds(s float64) string {
 	const year = 365.25 * 24 * 3600
 	if s >= year {
-		return fmt.Sprintf("%.3g years", s/year)
+		return threeDigits(s/year) + " years"
 	}
 	return formatDuration(seconds(s))
+}
+
+// threeDigits writes x ≥ 1 to three significant digits, in e-notation
+// only from a million on: 267, 4740, 1.5e+07 (4.74e+03 read badly).
+func threeDigits(x float64) string {
+	if x >= 1e6 || x < 1 {
+		return fmt.Sprintf("%.3g", x)
+	}
+	digits := int(math.Floor(math.Log10(x))) + 1
+	scale := math.Pow(10, float64(3-digits))
+	return strconv.FormatFloat(math.Round(x*scale)/scale, 'f', -1, 64)
 }

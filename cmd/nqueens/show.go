@@ -27,7 +27,7 @@ type showOptions struct {
 	inf                         board.Format
 	output, inFormat, transform string
 	sym                         board.Symmetry
-	orbit                       bool
+	orbit, jsonOut              bool
 	path                        string
 }
 
@@ -49,6 +49,7 @@ func newShowCmd() *cobra.Command {
 	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
 	fl.StringVar(&o.transform, "transform", "", "apply this symmetry of the square first")
 	fl.BoolVar(&o.orbit, "orbit", false, "print every distinct image of each board under the 8 symmetries")
+	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines, a board a line (the same as --format json)")
 	_ = cmd.RegisterFlagCompletionFunc("transform", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(board.Symmetries))
 		for i, s := range board.Symmetries {
@@ -64,6 +65,9 @@ func (o *showOptions) validate(args []string) error {
 	var err error
 	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
 		return err
+	}
+	if o.jsonOut {
+		o.f = board.JSON
 	}
 	if o.inf, err = inputFormat(o.inFormat); err != nil {
 		return err

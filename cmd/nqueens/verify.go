@@ -175,7 +175,14 @@ type verdict struct {
 
 func verdictOf(rec board.Record, check func(board.Partial) error) verdict {
 	v := verdict{Line: rec.Line}
-	if rec.Err != nil {
+	var p *board.Problem
+	switch {
+	case errors.As(rec.Err, &p):
+		// A well-formed board with a column past n is a board, not a
+		// malformed text: the problem is its column.
+		v.N, v.Error, v.Problem = p.N, rec.Err.Error(), p
+		return v
+	case rec.Err != nil:
 		v.Error, v.Malformed = "malformed: "+rec.Err.Error(), true
 		return v
 	}

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,5 +77,45 @@ func TestVerifyJSONProblem(t *testing.T) {
 `
 	if code != 1 || out != want {
 		t.Errorf("exit %d, got\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+// TestEveryProblemKindReachable: each way a board can fail that the README
+// names is what verify --json reports for some input ("column out of
+// range" used to come out as malformed text, never as its kind).
+func TestEveryProblemKindReachable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	para := regexp.MustCompile("(?s)Why a board fails has one name everywhere.*?`blocked square`").Find(readme)
+	if para == nil {
+		t.Fatal("README no longer lists the problem kinds where this test looks")
+	}
+	inputs := map[string][]string{
+		"same column":         {"2 2 0 0", "--partial"},
+		"same diagonal":       {"1 2 0 0", "--partial"},
+		"same anti-diagonal":  {"1 3 2 4"},
+		"empty row":           {"2 4 0 3"},
+		"column out of range": {"2 4 1 5"},
+		"blocked square":      {`{"queens":[2,0,0,0],"blocked":[[1,2]]}`, "--partial"},
+	}
+	for _, m := range regexp.MustCompile("`([a-z -]+)`").FindAllSubmatch(para, -1) {
+		kind := string(m[1])
+		if kind == "verify --json" || kind == "attack" {
+			continue
+		}
+		in, ok := inputs[kind]
+		if !ok {
+			t.Errorf("README names %q, and no input here shows it", kind)
+			continue
+		}
+		code, out, _ := runCLIIn(in[0]+"\n", append([]string{"verify", "--json"}, in[1:]...)...)
+		var v struct {
+			Problem struct{ Kind string } `json:"problem"`
+		}
+		if code != 1 || json.Unmarshal([]byte(out), &v) != nil || v.Problem.Kind != kind {
+			t.Errorf("%q: exit %d, %s; want the problem %q", in[0], code, out, kind)
+		}
 	}
 }

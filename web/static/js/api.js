@@ -29,9 +29,35 @@
 //
 // Errors: an ApiError carries the server's one-line message and status; a
 // server that cannot be reached gives an ApiError with status 0.
+//
+// Counts are JSON numbers however large (docs/json.md); every answer is read
+// with parseJSON, which gives an integer past 2^53 as a BigInt, exact.
 
 import { booted } from './boot.js';
 import { wasmTransport } from './wasm.js';
+
+// parseJSON is JSON.parse that keeps integers past 2^53 exact, as BigInts:
+// from the number's source text, which the reviver gets in browsers that
+// have it (JSON.rawJSON marks them), and elsewhere by quoting every such
+// integer of the raw text first (strings are matched whole, so a digit run
+// inside one is left alone).
+const sourceText = typeof JSON.rawJSON === 'function';
+const bigMark = '\u0000big:'; // a NUL, which no answer's text holds: written \u0000 in JSON
+export function parseJSON(text) {
+  if (!sourceText) {
+    text = text.replace(/"(?:[^"\\]|\\.)*"|(?<![.\d])-?\d{16,}(?![.\deE])/g, (m) => (m[0] === '"' ? m : `"\\u0000big:${m}"`));
+  }
+  return JSON.parse(text, (key, value, context) => {
+    if (typeof value === 'number' && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)) {
+      return BigInt(context.source);
+    }
+    if (typeof value === 'string' && value.startsWith(bigMark)) {
+      const digits = value.slice(bigMark.length);
+      return Number.isSafeInteger(Number(digits)) ? Number(digits) : BigInt(digits);
+    }
+    return value;
+  });
+}
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -132,7 +158,7 @@ async function send(url, init) {
 }
 
 async function decode(res) {
-  const body = await res.json().catch(() => null);
+  const body = await res.text().then(parseJSON).catch(() => null);
   if (!res.ok) {
     throw new ApiError((body && body.error) || `${res.status} ${res.statusText}`, res.status);
   }
@@ -229,7 +255,7 @@ export async function stream(path, params, onEvent, { signal } = {}) {
         else if (line.startsWith('data: ')) data += line.slice(6);
       }
       start = end + 2;
-      if (data) onEvent(name, JSON.parse(data));
+      if (data) onEvent(name, parseJSON(data));
     }
     buf = buf.slice(start);
   }

@@ -268,7 +268,7 @@ export class CompletePanel {
     this.busyWith('searching', 'Counting the completions…', async (signal) => {
       const res = await api.postJSON('/api/complete', { ...this.partial(), count: true }, { signal });
       this.setState('counted', res.exists
-        ? `${group(res.completions)} way${res.completions === '1' ? '' : 's'} to complete this board.`
+        ? `${group(res.completions)} way${res.completions === 1 ? '' : 's'} to complete this board.`
         : 'No completion exists: these queens and blocks leave no way to fill every row.', res.exists ? 'good' : 'error');
     });
   }

@@ -149,7 +149,7 @@ export class CountPanel {
     $('count-unique').textContent = group(d.unique);
     $('count-nodes').textContent = group(d.nodes);
     $('count-seconds').textContent = d.seconds.toFixed(3);
-    $('count-reference').textContent = { ok: 'matches OEIS A000170 and A002562', mismatch: 'DOES NOT MATCH the published count', none: 'not published' }[d.reference];
+    $('count-reference').textContent = d.reference === null ? 'not published' : d.matches ? 'matches OEIS A000170 and A002562' : 'DOES NOT MATCH the published count';
     $('count-result').hidden = false;
     $('count-eta').textContent = '';
     setStatus($('count-status'), `Counted N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
