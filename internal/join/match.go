@@ -124,8 +124,6 @@ func cutBits(nx int) int {
 	return min(maxCut, bits.Len(uint(blocks)))
 }
 
-
-
 // chooseCut returns the mask of the c bits of j that the most pairs of
 // patterns both have, judged on up to 64 of each list.
 func (mt *matcher) chooseCut(xs, ys []uint64, j uint64, c int) uint64 {
