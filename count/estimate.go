@@ -186,19 +186,31 @@ type Rate struct {
 	Elapsed     time.Duration
 }
 
-// MeasureRate counts N on one worker and returns the node rate. N = 15 takes
-// about 0.2 s. The rate per node grows slowly with N (more rows to compare
-// at each node), so times predicted from a small N are on the low side.
+// MeasureRate counts N by the tree search on one worker (whatever engine
+// Count takes for N) and returns its node rate, for the tree's estimates
+// (the join times its own probes, Estimate.Seconds). N = 15 takes about
+// 0.1 s. The rate per node grows slowly with N (more rows to compare at
+// each node), so times predicted from a small N are on the low side.
 func MeasureRate(ctx context.Context, n int) (Rate, error) {
-	r, err := Count(ctx, n, Options{Workers: 1})
-	if err != nil {
-		return Rate{}, err
+	if n < 1 || n > MaxN {
+		return Rate{}, errSize(n)
 	}
-	secs := r.Elapsed.Seconds()
-	if secs <= 0 {
-		secs = 1e-9
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	start := time.Now()
+	var nodes float64
+	for i, s := range units(n) {
+		r, ok, err := countSpec(n, i, s, &stop)
+		if err != nil {
+			return Rate{}, err
+		}
+		if !ok {
+			return Rate{}, ctx.Err()
+		}
+		nodes += float64(r.Nodes)
 	}
-	return Rate{N: n, NodesPerSec: r.Nodes.Float64() / secs, Elapsed: r.Elapsed}, nil
+	el := time.Since(start)
+	return Rate{N: n, NodesPerSec: nodes / max(el.Seconds(), 1e-9), Elapsed: el}, nil
 }
 
 // spreadProbes and spreadSigmas set [CheckSpread]: 100000 probes estimate
