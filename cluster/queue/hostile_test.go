@@ -1,0 +1,205 @@
+package queue
+
+// Hostile tests: the forgeries of issue 22 replayed against the queue, past
+// the published counts, where nothing but the queue's own checks can tell a
+// forged total from a true one.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/seal"
+)
+
+// forgedTotal is a made-up result of every unit of N = 28, a multiple of 8
+// whose sum lies within a few percent of the estimate of the true count
+// (2.49e18): it passes every check of one result and the estimate's spread.
+const forgedTotal = 2_837_465_890_000
+
+// forge stores, for every block of run, a made-up vote sealed under key
+// and signed as id, each under a label of its own ("forger-k"), as the
+// issue's attacker did with 430 fresh worker names.
+func forge(ctx context.Context, t *testing.T, kv jetstream.KeyValue, run Run, key *seal.Key, id Identity) {
+	t.Helper()
+	for k := range run.blocks() {
+		b := run.block(k)
+		v := vote{N: run.N, First: b.First, Last: b.Last, Worker: fmt.Sprintf("forger-%d", k), Delivered: 1}
+		for u := b.First; u <= b.Last; u++ {
+			v.Units = append(v.Units, count.UnitResult{Index: u, Total: forgedTotal, Nodes: 10 * forgedTotal})
+		}
+		val, err := signVote(v, key, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kv.Put(ctx, voteKey(b, id.token(v.Worker)), val); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestForgedRunPastTheTable forges a whole run of N = 28 through the
+// queue: every block voted with a plausible made-up result under rotating
+// names, by a client without credentials (the shared credential) or with
+// one NKey of the voters list. No case gives a total: without an
+// independent check the total is refused, --replicas 2 of the shared
+// credential is refused at start, one credential never makes a quorum of
+// two (the coordinator says why it waits, naming the worker), and results
+// not sealed under the pool's key are refused.
+func TestForgedRunPastTheTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stores 70 MB of forged results of N = 28")
+	}
+	const n = 28
+	forger := newIdentity(t)
+	stranger, _ := seal.FromSecret(bytes.Repeat([]byte{0x66}, 32))
+	tests := []struct {
+		name     string
+		replicas int
+		voters   []string
+		id       Identity
+		key      *seal.Key
+		presence bool     // the forger says it is at work
+		want     any      // the error Coordinate returns: *UnbackedError or *QuorumError; nil: it must not end
+		log      []string // in the coordinator's log
+	}{
+		{"no credentials", 1, nil, SharedIdentity(), testKey, false, &UnbackedError{}, nil},
+		{"no credentials, --replicas 2", 2, nil, SharedIdentity(), testKey, false, &QuorumError{}, nil},
+		{"one credential", 1, []string{forger.Public()}, forger, testKey, false, &UnbackedError{}, nil},
+		{"one credential, --replicas 2", 2, []string{forger.Public(), newIdentity(t).Public()}, forger, testKey, true, nil,
+			[]string{"waiting: the run's --replicas needs", "replicas=2 credentials_at_work=1", `workers="forger (` + voterName(forger.Public()) + `)"`}},
+		{"without the pool's key", 1, nil, SharedIdentity(), stranger, false, nil,
+			[]string{"a result in the bucket is refused", "it was sealed under key " + stranger.ID()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, url := startServer(t, t.TempDir())
+			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+			defer cancel()
+			var logged syncbuf.Buffer
+			o := CoordinatorOptions{Key: testKey, Voters: tt.voters, Replicas: tt.replicas, BlockSize: MaxBlockSize, AckWait: time.Second,
+				Log: slog.New(slog.NewTextHandler(&logged, nil))}
+			c := openRun(ctx, t, url, n, o)
+			if tt.presence {
+				p, _ := testKey.Seal(presence{Worker: "forger", Voter: forger.Public(), At: time.Now()})
+				go func() {
+					for ctx.Err() == nil {
+						c.kv.Put(ctx, presenceKey(forger.token("forger")), p)
+						time.Sleep(presenceEvery)
+					}
+				}()
+			}
+			forge(ctx, t, c.kv, c.run, tt.key, tt.id)
+			rctx, stop := context.WithCancel(ctx)
+			var wg sync.WaitGroup
+			var r RunResult
+			var err error
+			wg.Go(func() { r, err = Coordinate(rctx, connect(t, url), n, o) })
+			if tt.want == nil {
+				testkit.WaitFor(t, "the coordinator to say why no total comes", func() bool {
+					for _, s := range tt.log {
+						if !strings.Contains(logged.String(), s) {
+							return false
+						}
+					}
+					return true
+				})
+				stop()
+			}
+			wg.Wait()
+			stop()
+			switch want := tt.want.(type) {
+			case nil:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("Coordinate = %v, %v; want it still waiting when stopped", r.Total, err)
+				}
+			case *UnbackedError:
+				var ue *UnbackedError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), "rests on no check independent of the workers") {
+					t.Errorf("Coordinate = %v, %v; want an UnbackedError", r.Total, err)
+				}
+			case *QuorumError:
+				var qe *QuorumError
+				if !errors.As(err, &qe) || !strings.Contains(err.Error(), "--replicas 2 needs every block counted by 2 distinct credentials") {
+					t.Errorf("Coordinate = %v, %v; want a QuorumError", r.Total, err)
+				}
+				_ = want
+			}
+			if r.Total != (count.Uint128{}) {
+				t.Errorf("a forged total came out: %v", r.Total)
+			}
+		})
+	}
+}
+
+// TestOneVoterWaits runs --replicas 2 with one worker's credential: the
+// coordinator says, within seconds, that it waits for another credential,
+// naming --replicas and the worker, and the worker's copies of the blocks
+// it already voted on go round slower and slower (they went round some
+// twenty times a second, for ever).
+func TestOneVoterWaits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("watches a waiting run for a quarter of a minute")
+	}
+	const n, size = 8, 16
+	a, b := newIdentity(t), newIdentity(t)
+	_, url := startServer(t, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	var logged syncbuf.Buffer
+	o := CoordinatorOptions{Key: testKey, Voters: []string{a.Public(), b.Public()}, Replicas: 2, BlockSize: size, AckWait: 30 * time.Second,
+		Log: slog.New(slog.NewTextHandler(&logged, nil))}
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go Coordinate(rctx, connect(t, url), n, o)
+	go Work(rctx, connect(t, url), WorkerOptions{Key: testKey, Identity: a, Name: "w-a", Workers: 2})
+	run := runFor(n, size, 2)
+	js, _ := jetstream.New(connect(t, url))
+	var kv jetstream.KeyValue
+	testkit.WaitFor(t, "a's vote on every block", func() bool {
+		var err error
+		if kv == nil {
+			if kv, err = js.KeyValue(ctx, run.Bucket); err != nil {
+				return false
+			}
+		}
+		for k := range run.blocks() {
+			if vs, _ := votesFor(ctx, kv, run.block(k).First, testKey); len(vs) == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	testkit.WaitFor(t, "the coordinator to say why it waits", func() bool {
+		return strings.Contains(logged.String(), `replicas=2 credentials_at_work=1 workers="w-a (`+voterName(a.Public())+`)"`)
+	})
+	seq := func() uint64 {
+		s, err := js.Stream(ctx, run.Stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.LastSeq
+	}
+	// Each copy a has declined ten times by now waits some seconds
+	// before it goes round again.
+	time.Sleep(5 * time.Second)
+	before := seq()
+	time.Sleep(5 * time.Second)
+	if went := seq() - before; went > uint64(2*run.blocks()) {
+		t.Errorf("the copies went round %d times in 5 s (%d blocks): the worker spins", went, run.blocks())
+	}
+}
