@@ -17,6 +17,8 @@ func (bruteCombinations) Description() string {
 	return "every choice of n squares out of n², C(n², n) candidates, each checked whole"
 }
 
+func (bruteCombinations) Formula() string { return "C(n², n)" }
+
 // Candidates is C(n², n).
 func (bruteCombinations) Candidates(n int) *big.Int {
 	return new(big.Int).Binomial(int64(n)*int64(n), int64(n))

@@ -17,6 +17,8 @@ func (bruteRows) Description() string {
 	return "one queen a row in every column, n^n candidates, each checked whole"
 }
 
+func (bruteRows) Formula() string { return "n^n" }
+
 // Candidates is n^n.
 func (bruteRows) Candidates(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(int64(n)), big.NewInt(int64(n)), nil)

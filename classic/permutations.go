@@ -17,6 +17,8 @@ func (permutations) Description() string {
 	return "one queen a row and a column, n! candidates, each checked for diagonals"
 }
 
+func (permutations) Formula() string { return "n!" }
+
 // Candidates is n!.
 func (permutations) Candidates(n int) *big.Int {
 	return new(big.Int).MulRange(1, int64(n))

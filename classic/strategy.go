@@ -90,6 +90,8 @@ type Estimator interface {
 	// which Counters.Nodes reaches when the search completes. Cost O(n)
 	// big-number multiplications.
 	Candidates(n int) *big.Int
+	// Formula is Candidates as people write it: "n!".
+	Formula() string
 }
 
 // Counters is the work a strategy did. Every count is exact. See the package

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -285,6 +286,11 @@ func TestCandidatesClosedForm(t *testing.T) {
 		s, _ := Lookup(tt.name)
 		if got := s.(Estimator).Candidates(tt.n); got.Cmp(mustBig(tt.want)) != 0 {
 			t.Errorf("%s: candidates(%d) = %v, want %s", tt.name, tt.n, got, tt.want)
+		}
+		// The formula is the one the strategy's description and title name.
+		f := s.(Estimator).Formula()
+		if l, _ := LessonOf(s); !strings.Contains(s.Description(), f+" candidates") || !strings.Contains(l.Title, f) {
+			t.Errorf("%s: formula %q, description %q, title %q", tt.name, f, s.Description(), l.Title)
 		}
 	}
 }

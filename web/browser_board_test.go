@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -708,7 +709,9 @@ func testRaceCostHuge(b *browser) {
 	}
 	b.do("play the race", chromedp.Click(chromedp.ID("race-play")))
 	b.waitJS("the race's end", `document.getElementById('race').dataset.state === 'end'`, 30*time.Second)
-	if s := b.text("race-summary"); !strings.Contains(s, "bitmask: 599 reads") || !strings.Contains(s, "backtrack-2d: 3,441 reads") {
+	b.waitJS("the measured times", `!document.getElementById('race-summary').textContent.includes('Measuring')`, 30*time.Second)
+	if s := b.text("race-summary"); !strings.Contains(s, "bitmask: 599 reads, ") || !strings.Contains(s, "backtrack-2d: 3,441 reads (5.7 × bitmask), ") ||
+		!regexp.MustCompile(`backtrack-flags: [\d,]+ reads \([\d.]+ × bitmask\), [\d.]+ (ns|µs|ms) a run`).MatchString(s) || !strings.Contains(s, "Times: one whole run without the trace") {
 		b.t.Fatalf("race summary %q", s)
 	}
 
@@ -721,12 +724,23 @@ func testRaceCostHuge(b *browser) {
 			want = append(want, s.Name())
 		}
 	}
-	if !slices.Equal(rows, want) || eval[int](b, `document.querySelectorAll('#cost-chart svg path.series').length`) < 6 {
-		b.t.Fatalf("cost table rows %q, want %q, and a line each", rows, want)
+	for _, chart := range []string{"reads", "time"} {
+		if k := eval[int](b, fmt.Sprintf(`document.querySelectorAll('#cost-chart-%s svg path.series:not(.estimate)').length`, chart)); !slices.Equal(rows, want) || k != len(want) {
+			b.t.Fatalf("cost table rows %q, want %q, and a line each in the %s chart (%d)", rows, want, chart, k)
+		}
 	}
-	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=bitmask] td:nth-of-type(5)').textContent`); !strings.HasPrefix(cell, "7,951 reads") {
+	// The brute-force methods out of reach: estimated times in the time
+	// chart only, their candidates by the formula in the table.
+	if k := eval[int](b, `document.querySelectorAll('#cost-chart-time circle.estimate').length`); k == 0 || eval[int](b, `document.querySelectorAll('#cost-chart-reads .estimate').length`) != 0 {
+		b.t.Fatalf("%d estimated points in the time chart, some in the reads chart", k)
+	}
+	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=bitmask] td:nth-of-type(5)').textContent`); !regexp.MustCompile(`^7,951 reads, [\d.]+ (ns|µs|ms)$`).MatchString(cell) {
 		b.t.Fatalf("bitmask at N = 8 in the table: %q", cell)
 	}
+	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=brute-combinations] td:nth-of-type(9)').textContent`); !strings.HasPrefix(cell, "out of reach: C(n², n) = 103,619,293,824,707,388 candidates, about ") {
+		b.t.Fatalf("brute-combinations at N = 12 in the table: %q", cell)
+	}
+	b.screenshot("cost")
 
 	b.visit("/?panel=huge&n=1000&method=construct")
 	b.do("solve", chromedp.Click(chromedp.ID("huge-go")))

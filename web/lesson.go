@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
@@ -24,16 +26,18 @@ type compareJSON struct {
 	Status    string            `json:"status"` // ok, timeout or skipped (out of reach)
 	Counters  *classic.Counters `json:"counters,omitempty"`
 	Seconds   float64           `json:"seconds,omitempty"` // one whole run
-	// A skipped brute-force method: its candidates (exact) and the time they
-	// would take at the rate measured.
+	// A skipped brute-force method: its candidates (exact, by Formula) and
+	// the time they would take at the rate measured.
 	Candidates *big.Int `json:"candidates,omitempty"`
+	Formula    string   `json:"formula,omitempty"`
 	Estimate   float64  `json:"estimate_s,omitempty"`
 }
 
-// handleCompare runs every classic strategy for ?n= as `nqueens compare
-// N --timeout 1s --json` does (classic.Measure), for the page's cost chart.
+// handleCompare runs every classic strategy for ?n= (or those of
+// ?algos=a,b,…) as `nqueens compare N --timeout 1s --json` does
+// (classic.Measure), for the page's cost chart and the race's summary.
 func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
-	q, err := query(r, "n")
+	q, err := query(r, "n", "algos")
 	if err != nil {
 		return err
 	}
@@ -41,10 +45,26 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	var only []string
+	if v, ok := q["algos"]; ok {
+		for _, name := range strings.Split(v, ",") {
+			a, err := classic.Lookup(name)
+			if err != nil {
+				return badRequest("algos: %v", err)
+			}
+			if _, ok := classic.LessonOf(a); !ok {
+				return badRequest("algos: %s is no classic strategy", name)
+			}
+			only = append(only, name)
+		}
+	}
 	var out []compareJSON
 	for _, a := range classic.All() {
 		if _, ok := classic.LessonOf(a); !ok {
 			continue // fast is no classic strategy
+		}
+		if only != nil && !slices.Contains(only, a.Name()) {
+			continue
 		}
 		m, err := classic.Measure(yielding(r.Context()), a, n, compareTimeout)
 		if err != nil {
@@ -57,6 +77,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		row := compareJSON{Algorithm: a.Name(), Status: m.Status}
 		if m.Status == "skipped" {
 			row.Candidates, row.Estimate = m.Candidates, m.Seconds
+			row.Formula = a.(classic.Estimator).Formula()
 		} else {
 			c := m.Counters
 			c.Elapsed = 0

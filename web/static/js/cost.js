@@ -1,15 +1,32 @@
-// The cost chart: the reads (and the measured time) of every classic
-// strategy for N = 4 … 12, on a log scale, with the same numbers in a
-// table, one row per strategy. The server (or, in the static build, this
-// browser's WebAssembly) runs each strategy as `nqueens compare N` does; a
-// brute-force method that would take over a second is out of reach, and
-// its number of candidates is given instead.
+// The cost view: what every classic strategy pays for N = 4 … 12, as two
+// charts on log scales, its reads (the elementary reads of its check) and
+// the measured time of one whole run, with the same numbers in a table,
+// one row per strategy. The server (or, in the static build, this
+// browser's WebAssembly) runs each strategy as `nqueens compare N` does. A
+// brute-force method that would take over a second is not run: its
+// candidates are given by its formula, and its time estimated from the
+// rate measured, labelled so (dashed and hollow in the chart).
 
 import * as api from './api.js';
-import { $, group, setStatus } from './text.js';
+import { $, duration, group, runTime, setStatus } from './text.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const NS = [4, 5, 6, 7, 8, 9, 10, 11, 12];
+
+// The two charts: the value each plots of a row, and how its axis reads.
+const charts = {
+  reads: {
+    value: (r) => (r.status === 'ok' ? r.counters.reads : null),
+    label: (p) => `10^${p}`,
+    name: 'Reads against N, log scale, one line per strategy',
+  },
+  time: {
+    value: (r) => (r.status === 'ok' ? r.seconds : null),
+    estimate: (r) => (r.status === 'skipped' ? r.estimate_s : null),
+    label: (p) => axisTime(10 ** p),
+    name: 'Time of one whole run against N, log scale, one line per strategy; dashed lines with hollow points are estimates',
+  },
+};
 
 export class CostPanel {
   constructor(limits, onURL) {
@@ -58,33 +75,39 @@ export class CostPanel {
         if (!r) return td;
         if (r.status === 'skipped') {
           td.className = 'out';
-          td.textContent = `out of reach: ${group(r.candidates)} candidates, about ${group(Math.round(r.estimate_s))} s`;
+          td.textContent = `out of reach: ${r.formula} = ${group(r.candidates)} candidates, about ${duration(r.estimate_s)} (estimate)`;
+        } else if (r.status === 'timeout') {
+          td.className = 'out';
+          td.textContent = `out of reach: cut at 1 s after ${group(r.counters.reads)} reads`;
         } else {
-          td.textContent = `${group(r.counters.reads)} reads, ${ms(r.seconds)}${r.status === 'timeout' ? ' (cut at 1 s)' : ''}`;
+          td.textContent = `${group(r.counters.reads)} reads, ${runTime(r.seconds)}`;
         }
         return td;
       }));
       return tr;
     });
-    $('cost-table').replaceChildren(Object.assign(document.createElement('thead'), {}), document.createElement('tbody'));
+    $('cost-table').replaceChildren(document.createElement('thead'), document.createElement('tbody'));
     $('cost-table').tHead.append(head);
     $('cost-table').tBodies[0].append(...body);
-    this.chart();
+    for (const [what, chart] of Object.entries(charts)) $(`cost-chart-${what}`).replaceChildren(this.chart(chart));
   }
 
-  // chart draws log10(reads) against N, one line per strategy.
-  chart() {
+  // chart draws log10 of a chart's value against N, one line per strategy;
+  // its estimates, where it has some, continue the line dashed.
+  chart({ value, estimate = () => null, label, name }) {
     const W = 640;
     const H = 320;
-    const pad = 48;
-    const all = [...this.rows.values()].flatMap((m) => [...m.values()]).filter((r) => r.counters && r.counters.reads > 0);
-    const top = Math.ceil(Math.log10(Math.max(10, ...all.map((r) => r.counters.reads))));
-    const x = (n) => pad + (n - NS[0]) / (NS[NS.length - 1] - NS[0]) * (W - 2 * pad);
-    const y = (v) => H - pad - Math.log10(Math.max(v, 1)) / top * (H - 2 * pad);
+    const [left, right, top, bottom] = [64, 130, 12, 44]; // room for the axis and the lines' names
+    const points = [...this.rows.values()].flatMap((m) => [...m.values()].flatMap((r) => [value(r), estimate(r)]))
+      .filter((v) => v > 0);
+    const lo = Math.floor(Math.log10(Math.min(...points, 1)));
+    const hi = Math.ceil(Math.log10(Math.max(...points, 10)));
+    const x = (n) => left + (n - NS[0]) / (NS[NS.length - 1] - NS[0]) * (W - left - right);
+    const y = (v) => H - bottom - (Math.log10(v) - lo) / Math.max(hi - lo, 1) * (H - top - bottom);
     const svg = document.createElementNS(SVG, 'svg');
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', 'Reads against N, log scale, one line per strategy; the table below has the numbers');
+    svg.setAttribute('aria-label', `${name}; the table below has the numbers`);
     const add = (tag, attrs, text) => {
       const el = document.createElementNS(SVG, tag);
       for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
@@ -92,24 +115,43 @@ export class CostPanel {
       svg.append(el);
       return el;
     };
-    for (let p = 0; p <= top; p += 2) {
-      add('line', { x1: pad, x2: W - pad, y1: y(10 ** p), y2: y(10 ** p), class: 'grid' });
-      add('text', { x: pad - 6, y: y(10 ** p) + 4, 'text-anchor': 'end' }, `10^${p}`);
+    const step = Math.max(1, Math.ceil((hi - lo) / 6));
+    for (let p = Math.ceil(lo / step) * step; p <= hi; p += step) {
+      add('line', { x1: left, x2: W - right, y1: y(10 ** p), y2: y(10 ** p), class: 'grid' });
+      add('text', { x: left - 6, y: y(10 ** p) + 4, 'text-anchor': 'end' }, label(p));
     }
-    for (const n of NS) add('text', { x: x(n), y: H - pad + 18, 'text-anchor': 'middle' }, String(n));
+    for (const n of NS) add('text', { x: x(n), y: H - bottom + 18, 'text-anchor': 'middle' }, String(n));
     add('text', { x: W / 2, y: H - 8, 'text-anchor': 'middle' }, 'N');
+    const names = [];
     let i = 0;
     for (const [algo, byN] of this.rows) {
-      const pts = NS.map((n) => byN.get(n)).filter((r) => r && r.counters && r.status === 'ok');
-      if (!pts.length) continue;
-      const d = NS.filter((n) => byN.get(n) && byN.get(n).counters && byN.get(n).status === 'ok')
-        .map((n, k) => `${k ? 'L' : 'M'}${x(n).toFixed(1)},${y(byN.get(n).counters.reads).toFixed(1)}`).join(' ');
-      add('path', { d, class: `series s${i % 9}`, 'data-algo': algo });
-      const lastN = NS.filter((n) => byN.get(n) && byN.get(n).status === 'ok').pop();
-      add('text', { x: x(lastN) + 4, y: y(byN.get(lastN).counters.reads) + 4, class: `label s${i % 9}` }, algo);
+      const cls = `s${i % 9}`;
       i++;
+      const run = NS.filter((n) => byN.get(n) && value(byN.get(n)) > 0);
+      const guess = NS.filter((n) => byN.get(n) && estimate(byN.get(n)) > 0);
+      const path = (ns, of) => ns.map((n, k) => `${k ? 'L' : 'M'}${x(n).toFixed(1)},${y(of(byN.get(n))).toFixed(1)}`).join(' ');
+      if (run.length) add('path', { d: path(run, value), class: `series ${cls}`, 'data-algo': algo });
+      if (guess.length) {
+        // From the last measured point on, the estimates.
+        const from = run.length ? [run[run.length - 1]] : [];
+        const both = (r) => value(r) || estimate(r);
+        add('path', { d: path([...from, ...guess], both), class: `series estimate ${cls}`, 'data-algo': algo });
+        for (const n of guess) add('circle', { cx: x(n), cy: y(estimate(byN.get(n))), r: 3.5, class: `estimate ${cls}` });
+      }
+      const last = [...run, ...guess].sort((a, b) => a - b).pop();
+      if (last !== undefined) {
+        const r = byN.get(last);
+        names.push({ x: x(last) + 5, y: y(value(r) || estimate(r)) + 4, cls, algo });
+      }
     }
-    $('cost-chart').replaceChildren(svg);
+    // The lines' names, moved apart where lines end close together.
+    names.sort((a, b) => a.y - b.y);
+    names.forEach((t, k) => {
+      const above = names.slice(0, k).filter((u) => Math.abs(u.x - t.x) < 90).pop();
+      if (above && t.y - above.y < 11) t.y = above.y + 11;
+      add('text', { x: t.x, y: t.y, class: `label ${t.cls}` }, t.algo);
+    });
+    return svg;
   }
 }
 
@@ -120,4 +162,10 @@ function th(text, scope) {
   return el;
 }
 
-const ms = (s) => (s < 0.001 ? `${(s * 1e6).toFixed(0)} µs` : `${(s * 1000).toFixed(s < 0.1 ? 2 : 0)} ms`);
+// axisTime names a power of ten of seconds briefly, for an axis: "1 µs",
+// "100 ms", "17 min", "12 days", "32 years".
+function axisTime(s) {
+  if (s < 100) return runTime(s).replace(/^(\d+)\.0 /, '$1 ');
+  const [v, unit] = s < 7200 ? [s / 60, 'min'] : s < 2 * 86400 ? [s / 3600, 'h'] : s < 2 * 365.25 * 86400 ? [s / 86400, 'days'] : [s / (365.25 * 86400), 'years'];
+  return `${group(Math.round(v))} ${unit}`;
+}

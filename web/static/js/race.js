@@ -2,14 +2,16 @@
 // on its own board (the same ARIA grid as the trace panel's), in lock step
 // by reads, the one unit of work they share: at every moment each board
 // shows its search after the same number of reads. The cheap check finishes
-// while the costly one is still scanning.
+// while the costly one is still scanning. The summary at the end sets the
+// reads beside the time each strategy takes, measured on one whole untraced
+// run (GET /api/compare, as the cost view).
 //   /?panel=race&n=8&algos=backtrack-2d,backtrack-flags,bitmask
 
 import * as api from './api.js';
 import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
 import * as strategies from './strategies.js';
-import { $, group, setStatus } from './text.js';
+import { $, group, runTime, setStatus } from './text.js';
 
 const defaults = ['backtrack-2d', 'backtrack-flags', 'bitmask'];
 
@@ -60,7 +62,12 @@ export class RacePanel {
     this.pause();
     if (this.abort) this.abort.abort();
     const abort = new AbortController();
-    Object.assign(this, { abort, n, algos, clock: 0 });
+    Object.assign(this, { abort, n, algos, clock: 0, measured: null });
+    // The times, measured while the traces load; the summary waits for them.
+    api.getJSON('/api/compare', { n, algos: algos.join(',') }, { signal: abort.signal })
+      .then((rows) => { this.measured = new Map(rows.map((r) => [r.algorithm, r])); })
+      .catch((err) => { if (!abort.signal.aborted) this.measured = err; })
+      .finally(() => { if (!abort.signal.aborted) this.draw(); });
     this.onURL();
     $('race').dataset.state = 'loading';
     setStatus($('race-status'), 'Loading the searches…');
@@ -150,10 +157,24 @@ export class RacePanel {
     $('race-summary').textContent = this.clock >= this.total && this.lanes.length ? this.summary() : '';
   }
 
+  // summary compares the strategies by reads and by the time measured.
   summary() {
     const ends = this.lanes.map((l) => ({ algo: l.algo, reads: l.events.length ? l.events[l.events.length - 1].counters.reads : 0, complete: l.end && l.end.complete }));
     ends.sort((a, b) => a.reads - b.reads);
     const best = ends[0];
-    return `All done. ${ends.map((x) => `${x.algo}: ${group(x.reads)} reads${x === best ? '' : ` (${(x.reads / Math.max(best.reads, 1)).toFixed(1)} × ${best.algo})`}${x.complete ? '' : ', cut off'}`).join('; ')}.`;
+    const times = this.measured instanceof Map ? this.measured : null;
+    const time = (a) => (times && times.get(a) && times.get(a).status === 'ok' ? times.get(a).seconds : null);
+    const fastest = ends.filter((x) => time(x.algo)).sort((a, b) => time(a.algo) - time(b.algo))[0];
+    const ratio = (v, w) => `${(v / Math.max(w, 1e-12)).toFixed(1)} ×`;
+    const parts = ends.map((x) => {
+      let s = `${x.algo}: ${group(x.reads)} reads${x === best ? '' : ` (${ratio(x.reads, best.reads)} ${best.algo})`}`;
+      if (time(x.algo)) s += `, ${runTime(time(x.algo))} a run${x === fastest ? '' : ` (${ratio(time(x.algo), time(fastest.algo))} ${fastest.algo})`}`;
+      return s + (x.complete ? '' : ', cut off');
+    });
+    const where = api.kind === 'wasm' ? 'in this browser' : 'on the server';
+    let note = `Times: one whole run without the trace, measured ${where} (short runs repeated and averaged).`;
+    if (!this.measured) note = 'Measuring the times…';
+    else if (!times) note = `The times could not be measured: ${this.measured.message}.`;
+    return `All done. ${parts.join('; ')}. ${note}`;
   }
 }
