@@ -696,6 +696,18 @@ func testLesson(b *browser) {
 // person would: one labelled square board per strategy racing by reads to
 // a summary; the chart and its table, one row per strategy; the rule of the
 // construction by n mod 6 and its drawing.
+// checkPhoneAndAxe checks a panel as shown, at the desktop size and on a
+// 390 px phone screen: axe-core's rules, and no sideways scroll there.
+func checkPhoneAndAxe(b *browser, panel string) {
+	b.t.Helper()
+	checkAxe(b, "the "+panel+" panel")
+	b.viewport(390, 844)
+	noSideways(b, panel+" panel at 390 px")
+	checkAxe(b, "the "+panel+" panel at 390 px")
+	b.screenshot(panel + "-phone")
+	b.viewport(1280, 900)
+}
+
 func testRaceCostHuge(b *browser) {
 	b.visit("/?panel=race&n=6&algos=backtrack-2d,backtrack-flags,bitmask")
 	b.waitJS("the race loaded", `document.getElementById('race').dataset.state === 'ready'`, 30*time.Second)
@@ -714,6 +726,7 @@ func testRaceCostHuge(b *browser) {
 		!regexp.MustCompile(`backtrack-flags: [\d,]+ reads \([\d.]+ × bitmask\), [\d.]+ (ns|µs|ms) a run`).MatchString(s) || !strings.Contains(s, "Times: one whole run without the trace") {
 		b.t.Fatalf("race summary %q", s)
 	}
+	checkPhoneAndAxe(b, "race")
 
 	b.visit("/?panel=cost")
 	b.waitJS("the cost chart", `document.getElementById('cost').dataset.state === 'done'`, 120*time.Second)
@@ -741,6 +754,7 @@ func testRaceCostHuge(b *browser) {
 		b.t.Fatalf("brute-combinations at N = 12 in the table: %q", cell)
 	}
 	b.screenshot("cost")
+	checkPhoneAndAxe(b, "cost")
 
 	b.visit("/?panel=huge&n=1000&method=construct")
 	b.do("solve", chromedp.Click(chromedp.ID("huge-go")))
