@@ -270,3 +270,13 @@ func (f *finisher) mirrorBase(from int) uint64 {
 	}
 	return all
 }
+
+// sameRows returns how many rows from `from` on two keys share: the
+// completions they stand for differ first in the row after those.
+func (f *finisher) sameRows(a, b uint64, from int) int {
+	if a == b {
+		return f.n - from
+	}
+	top := int(f.shift[from&63]) + keyBits(f.n) // bits the keys use
+	return (bits.LeadingZeros64(a^b) - (64 - top)) / keyBits(f.n)
+}

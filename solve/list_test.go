@@ -517,3 +517,29 @@ func TestListCancelledWithoutOutput(t *testing.T) {
 		t.Fatalf("n=64 cancelled while it runs: %v", err)
 	}
 }
+
+// TestListFirstOfLargeN: the first solutions of N = 17 and 18 (keys of 5
+// bits a column, no mirror) are All's, across many parts.
+func TestListFirstOfLargeN(t *testing.T) {
+	k := 300000
+	if testing.Short() || raceEnabled {
+		k = 5000
+	}
+	for _, n := range []int{17, 18} {
+		var want bytes.Buffer
+		i := 0
+		for p := range All(n) {
+			want.Write(board.AppendList(nil, p))
+			if i++; i == k {
+				break
+			}
+		}
+		var got bytes.Buffer
+		if _, err := WriteList(context.Background(), &got, n, board.List, ListOptions{Limit: uint64(k), Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("n=%d: the first %d solutions differ from All's", n, k)
+		}
+	}
+}

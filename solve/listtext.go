@@ -93,10 +93,11 @@ func newLineMaker(t *rowTable) *lineMaker {
 }
 
 // appendLine appends the text of the solution cols, orbit 0 or its class
-// size.
-func (m *lineMaker) appendLine(dst []byte, cols []uint8, orbit int) []byte {
+// size; the first same rows of cols are known to be those of the last
+// line.
+func (m *lineMaker) appendLine(dst []byte, cols []uint8, orbit, same int) []byte {
 	t, n := m.t, m.t.n
-	r := 0
+	r := same
 	for r < n && cols[r] == m.prev[r] {
 		r++
 	}

@@ -67,15 +67,13 @@ func (w *worker) finishMirrored(i int) {
 		}
 		if keys := l.mirror[j].keys; keys != nil {
 			l.mirror[j].keys = nil
-			base := f.mirrorBase(depth)
-			for at := len(keys) - keyBytes; at >= 0; at -= keyBytes {
+			all := f.spare[:0]
+			for at := 0; at < len(keys); at += keyBytes {
 				b := keys[at : at+keyBytes]
-				k := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40
-				f.decode(base-k, w.cols, depth)
-				if !w.emit() {
-					return
-				}
+				all = append(all, uint64(b[0])|uint64(b[1])<<8|uint64(b[2])<<16|uint64(b[3])<<24|uint64(b[4])<<32|uint64(b[5])<<40)
 			}
+			f.spare = all
+			w.emitKeys(all, f.mirrorBase(depth), depth)
 			return
 		}
 	}

@@ -16,6 +16,9 @@ type worker struct {
 	c     *chunk
 	p     *part
 	done  bool // the listing stopped
+	// same is how many first rows of w.cols are as they were at the last
+	// emit within this finisher call (0 if not known).
+	same int
 }
 
 func newWorker(l *listing) *worker {
@@ -46,6 +49,7 @@ func (w *worker) part(i int, p *part) {
 	depth := len(prefix)
 	switch {
 	case w.fin == nil:
+		w.same = 0
 		walk(l.n, w.cols, &w.ban, depth, l.n, &l.stop, w.emit)
 	case l.mirror != nil:
 		w.finishMirrored(i)
@@ -77,8 +81,35 @@ func (w *worker) finish(from int) bool {
 	}
 	rem := (uint64(1)<<uint(n) - 1) &^ (uint64(1)<<uint(from) - 1)
 	w.fin.finish(occ, diag, anti, rem)
-	for _, key := range w.fin.keys {
-		w.fin.decode(key, w.cols, from)
+	return w.emitKeys(w.fin.keys, 0, from)
+}
+
+// emitKeys emits the completions of w.cols[:from] whose keys, in order,
+// are keys[i] or, with base > 0, base−keys[i] for i from last to first
+// (the mirror images of the kept keys of a part, see mirror.go).
+// Consecutive keys share their first rows, which are neither decoded nor
+// made into text again.
+func (w *worker) emitKeys(keys []uint64, base uint64, from int) bool {
+	f := w.fin
+	prev := uint64(0)
+	for i := range keys {
+		key := keys[i]
+		if base > 0 {
+			key = base - keys[len(keys)-1-i]
+		}
+		// The first key's rows before from may differ from the last
+		// line's (another prefix); later keys share them and more.
+		d, same := from, 0
+		if i > 0 {
+			d = from + f.sameRows(key, prev, from)
+			same = d
+		}
+		if w.l.unique {
+			same = 0 // the last key may not have been emitted (not canonical)
+		}
+		prev = key
+		f.decode(key, w.cols, d)
+		w.same = same
 		if !w.emit() {
 			return false
 		}
@@ -99,7 +130,7 @@ func (w *worker) emit() bool {
 	c := w.c
 	switch w.l.kind {
 	case kindLines:
-		c.buf = w.lines.appendLine(c.buf, w.cols, orbit)
+		c.buf = w.lines.appendLine(c.buf, w.cols, orbit, w.same)
 	case kindBoards:
 		c.buf = w.l.table.appendBoard(c.buf, w.cols)
 		c.ends = append(c.ends, uint32(len(c.buf)))
