@@ -88,7 +88,11 @@ func parseRows(rows [][]byte, first int, f Format) Record {
 	p := Partial{Queens: New(n)}
 	for r, row := range rows {
 		if len(row) != n {
-			return fail(r, "row %d has %d squares but the board has %d rows; a board is square", r+1, len(row), n)
+			rows := "rows"
+			if n == 1 {
+				rows = "row"
+			}
+			return fail(r, "row %d has %d squares but the board has %d %s; a board is square", r+1, len(row), n, rows)
 		}
 		for c, ch := range row {
 			queen, blocked := false, false

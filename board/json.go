@@ -352,7 +352,11 @@ func (s *jsonScanner) check() (Partial, error) {
 		return Partial{}, errors.New("the board has no rows")
 	case s.seen[fieldN] && s.n != int64(n):
 		s.cols.discard()
-		return Partial{}, fmt.Errorf(`"n" is %s but "queens" has %d rows`, s.nTok, n)
+		rows := "rows"
+		if n == 1 {
+			rows = "row"
+		}
+		return Partial{}, fmt.Errorf(`"n" is %s but "queens" has %d %s`, s.nTok, n, rows)
 	}
 	p := Partial{Queens: s.cols.finish(), Blocked: s.blocked}
 	for r, c := range p.Queens {

@@ -27,7 +27,7 @@ func TestJSONStrict(t *testing.T) {
 		{`{"queens":[2,4,1,999999999999999999999999999]}`, `queens[3] (row 4): column 99999999999999999999… is out of range 1..4`},
 		{`{"n":"4","queens":[2,4,1,3]}`, `"n" must be a whole number, not a JSON string`},
 		{`{"n":4.5,"queens":[2,4,1,3]}`, `"n" must be a whole number, not 4.5`},
-		{`{"n":99999999999999999999,"queens":[1]}`, `"n" is 99999999999999999999 but "queens" has 1 rows`},
+		{`{"n":99999999999999999999,"queens":[1]}`, `"n" is 99999999999999999999 but "queens" has 1 row`},
 		{`{"queens":[2,4,1,3]`, `the JSON ends early`},
 		{`{"queens":[2,4,1,3]} x`, `character 22: text after the JSON object`},
 		{`{"queens"}`, `want ':', got '}'`},

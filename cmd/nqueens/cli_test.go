@@ -71,7 +71,7 @@ func TestCLIErrors(t *testing.T) {
 		{"2 4 1 3\n", []string{"verify", "-f", "svg"}, 2, `format "svg" cannot be read`},
 		{"2 4 1 3\n3 1 4 2\n", []string{"show", "-f", "png"}, 2, "more than one board"},
 		{"2 4 1 3\n", []string{"show", "--transform", "rot45"}, 2, `unknown symmetry "rot45"`},
-		{".Q.\n", []string{"show"}, 1, "line 1: row 1 has 3 squares but the board has 1 rows"},
+		{".Q.\n", []string{"show"}, 1, "line 1: row 1 has 3 squares but the board has 1 row; a board is square"},
 		{"1 1\n", []string{"show", "--transform", "transpose"}, 1, "two queens share a column"},
 		{"", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"", []string{"solve", "8", "--nope"}, 2, "unknown flag: --nope"},
@@ -234,6 +234,22 @@ func TestFormatSeconds(t *testing.T) {
 	} {
 		if got := formatSeconds(secs); got != want {
 			t.Errorf("formatSeconds(%g) = %q, want %q", secs, got, want)
+		}
+	}
+}
+
+// TestPlurals: one thing is singular ("over 1 work units", "the board has
+// 1 rows" were printed).
+func TestPlurals(t *testing.T) {
+	if _, out, _ := runCLI("estimate", "1", "--probes", "10"); !strings.HasPrefix(out, "N = 1: 10 random probes over 1 work unit (") {
+		t.Errorf("estimate 1: %q", out)
+	}
+	if _, _, errOut := runCLIIn(".Q.\n", "show"); !strings.Contains(errOut, "the board has 1 row;") {
+		t.Errorf("show: %q", errOut)
+	}
+	for k, want := range map[int]string{0: "0 units", 1: "1 unit", 2: "2 units"} {
+		if got := plural(k, "unit"); got != want {
+			t.Errorf("plural(%d) = %q", k, got)
 		}
 	}
 }

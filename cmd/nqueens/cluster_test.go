@@ -329,3 +329,43 @@ func TestCoordinatorFlagsOfARun(t *testing.T) {
 		t.Errorf("loopback: workers are told %q", line)
 	}
 }
+
+// TestWorkerSummary: a ban is an alarm in the worker's last line (it said
+// "0 alarm(s)" right after its ALARM), and counts take their plurals.
+func TestWorkerSummary(t *testing.T) {
+	got := workerSummary("liar", queue.WorkerReport{Units: 1, Banned: []string{"n14-0ee160a3ee"}}, 2*time.Second)
+	want := "nqueens: worker liar: 1 unit counted, 0 counted again with the same result, 0 declined, 1 alarm, 0 failures in 2s"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestWorkerRefusedCredential: a worker whose credential the server
+// refuses exits 1 naming the flag that gives it, or the flags that give
+// one when it sent none (it used to say "cannot reach" and retry forever).
+func TestWorkerRefusedCredential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a NATS server that refuses three connections")
+	}
+	dir := t.TempDir()
+	tok, bad := filepath.Join(dir, "tok"), filepath.Join(dir, "bad")
+	os.WriteFile(tok, []byte("secret\n"), 0o600)
+	os.WriteFile(bad, []byte("wrong\n"), 0o600)
+	srv, err := queue.StartServer(queue.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), TokenFile: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nats-token-file", bad}, "check the token in --nats-token-file " + bad},
+		{nil, "the server wants credentials: give --nats-token-file, --nats-nkey or --nats-creds"},
+	} {
+		code, _, errOut := runCLI(append([]string{"worker", "--nats", srv.ClientURL()}, tc.args...)...)
+		if code != 1 || !strings.Contains(errOut, "the NATS server refused this worker's credentials") || !strings.HasSuffix(errOut, tc.want+"\n") {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errOut)
+		}
+	}
+}

@@ -116,7 +116,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	if o.jsonOut {
 		return writeJSONLine(out, j)
 	}
-	fmt.Fprintf(out, "N = %d: %d random probes over %d work units (seed %d, %s)\n", o.n, e.Probes, e.Units, o.seed, formatDuration(probeTime))
+	fmt.Fprintf(out, "N = %d: %d random probes over %s (seed %d, %s)\n", o.n, e.Probes, plural(e.Units, "work unit"), o.seed, formatDuration(probeTime))
 	fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
 	if j.Reference != nil {
 		fmt.Fprintf(out, "; published %s", j.Reference.Total)

@@ -102,7 +102,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 	})
 	view.finish(err == nil)
 	if p.Resumed > 0 {
-		note("shard %s of N = %d: %d of its %d units were already in %s", sh, n, p.Resumed, p.Units, s.ledger)
+		note("shard %s of N = %d: %d of its %s were already in %s", sh, n, p.Resumed, plural(p.Units, "unit"), s.ledger)
 	}
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
@@ -120,7 +120,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 			Ledger  string  `json:"ledger"`
 		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), s.ledger})
 	}
-	note("shard %s of N = %d complete: %d units in %s (%s); add up all shards with: nqueens merge LEDGER…",
-		sh, n, p.Units, s.ledger, formatDuration(p.Elapsed))
+	note("shard %s of N = %d complete: %s in %s (%s); add up all shards with: nqueens merge LEDGER…",
+		sh, n, plural(p.Units, "unit"), s.ledger, formatDuration(p.Elapsed))
 	return nil
 }

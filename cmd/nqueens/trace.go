@@ -145,7 +145,7 @@ func (o *traceOptions) run(ctx context.Context) error {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return interruptedf("trace stopped after %d events", count)
+		return interruptedf("trace stopped after %s", plural(count, "event"))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -61,7 +62,9 @@ is the worker's identity as a voter. A run with --replicas needs each block
 counted by that many distinct keys; --name is a label shown in messages,
 and workers without an NKey all vote as one shared credential, whatever
 their names. A worker whose result the coordinator finds wrong is banned
-from the run and leaves it.
+from the run: it says ALARM, leaves that run, goes on with any other, and
+when it stops (Ctrl-C, --exit-when-idle) it exits 1 naming the runs that
+banned it.
 
 It waits for runs and survives server restarts, saying on stderr when it
 cannot reach the server (it retries with backoff, up to every 30 s), and
@@ -140,13 +143,44 @@ func (o *workerOptions) run(ctx context.Context) error {
 	rep, err := queue.Work(ctx, nc, queue.WorkerOptions{
 		Workers: o.workers, Name: o.name, IdleExit: o.idle, Log: logger, Key: key, Identity: id,
 	})
-	fmt.Fprintf(stderr, "nqueens: worker %s: %d unit(s) counted, %d counted again with the same result, %d declined, %d alarm(s), %d failure(s) in %s\n",
-		escapeText(o.name), rep.Units, rep.Duplicates, rep.Declined, rep.Conflicts, rep.Failures, formatDuration(time.Since(start)))
+	fmt.Fprintln(stderr, workerSummary(escapeText(o.name), rep, time.Since(start)))
 	if len(rep.Banned) > 0 {
-		return fmt.Errorf("the coordinator banned this worker from run(s) %s: its results were wrong; check this machine", strings.Join(rep.Banned, ", "))
+		runs := "run " + rep.Banned[0]
+		if len(rep.Banned) > 1 {
+			runs = "runs " + strings.Join(rep.Banned, ", ")
+		}
+		return fmt.Errorf("the coordinator banned this worker from %s: its results were wrong; check this machine", runs)
+	}
+	var ce *queue.CredentialError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("the NATS server refused this worker's credentials (%v): %s", ce.Err, o.nats.credentialHint())
 	}
 	if err != nil && ctx.Err() != nil {
 		return nil // stopped by a signal: units in hand were handed back
 	}
 	return err
+}
+
+// workerSummary is the worker's last line: what it did. Bans are alarms
+// too: each came with an ALARM line.
+func workerSummary(name string, rep queue.WorkerReport, took time.Duration) string {
+	return fmt.Sprintf("nqueens: worker %s: %s counted, %d counted again with the same result, %d declined, %s, %s in %s",
+		name, plural(rep.Units, "unit"), rep.Duplicates, rep.Declined, plural(rep.Conflicts+len(rep.Banned), "alarm"),
+		plural(rep.Failures, "failure"), formatDuration(took))
+}
+
+// credentialHint names the flag that gives the credential this worker
+// sent, or the flags that give one when it sent none.
+func (f *natsFlags) credentialHint() string {
+	switch {
+	case f.tokenFile != "":
+		return "check the token in --nats-token-file " + f.tokenFile
+	case f.nkey != "":
+		return "check that the coordinator admits the key of --nats-nkey " + f.nkey
+	case f.creds != "":
+		return "check --nats-creds " + f.creds
+	case strings.Contains(f.url, "@"):
+		return "check the user and password in --nats"
+	}
+	return "the server wants credentials: give --nats-token-file, --nats-nkey or --nats-creds"
 }
