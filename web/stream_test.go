@@ -282,7 +282,7 @@ func TestCountIdle(t *testing.T) {
 		// after lets the fake clock run for d and everything it wakes
 		// settle, and returns the job's state.
 		after := func(j *countJob, d time.Duration) countStatusJSON {
-			time.Sleep(d)
+			time.Sleep(d) // on the fake clock
 			synctest.Wait()
 			return j.status()
 		}

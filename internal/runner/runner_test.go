@@ -80,7 +80,7 @@ func TestHandOver(t *testing.T) {
 		go func() {
 			done <- Run(context.Background(), []int{0, 1, 2, 3, 4, 5}, g.search, Options[int]{Workers: 2, Every: every, Take: tk.take})
 		}()
-		time.Sleep(every)
+		time.Sleep(every) // on the fake clock, as every wait here
 		synctest.Wait()
 		if b := tk.got(); len(b) != 1 || len(b[0]) != 0 {
 			t.Fatalf("after the first tick with nothing finished: %v, want one empty batch", b)
