@@ -19,7 +19,9 @@ type ListOptions struct {
 	// orbit's size (OEIS A002562), as [Unique] does.
 	Unique bool
 	// Workers is the number of goroutines that search; 0 means
-	// runtime.GOMAXPROCS(0). The order is the same for every value.
+	// runtime.GOMAXPROCS(0), and more than 4 per core count as 4 per core
+	// (each holds up to about a megabyte of text ahead of the consumer).
+	// The order is the same for every value.
 	Workers int
 	// Limit stops the listing after this many solutions; 0 means all.
 	Limit uint64

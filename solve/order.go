@@ -101,6 +101,9 @@ func newListing(n int, opts ListOptions, kind chunkKind, t *rowTable) *listing {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
+	// Each worker may hold a few chunks ahead of the consumer; more workers
+	// than cores only take memory.
+	w = min(w, 4*runtime.GOMAXPROCS(0))
 	l := &listing{n: n, unique: opts.Unique, kind: kind, table: t, workers: w, limit: opts.Limit,
 		report: opts.Progress, done: make(chan struct{})}
 	l.pool.New = func() any { return &chunk{buf: make([]byte, 0, chunkSize+chunkSize/8)} }
