@@ -80,6 +80,26 @@ func Verify(s Spec, p board.Placement) error {
 	return nil
 }
 
+// CheckBoard checks the square board p (queens and blocked squares) by
+// the rules of a variant: on a torus (diagonals wrap round the edges) and
+// with piece. With full it must be a solution, a piece on every row;
+// otherwise its pieces need only not attack each other. No piece may stand
+// on a blocked square. The error is a *board.Problem for what is wrong
+// first, as [Verify] finds it, or a plain error for a board of more than
+// MaxSide rows. Cost O(rows² + blocked squares).
+func CheckBoard(p board.Partial, torus bool, piece Piece, full bool) error {
+	if len(p.Blocked) > 0 {
+		if err := board.CheckBlocked(p.Queens, p.Blocked); err != nil {
+			return err
+		}
+	}
+	s := Spec{Rows: len(p.Queens), Torus: torus, Piece: piece, Queens: p.Queens.Queens()}
+	if s.Queens == 0 || full {
+		s.Queens = s.Rows
+	}
+	return Verify(s, p.Queens)
+}
+
 // Solutions enumerates every placement of s, each once, as a
 // board.Placement of s.Rows rows (board.Empty for a row without a piece),
 // in lexicographic order of the columns with an empty row after every

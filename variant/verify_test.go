@@ -170,3 +170,36 @@ func ExampleSolutions() {
 	// 1 3 5 2 4
 	// 1 4 2 5 3
 }
+
+// TestCheckBoard checks boards of the command line and the API by a
+// variant's rules: whole and partial, wrapped diagonals, knight moves,
+// blocked squares.
+func TestCheckBoard(t *testing.T) {
+	const e = board.Empty
+	for _, tc := range []struct {
+		name    string
+		p       board.Partial
+		torus   bool
+		piece   Piece
+		full    bool
+		problem board.ProblemKind // 0 for none
+	}{
+		{"a torus solution", board.Partial{Queens: board.Placement{0, 2, 4, 1, 3}}, true, Queen, true, 0},
+		{"a wrapped diagonal", board.Partial{Queens: board.Placement{4, 0, e, e, e}}, true, Queen, false, board.Diagonal},
+		{"no wrap on the plain board", board.Partial{Queens: board.Placement{4, 0, e, e, e}}, false, Queen, false, 0},
+		{"a knight's move", board.Partial{Queens: board.Placement{0, 2, e, e, e, e, e, e}}, false, Superqueen, false, board.KnightMove},
+		{"a queen's board is no superqueen's", board.Partial{Queens: board.Placement{0, 2, e, e, e, e, e, e}}, false, Queen, false, 0},
+		{"a knight's move round the edge", board.Partial{Queens: board.Placement{0, e, e, e, e, e, e, 2}}, true, Superqueen, false, board.KnightMove},
+		{"an empty row", board.Partial{Queens: board.Placement{0, 2, e, e, e}}, true, Queen, true, board.EmptyRow},
+		{"a blocked square", board.Partial{Queens: board.Placement{0, e, e, e, e}, Blocked: []board.Square{{Row: 0, Col: 0}}}, true, Queen, false, board.Blocked},
+	} {
+		err := CheckBoard(tc.p, tc.torus, tc.piece, tc.full)
+		var p *board.Problem
+		switch {
+		case tc.problem == 0 && err != nil:
+			t.Errorf("%s: %v, want none", tc.name, err)
+		case tc.problem != 0 && (!errors.As(err, &p) || p.Kind != tc.problem):
+			t.Errorf("%s: %v, want a problem of kind %v", tc.name, err, tc.problem)
+		}
+	}
+}

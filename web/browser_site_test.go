@@ -84,6 +84,7 @@ func TestSite(t *testing.T) {
 		{"trace", testSiteTrace},
 		{"gallery", testGalleryPanel},
 		{"complete", testCompletePanel},
+		{"variants", testVariants},
 		{"count", testSiteCount},
 		{"cancel", testSiteCancel},
 		{"api", testSiteAPI},

@@ -357,6 +357,7 @@ func TestBrowser(t *testing.T) {
 		{"count", testCountPanel},
 		{"huge", testHugePanel},
 		{"complete", testCompletePanel},
+		{"variants", testVariants},
 		{"contrast", testContrast},
 		{"axe", testAxe},
 		{"phone", testPhone},

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/variant"
 )
 
-// A count job runs count.Count in the background, detached from the request
+// A count job runs count.Count (or, for a torus or superqueens,
+// variant.Count) in the background, detached from the request
 // that started it, so that its progress can be watched and it can be
 // cancelled from another request. It holds a heavy-job slot until it ends.
 //
@@ -56,13 +58,14 @@ var errDeleted = errors.New("cancelled by the client")
 type countJob struct {
 	id     string
 	n      int
-	client string // the remote address that started it, without port
+	spec   *variant.Spec // the variant counted; nil for the N-Queens problem itself
+	client string        // the remote address that started it, without port
 	cancel context.CancelCauseFunc
 
 	mu        sync.Mutex
 	state     string
 	progress  countProgressJSON
-	result    *countResultJSON
+	result    any           // *countResultJSON, or *variant.ResultJSON for a variant
 	reason    string        // why it was cancelled or failed
 	changed   chan struct{} // closed at every change, then replaced
 	listeners int
@@ -140,13 +143,14 @@ type countProgressJSON struct {
 type countResultJSON = count.ResultJSON
 
 // countStatusJSON is the answer of POST /api/count and GET /api/count/{id}.
+// Result is a count's result, or a variant's (variant.ResultJSON).
 type countStatusJSON struct {
 	ID       string             `json:"id"`
 	N        int                `json:"n"`
 	State    string             `json:"state"`
 	Reason   string             `json:"reason,omitempty"`
 	Progress *countProgressJSON `json:"progress,omitempty"`
-	Result   *countResultJSON   `json:"result,omitempty"`
+	Result   any                `json:"result,omitempty"`
 	Events   string             `json:"events"`
 }
 
@@ -186,8 +190,25 @@ func (j *countJob) listen(idle time.Duration) (leave func()) {
 	}
 }
 
+// countRequest starts a count of n; torus and super name a variant of the
+// n × n board, as count's --torus and --super do.
 type countRequest struct {
-	N int `json:"n"`
+	N     int  `json:"n"`
+	Torus bool `json:"torus,omitempty"`
+	Super bool `json:"super,omitempty"`
+}
+
+// spec is the variant the request names, nil for the plain problem.
+func (c countRequest) spec() *variant.Spec {
+	if !c.Torus && !c.Super {
+		return nil
+	}
+	s := variant.Spec{Rows: c.N, Torus: c.Torus}
+	if c.Super {
+		s.Piece = variant.Superqueen
+	}
+	s = s.Normal()
+	return &s
 }
 
 func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error {
@@ -206,8 +227,12 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	_, _ = rand.Read(idb[:])
 	ctx, cancel := context.WithCancelCause(s.base)
 	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errors.New("it ran past the server's count time limit"))
-	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, client: clientOf(r), cancel: cancel, state: stateRunning,
-		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: count.Units(req.N)}}
+	units := count.Units(req.N)
+	if spec := req.spec(); spec != nil {
+		units, _ = variant.Units(*spec) // n was checked: the spec is valid
+	}
+	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, spec: req.spec(), client: clientOf(r), cancel: cancel, state: stateRunning,
+		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: units}}
 	j.idle = time.AfterFunc(s.cfg.CountIdle, func() { cancel(errIdle) })
 	// Registering and starting under the lock that Close takes keeps a
 	// job from starting after Close has begun to wait for them.
@@ -236,23 +261,39 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 
 // runCount runs the count and records its progress and its end in j.
 func (s *Server) runCount(ctx context.Context, j *countJob) {
-	res, err := count.Count(yielding(ctx), j.n, count.Options{
-		Workers:       s.cfg.CountWorkers,
-		ProgressEvery: 200 * time.Millisecond,
-		Progress: func(p count.Progress) {
-			j.update(func() {
-				j.progress = countProgressJSON{N: j.n, UnitsDone: p.UnitsDone, Units: p.Units,
-					Nodes: p.Nodes, Seconds: seconds(p.Elapsed)}
-			})
-		},
-	})
+	progress := func(done, units int, nodes count.Uint128, elapsed time.Duration) {
+		j.update(func() {
+			j.progress = countProgressJSON{N: j.n, UnitsDone: done, Units: units, Nodes: nodes, Seconds: seconds(elapsed)}
+		})
+	}
+	var result any
+	var err error
+	if j.spec != nil {
+		var res variant.Result
+		res, err = variant.Count(yielding(ctx), *j.spec, variant.Options{
+			Workers:       s.cfg.CountWorkers,
+			ProgressEvery: 200 * time.Millisecond,
+			Progress:      func(p variant.Progress) { progress(p.UnitsDone, p.Units, p.Nodes, p.Elapsed) },
+		})
+		r := res.JSON()
+		r.Seconds = seconds(res.Elapsed)
+		result = &r
+	} else {
+		var res count.Result
+		res, err = count.Count(yielding(ctx), j.n, count.Options{
+			Workers:       s.cfg.CountWorkers,
+			ProgressEvery: 200 * time.Millisecond,
+			Progress:      func(p count.Progress) { progress(p.UnitsDone, p.Units, p.Nodes, p.Elapsed) },
+		})
+		r := res.JSON()
+		r.Seconds = seconds(res.Elapsed)
+		result = &r
+	}
 	j.update(func() {
 		switch {
 		case err == nil:
 			j.state = stateDone
-			r := res.JSON()
-			r.Seconds = seconds(res.Elapsed)
-			j.result = &r
+			j.result = result
 		case ctx.Err() != nil:
 			j.state = stateCancelled
 			j.reason = context.Cause(ctx).Error()

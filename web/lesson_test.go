@@ -53,3 +53,31 @@ func TestCompare(t *testing.T) {
 		wantRequestError(t, s, "GET", "/api/compare?"+tc.query, "", 400, tc.want)
 	}
 }
+
+// TestVerifyVariant checks boards by a variant's rules through the API:
+// a solution of the 5 × 5 torus, a diagonal that wraps round the edge, a
+// superqueen's knight's move, and the same boards by the plain rules.
+func TestVerifyVariant(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, tc := range []struct {
+		body string
+		ok   bool
+		kind string
+	}{
+		{`{"queens":[1,3,5,2,4],"torus":true}`, true, ""},
+		{`{"queens":[5,1,0,0,0],"torus":true,"partial":true}`, false, "same diagonal"},
+		{`{"queens":[5,1,0,0,0],"partial":true}`, true, ""},
+		{`{"queens":[1,3,0,0,0,0,0,0],"super":true,"partial":true}`, false, "knight's move"},
+		{`{"queens":[1,3,0,0,0,0,0,0],"partial":true}`, true, ""},
+		{`{"queens":[1,0,0,0,0,0,0,3],"torus":true,"super":true,"partial":true}`, false, "knight's move"},
+	} {
+		var v verifyResponse
+		rec := do(s, "POST", "/api/verify", tc.body)
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil || rec.Code != 200 {
+			t.Fatalf("%s: status %d: %v", tc.body, rec.Code, err)
+		}
+		if v.OK != tc.ok || !tc.ok && (v.Problem == nil || v.Problem.Kind != tc.kind) {
+			t.Errorf("%s: %+v, want ok %v, problem %q", tc.body, v, tc.ok, tc.kind)
+		}
+	}
+}

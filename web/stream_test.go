@@ -17,6 +17,7 @@ import (
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
+	"github.com/nqueens/nqueens/variant"
 )
 
 // startHTTP serves s on a loopback port for the tests that stream.
@@ -188,6 +189,49 @@ func startCount(t *testing.T, ts *httptest.Server, n int) countStatusJSON {
 	return st
 }
 
+// TestCountVariant counts the torus and superqueens through the API: the
+// result is the variant's JSON form, its numbers the library's, with the
+// OEIS sequences they are terms of.
+func TestCountVariant(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := startHTTP(t, s)
+	for _, tc := range []struct {
+		body string
+		spec variant.Spec
+		oeis string
+	}{
+		{`{"n":7,"torus":true}`, variant.Spec{Rows: 7, Torus: true}, "A051906"},
+		{`{"n":10,"super":true}`, variant.Spec{Rows: 10, Piece: variant.Superqueen}, "A051223"},
+		{`{"n":6,"torus":true,"super":true}`, variant.Spec{Rows: 6, Torus: true, Piece: variant.Superqueen}, ""},
+	} {
+		res, err := http.Post(ts.URL+"/api/count", "application/json", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st countStatusJSON
+		err = json.NewDecoder(res.Body).Decode(&st)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusAccepted {
+			t.Fatalf("%s: status %d: %v", tc.body, res.StatusCode, err)
+		}
+		events := readEvents(t, get(t, ts.URL+st.Events).Body)
+		last := events[len(events)-1]
+		var got variant.ResultJSON
+		if err := json.Unmarshal([]byte(last.Data), &got); last.Name != "result" || err != nil {
+			t.Fatalf("%s: last event %+v: %v", tc.body, last, err)
+		}
+		want, err := variant.Count(context.Background(), tc.spec, variant.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want.JSON()
+		got.Seconds, got.Workers, w.Seconds, w.Workers = 0, 0, 0, 0
+		if got != w || got.OEIS != tc.oeis {
+			t.Fatalf("%s: result %+v, the library counts %+v (OEIS %q)", tc.body, got, w, tc.oeis)
+		}
+	}
+}
+
 func TestCountResult(t *testing.T) {
 	s := newServer(t, Config{})
 	ts := startHTTP(t, s)
@@ -220,7 +264,10 @@ func TestCountResult(t *testing.T) {
 		if events[len(events)-1].Data != last.Data {
 			t.Fatalf("n=%d: second reader got %+v", n, events)
 		}
-		var again countStatusJSON
+		var again struct {
+			State  string           `json:"state"`
+			Result *countResultJSON `json:"result"`
+		}
 		decode(t, do(s, "GET", "/api/count/"+st.ID, ""), &again)
 		if again.State != stateDone || again.Result == nil || !reflect.DeepEqual(*again.Result, r) {
 			t.Fatalf("n=%d: status %+v", n, again)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/variant"
 )
 
 // boardRequest is a board in a request body, in one of two forms:
@@ -83,6 +84,11 @@ type verifyRequest struct {
 	boardRequest
 	// Partial accepts empty rows: the board need only be free of attacks.
 	Partial bool `json:"partial,omitempty"`
+	// Torus and Super check by a variant's rules, as verify's --torus and
+	// --super do: diagonals (and knight moves) wrap round the edges;
+	// superqueens also attack as a knight.
+	Torus bool `json:"torus,omitempty"`
+	Super bool `json:"super,omitempty"`
 }
 
 // problemJSON says why a board is not a solution, in the one JSON form
@@ -111,6 +117,16 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 	check := pb.Verify
 	if req.Partial {
 		check = pb.Check
+	}
+	if req.Torus || req.Super {
+		if len(pb.Queens) > variant.MaxSide {
+			return badRequest("a board of %d rows is too large for the variants (at most %d)", len(pb.Queens), variant.MaxSide)
+		}
+		piece := variant.Queen
+		if req.Super {
+			piece = variant.Superqueen
+		}
+		check = func() error { return variant.CheckBoard(pb, req.Torus, piece, !req.Partial) }
 	}
 	err = check()
 	out := verifyResponse{N: len(pb.Queens), OK: err == nil, Queens: pb.Queens.Queens()}

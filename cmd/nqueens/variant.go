@@ -74,26 +74,6 @@ func plain(s variant.Spec) bool {
 	return !s.Torus && s.Piece == variant.Queen && s.Rows == s.Cols && s.Queens == s.Rows
 }
 
-// variantJSON is count --json for a variant: count's fields, and the
-// variant's.
-type variantJSON struct {
-	N          int             `json:"n"`
-	Cols       int             `json:"cols"`
-	Queens     int             `json:"queens"`
-	Torus      bool            `json:"torus"`
-	Piece      string          `json:"piece"`
-	Total      variant.Uint128 `json:"total"`
-	Unique     variant.Uint128 `json:"unique"`
-	Symmetries int             `json:"symmetries"`
-	OEIS       string          `json:"oeis,omitempty"`
-	OEISUnique string          `json:"oeis_unique,omitempty"`
-	Nodes      variant.Uint128 `json:"nodes"`
-	Seconds    float64         `json:"seconds"`
-	Workers    int             `json:"workers"`
-	Units      int             `json:"units"`
-	Note       string          `json:"note,omitempty"`
-}
-
 // variantRateFrom is the estimated nodes from which a variant's count
 // measures the node rate and prints its estimated time (about a second).
 const variantRateFrom = 1e8
@@ -148,13 +128,11 @@ func symmetryNote(s variant.Spec) string {
 }
 
 func printVariantResult(w io.Writer, r variant.Result, jsonOut bool) error {
+	if jsonOut {
+		return writeJSONLine(w, r.JSON())
+	}
 	s := r.Spec
 	total, unique := s.OEIS()
-	if jsonOut {
-		return writeJSONLine(w, variantJSON{N: s.Rows, Cols: s.Cols, Queens: s.Queens, Torus: s.Torus, Piece: s.Piece.String(),
-			Total: r.Total, Unique: r.Unique, Symmetries: s.Symmetries(), OEIS: total.ID, OEISUnique: unique.ID,
-			Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), Workers: r.Workers, Units: r.Units, Note: r.Note})
-	}
 	t := ""
 	if total.ID != "" {
 		t = fmt.Sprintf(" (OEIS %s, %s)", total.ID, total.Term)

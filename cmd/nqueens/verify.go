@@ -84,23 +84,20 @@ func (o *verifyOptions) run(ctx context.Context) error {
 // plain (which checks blocked squares, and which a variant's stricter rule
 // does not loosen except for the torus's wrapped diagonals, checked here).
 func (o *verifyOptions) variantCheck(plain func(board.Partial) error) func(board.Partial) error {
+	piece := variant.Queen
+	if o.super {
+		piece = variant.Superqueen
+	}
 	return func(p board.Partial) error {
-		if len(p.Blocked) > 0 {
-			if err := board.CheckBlocked(p.Queens, p.Blocked); err != nil {
-				return err
-			}
-		}
 		if len(p.Queens) == 0 || len(p.Queens) > variant.MaxSide {
+			if len(p.Blocked) > 0 {
+				if err := board.CheckBlocked(p.Queens, p.Blocked); err != nil {
+					return err
+				}
+			}
 			return plain(p)
 		}
-		s := variant.Spec{Rows: len(p.Queens), Torus: o.torus, Queens: p.Queens.Queens()}
-		if s.Queens == 0 || !o.partial {
-			s.Queens = s.Rows
-		}
-		if o.super {
-			s.Piece = variant.Superqueen
-		}
-		return variant.Verify(s, p.Queens)
+		return variant.CheckBoard(p, o.torus, piece, !o.partial)
 	}
 }
 

@@ -137,16 +137,66 @@ export class Board {
   }
 }
 
+// The knight's moves, (rows, columns).
+const knight = [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]];
+
+// attack says how a queen at (r1, c1) attacks the square (r2, c2) of
+// another row on the n×n board of rule ({torus, super}: diagonals and
+// knight's moves wrap round the edges; superqueens also move as a knight):
+// {line, dr, dc}, line 'column', 'diagonal' (↘), 'anti-diagonal' (↙) or
+// 'knight', and (dr, dc) the move from the queen to the square, which on a
+// torus may leave the board at one edge and come back at the other; null
+// for none. (The server checks boards by the same rule: variant.Verify.)
+export function attack(n, rule, r1, c1, r2, c2) {
+  const mod = (x) => (rule.torus ? ((x % n) + n) % n : x);
+  const dr = r2 - r1;
+  const dc = c2 - c1;
+  if (dc === 0) return { line: 'column', dr, dc };
+  if (mod(dr - dc) === 0) return { line: 'diagonal', dr, dc: dr };
+  if (mod(dr + dc) === 0) return { line: 'anti-diagonal', dr, dc: -dr };
+  if (rule.super) {
+    const k = knight.find(([vr, vc]) => mod(dr - vr) === 0 && mod(dc - vc) === 0);
+    if (k) return { line: 'knight', dr: k[0], dc: k[1] };
+  }
+  return null;
+}
+
 // attackers lists the queens of another row that attack square (r, c):
-// [{row, col, line}] with line 'column', 'diagonal' (↘) or 'anti-diagonal' (↙).
-export function attackers(queens, r, c) {
+// [{row, col, line, dr, dc}] as attack gives them (rule as there; the plain
+// board by default).
+export function attackers(queens, r, c, rule = {}) {
   const out = [];
   for (let qr = 1; qr <= queens.length; qr++) {
     const qc = queens[qr - 1];
     if (!qc || qr === r) continue;
-    if (qc === c) out.push({ row: qr, col: qc, line: 'column' });
-    else if (qr - qc === r - c) out.push({ row: qr, col: qc, line: 'diagonal' });
-    else if (qr + qc === r + c) out.push({ row: qr, col: qc, line: 'anti-diagonal' });
+    const a = attack(queens.length, rule, qr, qc, r, c);
+    if (a) out.push({ row: qr, col: qc, ...a });
+  }
+  return out;
+}
+
+// segments cuts the straight move (dr, dc) from square (r, c) of the n×n
+// board into the pieces that lie on the board: one on a plain board; on a
+// torus, where the move leaves one edge and comes back at the other, one
+// piece on each side of each crossing. Each is {from: [r, c], to: [r, c]}
+// in square units (edges at 0.5 and n + 0.5), as Board.draw takes lines.
+export function segments(n, r, c, dr, dc) {
+  const cuts = [0, 1];
+  for (const [p, d] of [[r, dr], [c, dc]]) {
+    for (let k = -2; d && k <= 3; k++) {
+      const t = (k * n + 0.5 - p) / d;
+      if (t > 0 && t < 1) cuts.push(t);
+    }
+  }
+  cuts.sort((a, b) => a - b);
+  const home = (p) => Math.floor((p - 0.5) / n) * n; // the shift that brings p onto the board
+  const out = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const [t0, t1] = [cuts[i], cuts[i + 1]];
+    if (t1 - t0 < 1e-9) continue;
+    const sr = home(r + (t0 + t1) / 2 * dr);
+    const sc = home(c + (t0 + t1) / 2 * dc);
+    out.push({ from: [r + t0 * dr - sr, c + t0 * dc - sc], to: [r + t1 * dr - sr, c + t1 * dc - sc] });
   }
   return out;
 }

@@ -5,9 +5,16 @@
 // own words, and "Complete from here" plays that search in the watch
 // panel's player up to its first solution, which comes back here. The
 // counting engine counts the ways to complete the board.
+//
+// On a torus (diagonals wrap round the edges) or with superqueens (which
+// also move as a knight) the learner places the queens alone: the attack
+// lines go off one edge and come back at the other, knight's moves are
+// dashed, and a full board is checked by the server (POST /api/verify with
+// the variant). The classic strategies and the completion solver search
+// the plain board only, so Hint, Complete and Count wait for it.
 
 import * as api from './api.js';
-import { Board, attackers, boardFromParams, boardParams } from './board.js';
+import { Board, attackers, boardFromParams, boardParams, segments } from './board.js';
 import { readInt, setRange } from './field.js';
 import * as strategies from './strategies.js';
 import { $, group, plural, setStatus } from './text.js';
@@ -39,6 +46,7 @@ export class CompletePanel {
     $('complete-clear').addEventListener('click', () => this.reset());
     $('complete-cancel').addEventListener('click', () => { if (this.abort) this.abort.abort(); });
     $('complete-n').addEventListener('change', () => this.reset());
+    for (const id of ['complete-torus', 'complete-super']) $(id).addEventListener('change', () => this.variantChanged());
   }
 
   enter(params) {
@@ -53,13 +61,54 @@ export class CompletePanel {
       select.value = 'stack';
     }
     if (params.get('n')) $('complete-n').value = params.get('n');
+    if (params.get('n')) {
+      $('complete-torus').checked = params.get('torus') === '1';
+      $('complete-super').checked = params.get('super') === '1';
+    }
     if ([...select.options].some((o) => o.value === params.get('algo'))) select.value = params.get('algo');
     if (!this.n || params.get('n')) this.reset(params);
   }
 
   leave() {}
 
-  urlState() { return { n: this.n, algo: $('complete-algo').value, ...boardParams(this.partial()) }; }
+  urlState() {
+    const q = { n: this.n, algo: $('complete-algo').value, ...boardParams(this.partial()) };
+    if (this.rule().torus) q.torus = 1;
+    if (this.rule().super) q.super = 1;
+    return q;
+  }
+
+  // rule is the variant of the board: {torus, super}.
+  rule() { return { torus: $('complete-torus').checked, super: $('complete-super').checked }; }
+
+  // variant names the board's variant for sentences, '' for the plain one.
+  variant() {
+    const { torus, super: sup } = this.rule();
+    return [sup ? 'superqueens' : '', torus ? 'a torus' : ''].filter(Boolean).join(' on ');
+  }
+
+  // refresh turns the buttons on and off: all but Cancel while busy; on a
+  // variant the strategies' and the solver's, which search the plain board.
+  refresh() {
+    const plain = !this.variant();
+    for (const id of ['complete-go', 'complete-count', 'complete-hint']) $(id).disabled = this.busy || !plain;
+    $('complete-clear').disabled = this.busy;
+    $('complete-cancel').disabled = !this.busy;
+    $('complete-algo').disabled = !plain;
+    $('complete-variant-legend').hidden = plain;
+  }
+
+  variantChanged() {
+    this.queens = this.own();
+    this.added.clear();
+    this.hint = null;
+    this.refresh();
+    const v = this.variant();
+    this.setState('editing', v
+      ? `Queens on ${v === 'superqueens' ? 'the board as superqueens' : v}: place them yourself, and the board is checked by the variant's rules when every row holds one. The strategies and the solver search the plain board only; the Count panel counts this variant.`
+      : 'The plain board: the strategies and the solver are back.');
+    this.check();
+  }
 
   // partial is the learner's board: {queens (1-based, 0 for none), blocked: [[r, c]]}.
   partial() { return { queens: this.own(), blocked: [...this.blocked].map((k) => k.split(',').map(Number)) }; }
@@ -72,6 +121,7 @@ export class CompletePanel {
     const { queens, blocked } = boardFromParams(params || new URLSearchParams(), n);
     Object.assign(this, { n, queens, blocked: new Set(blocked.map((b) => b.join())), added: new Set(), hint: null });
     this.board.setSize(n);
+    this.refresh();
     this.setState('editing', 'Click squares (or move with the arrow keys and press Enter) to place queens or blocks.');
   }
 
@@ -107,6 +157,23 @@ export class CompletePanel {
     this.setState('editing', conflicts
       ? `${plural(conflicts, 'pair')} of queens attack each other (red lines).`
       : `${plural(this.queens.filter((x) => x).length, 'queen')} placed, none attacked.`, conflicts ? 'error' : '');
+    this.check();
+  }
+
+  // check has the server check a full board of a variant by its rules.
+  async check() {
+    const v = this.variant();
+    if (!v || this.queens.some((c) => !c) || this.conflicts().length) return;
+    const { torus, super: sup } = this.rule();
+    const queens = this.queens.slice();
+    try {
+      const res = await api.postJSON('/api/verify', { queens, blocked: this.partial().blocked, torus, super: sup });
+      if (v !== this.variant() || queens.join() !== this.queens.join()) return; // the board moved on
+      if (res.ok) this.setState('solved', `A solution with ${v}: every row holds a queen and none attacks another${torus ? ', round the edges included' : ''}${sup ? ', nor by a knight\'s move' : ''} (checked by the server).`, 'good');
+      else this.setState('editing', `Not a solution with ${v}: ${res.error}.`, 'error');
+    } catch (err) {
+      this.setState('error', err.message, 'error');
+    }
   }
 
   // conflicts lists the pairs of queens that attack each other, the upper
@@ -115,7 +182,7 @@ export class CompletePanel {
     const out = [];
     this.queens.forEach((c, i) => {
       if (!c) return;
-      for (const a of attackers(this.queens, i + 1, c)) if (a.row < i + 1) out.push([[a.row, a.col], [i + 1, c], a.line]);
+      for (const a of attackers(this.queens, i + 1, c, this.rule())) if (a.row < i + 1) out.push([[a.row, a.col], [i + 1, c], a]);
     });
     return out;
   }
@@ -123,16 +190,17 @@ export class CompletePanel {
   draw() {
     const conflicts = this.conflicts();
     const hurt = new Map();
-    for (const [a, b] of conflicts) {
-      if (!hurt.has(b.join())) hurt.set(b.join(), a[0]);
-      if (!hurt.has(a.join())) hurt.set(a.join(), b[0]);
+    for (const [a, b, how] of conflicts) {
+      const knight = how.line === 'knight' ? ' (a knight\'s move)' : '';
+      if (!hurt.has(b.join())) hurt.set(b.join(), `${a[0]}${knight}`);
+      if (!hurt.has(a.join())) hurt.set(a.join(), `${b[0]}${knight}`);
     }
     this.board.draw({
       square: (r, c) => {
         const key = `${r},${c}`;
         if (this.queens[r - 1] === c) {
           const classes = ['queen'];
-          let label = this.added.has(key) ? 'queen added by the solver' : 'your queen';
+          let label = this.added.has(key) ? 'queen added by the strategy' : 'your queen';
           if (this.added.has(key)) classes.push('added');
           if (hurt.has(key)) { classes.push('attacker'); label += `, attacked by the queen in row ${hurt.get(key)}`; }
           return { classes, label };
@@ -144,10 +212,13 @@ export class CompletePanel {
             : `hint: the next square ${this.hint.algo} tries, where it places a queen`;
           return { classes: ['hint'], label };
         }
-        const by = attackers(this.queens, r, c);
-        return by.length ? { classes: ['attacked'], label: `attacked by the queen in row ${by[0].row}` } : { classes: [], label: 'empty' };
+        const by = attackers(this.queens, r, c, this.rule());
+        if (!by.length) return { classes: [], label: 'empty' };
+        const how = (a) => (a.line === 'knight' ? `by a knight's move of the queen in row ${a.row}` : `by the queen in row ${a.row}${segments(this.n, a.row, a.col, a.dr, a.dc).length > 1 ? ', round the edge' : ''}`);
+        return { classes: ['attacked'], label: `attacked ${how(by[0])}${by.length > 1 ? ` and ${by.length - 1} more` : ''}` };
       },
-      lines: [...conflicts.map(([a, b]) => ({ from: a, to: b, kind: 'conflict' })),
+      lines: [...conflicts.flatMap(([, , a]) => segments(this.n, a.row, a.col, a.dr, a.dc)
+        .map((s) => ({ ...s, kind: a.line === 'knight' ? 'conflict knight' : 'conflict' }))),
         ...(this.hint && this.hint.kind === 'reject' ? [{ from: [this.hint.by.row, this.hint.by.col], to: [this.hint.row, this.hint.col], kind: 'attack' }] : [])],
     });
     const st = $('complete').dataset.state;
@@ -180,8 +251,7 @@ export class CompletePanel {
     const abort = new AbortController();
     this.busy = true;
     this.abort = abort;
-    for (const id of ['complete-go', 'complete-count', 'complete-hint', 'complete-clear']) $(id).disabled = true;
-    $('complete-cancel').disabled = false;
+    this.refresh();
     this.setState(state, text);
     try {
       await work(abort.signal);
@@ -190,8 +260,7 @@ export class CompletePanel {
     } finally {
       this.busy = false;
       this.abort = null;
-      for (const id of ['complete-go', 'complete-count', 'complete-hint', 'complete-clear']) $(id).disabled = false;
-      $('complete-cancel').disabled = true;
+      this.refresh();
     }
   }
 

@@ -30,9 +30,28 @@ export class CountPanel {
     });
   }
 
-  enter(params) { if (params.get('n')) $('count-n').value = params.get('n'); }
+  enter(params) {
+    if (params.get('n')) $('count-n').value = params.get('n');
+    $('count-torus').checked = params.get('torus') === '1';
+    $('count-super').checked = params.get('super') === '1';
+  }
+
   leave() {}
-  urlState() { return { n: $('count-n').value }; }
+
+  urlState() {
+    const q = { n: $('count-n').value };
+    if ($('count-torus').checked) q.torus = 1;
+    if ($('count-super').checked) q.super = 1;
+    return q;
+  }
+
+  // variant is the board and piece asked for, as /api/count takes them.
+  variant() {
+    const v = {};
+    if ($('count-torus').checked) v.torus = true;
+    if ($('count-super').checked) v.super = true;
+    return v;
+  }
 
   setRunning(on) {
     $('count-start').disabled = on;
@@ -58,7 +77,7 @@ export class CountPanel {
     this.job = { id: null, abort };
     let job;
     try {
-      job = await api.postJSON('/api/count', { n }, { signal: abort.signal });
+      job = await api.postJSON('/api/count', { n, ...this.variant() }, { signal: abort.signal });
     } catch (err) {
       this.busy = false;
       if (!abort.signal.aborted) setStatus($('count-status'), err.message, 'error');
@@ -86,7 +105,8 @@ export class CountPanel {
     const where = api.kind === 'wasm'
       ? `N = ${n} is too big to count in a browser (this page counts up to ${max}).`
       : `N = ${n} is more than this server counts (up to ${max}).`;
-    showError($('count-n'), `${where} Count it on your own machine, on every core, with the command line:`, `nqueens count ${n}`);
+    const flags = Object.keys(this.variant()).map((f) => ` --${f}`).join('');
+    showError($('count-n'), `${where} Count it on your own machine, on every core, with the command line:`, `nqueens count ${n}${flags}`);
     return true;
   }
 
@@ -149,10 +169,22 @@ export class CountPanel {
     $('count-unique').textContent = group(d.unique);
     $('count-nodes').textContent = group(d.nodes);
     $('count-seconds').textContent = d.seconds.toFixed(3);
-    $('count-reference').textContent = d.reference === null ? 'not published' : d.matches ? 'matches OEIS A000170 and A002562' : 'DOES NOT MATCH the published count';
+    if (d.piece === undefined) {
+      $('count-reference-name').textContent = 'published count';
+      $('count-reference').textContent = d.reference === null ? 'not published' : d.matches ? 'matches OEIS A000170 and A002562' : 'DOES NOT MATCH the published count';
+    } else {
+      // A variant: the sequences its numbers are terms of, and which
+      // symmetries its classes are counted under.
+      const what = `${d.piece}s${d.torus ? ' on a torus' : ''}`;
+      $('count-reference-name').textContent = 'OEIS';
+      $('count-reference').textContent = d.oeis
+        ? `solutions of ${what}: a term of ${d.oeis}${d.oeis_unique ? `, classes of ${d.oeis_unique}` : ''}`
+        : `no OEIS sequence of ${what} in nqueens' table`;
+      $('count-unique').textContent += ` (under the ${d.symmetries} symmetries of the square${d.torus ? '; turns of the torus not merged' : ''})`;
+    }
     $('count-result').hidden = false;
     $('count-eta').textContent = '';
-    setStatus($('count-status'), `Counted N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
+    setStatus($('count-status'), `Counted ${d.piece === undefined ? '' : `${d.piece}s${d.torus ? ' on a torus' : ''}, `}N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
   }
 
   finish(abort, state) {
