@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Symmetry is one of the 8 symmetries of the square (the dihedral group D4).
@@ -38,7 +39,7 @@ func ParseSymmetry(name string) (Symmetry, error) {
 			return Symmetry(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown symmetry %q (want one of %v)", name, symNames)
+	return 0, fmt.Errorf("unknown symmetry %q (want one of %s)", name, strings.Join(symNames[:], ", "))
 }
 
 // Map sends square (r, c) of an n×n board to its image under s.

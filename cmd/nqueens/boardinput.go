@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +28,37 @@ func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, s
 			return nil, "", fmt.Errorf("%s is a directory; give a file of boards, or - for stdin", name)
 		}
 	}
-	return readCloser{newCtxReader(ctx, in), in}, name, nil
+	if f, ok := s.stdin.(*os.File); ok && name == "stdin" && term.IsTerminal(int(f.Fd())) {
+		// Otherwise the command seems to hang.
+		fmt.Fprintln(s.stderr, "nqueens: reading boards from the terminal: type or paste them, then Ctrl-D (or give a FILE)")
+	}
+	br := bufio.NewReader(newCtxReader(ctx, in))
+	if err := checkEncoding(br, name); err != nil {
+		in.Close()
+		return nil, "", err
+	}
+	return readCloser{br, in}, name, nil
+}
+
+// checkEncoding looks at the first bytes of r: UTF-16 text (a byte-order
+// mark, or a NUL as second byte) is refused with a hint, and UTF-8's
+// byte-order mark, which some editors write, is skipped.
+func checkEncoding(r *bufio.Reader, name string) error {
+	head, err := r.Peek(3)
+	if err != nil && len(head) == 0 {
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	}
+	switch {
+	case len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff || head[1] == 0):
+		return fmt.Errorf("%s is UTF-16 text; nqueens reads UTF-8 (or ASCII): convert it first, such as with iconv -f UTF-16 -t UTF-8", name)
+	case len(head) == 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf:
+		_, err := r.Discard(3)
+		return err
+	}
+	return nil
 }
 
 type readCloser struct {

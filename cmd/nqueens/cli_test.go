@@ -70,7 +70,7 @@ func TestCLIErrors(t *testing.T) {
 		{"", []string{"verify", "/nonexistent/boards.txt"}, 1, "no such file"},
 		{"2 4 1 3\n", []string{"verify", "-f", "svg"}, 2, `format "svg" cannot be read`},
 		{"2 4 1 3\n3 1 4 2\n", []string{"show", "-f", "png"}, 2, "more than one board"},
-		{"2 4 1 3\n", []string{"show", "--transform", "rot45"}, 2, `unknown symmetry "rot45"`},
+		{"2 4 1 3\n", []string{"show", "--transform", "rot45"}, 2, `unknown symmetry "rot45" (want one of identity, rot90, rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose)`},
 		{".Q.\n", []string{"show"}, 1, "line 1: row 1 has 3 squares but the board has 1 row; a board is square"},
 		{"1 1\n", []string{"show", "--transform", "transpose"}, 1, "two queens share a column"},
 		{"", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},

@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/nqueens/nqueens/internal/syncbuf"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // openTerminal opens a pseudo-terminal and returns its terminal side, a
@@ -60,5 +63,31 @@ func TestPNGNotToTerminal(t *testing.T) {
 	// Text formats still go to a terminal.
 	if code := run([]string{"solve", "8"}, strings.NewReader(""), tty, os.Stderr); code != 0 {
 		t.Errorf("solve 8 to a terminal: exit %d", code)
+	}
+}
+
+// TestTypedInput: verify, show and complete reading a terminal say that
+// they wait for typed boards and how to end them (they seemed to hang),
+// and read what is typed.
+func TestTypedInput(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		typed string
+		want  string
+	}{
+		{[]string{"verify"}, "2 4 1 3\n", "ok\n"},
+		{[]string{"show", "-f", "list"}, "2 4 1 3\n", "2 4 1 3\n"},
+		{[]string{"complete", "-f", "list"}, "2 0 0 0\n", "2 4 1 3\n"},
+	} {
+		tty, pty := openTerminal(t)
+		var out, errOut syncbuf.Buffer
+		done := make(chan int, 1)
+		go func() { done <- run(tc.args, tty, &out, &errOut) }()
+		testkit.WaitFor(t, "the note", func() bool { return strings.Contains(errOut.String(), "reading boards from the terminal") })
+		pty.Write([]byte(tc.typed + "\x04")) // Ctrl-D ends the input
+		if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != tc.want ||
+			errOut.String() != "nqueens: reading boards from the terminal: type or paste them, then Ctrl-D (or give a FILE)\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out.String(), errOut.String())
+		}
 	}
 }

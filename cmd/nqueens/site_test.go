@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,5 +66,18 @@ func TestSiteErrors(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(full); len(entries) != 1 {
 		t.Errorf("the refused folder holds %d files", len(entries))
+	}
+}
+
+// TestSiteFolderIgnored: the folder of the README's nqueens site public is
+// ignored by git, so that a later build is not marked +dirty by it.
+func TestSiteFolderIgnored(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	cmd := exec.Command("git", "check-ignore", "-q", "public/index.html")
+	cmd.Dir = "../.."
+	if err := cmd.Run(); err != nil {
+		t.Errorf("git does not ignore public/ (%v): add it to .gitignore", err)
 	}
 }

@@ -60,7 +60,7 @@ per second; Ctrl-C stops it.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.algo, "algo", "stack", "backtracking algorithm to trace (see nqueens algorithms)")
-	algoNames(cmd, "algo")
+	_ = cmd.RegisterFlagCompletionFunc("algo", cobra.FixedCompletions(traceableNames(), cobra.ShellCompDirectiveNoFileComp))
 	f.StringVarP(&o.format, "format", "f", "text", "output format: text or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	f.BoolVar(&o.json, "json", false, "same as --format json")
@@ -106,13 +106,19 @@ func tracer(name string) (classic.Strategy, func(context.Context, int) iter.Seq2
 	if trace, ok := classic.TraceOf(s); ok {
 		return s, trace, nil
 	}
+	return nil, nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(traceableNames(), ", "))
+}
+
+// traceableNames are the strategies trace can show, which its --algo
+// completes (it offered fast, which it refuses).
+func traceableNames() []string {
 	var names []string
 	for _, t := range classic.All() {
 		if _, ok := classic.TraceOf(t); ok {
 			names = append(names, t.Name())
 		}
 	}
-	return nil, nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(names, ", "))
+	return names
 }
 
 func (o *traceOptions) run(ctx context.Context) error {

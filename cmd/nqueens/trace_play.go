@@ -103,6 +103,33 @@ func cutAt(s string, k int) int {
 	return len(s)
 }
 
+// fitFrame is the frame of e that fits a terminal of width×height: the
+// whole header, sentence and counters when they fit; else the title alone,
+// without the legend; else the sentence and the counters cut to a line
+// each. The title stays the first line (it scrolled away for N ≥ 19 on 80×24).
+// playTerminal has checked that n + minFrameLines lines fit.
+func fitFrame(title string, e classic.Event, width, height int) []string {
+	frame := playFrame(title+": "+traceLegend, e, width)
+	if len(frame) <= height {
+		return frame
+	}
+	if frame = playFrame(title, e, width); len(frame) <= height {
+		return frame
+	}
+	one := func(s string) string {
+		if utf8.RuneCountInString(s) <= width {
+			return s
+		}
+		return s[:cutAt(s, max(width-1, 0))] + "…"
+	}
+	lines := []string{one(title), one(fmt.Sprintf("step %d: %s", e.Step, e.Text))}
+	n := len(e.Queens)
+	for _, row := range boardRows(e, 2*n-1 <= width) {
+		lines = append(lines, one(row))
+	}
+	return append(lines, one(e.Counters.String()))
+}
+
 // playTrace animates the events on the terminal, redrawing each frame over
 // the last one, until the search ends, --limit is reached or ctx is
 // cancelled (Ctrl-C), which is a clean stop, not a failure.
@@ -112,14 +139,15 @@ func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n in
 	defer fmt.Fprint(t.w, showCursor)
 	tick := time.NewTicker(time.Duration(float64(time.Second) / o.speed))
 	defer tick.Stop()
-	header := fmt.Sprintf("%s on %d×%d at %g events/s (Ctrl-C stops): %s", name, n, n, o.speed, traceLegend)
+	title := fmt.Sprintf("%s on %d×%d at %g events/s (Ctrl-C stops)", name, n, n, o.speed)
 	lines := 0
 	count, shown := 0, 0
 	interrupted := false
-	var last classic.Event
+	var last, drawn classic.Event
 	draw := func(e classic.Event) {
-		width, _ := t.size()
-		frame := playFrame(header, e, width)
+		width, height := t.size()
+		frame := fitFrame(title, e, width, height)
+		drawn = e
 		if lines > 0 {
 			// Back to the top of the previous frame, and clear it.
 			fmt.Fprintf(t.w, "\x1b[%dF\x1b[J", lines)
@@ -158,7 +186,8 @@ func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n in
 		draw(last) // the final board, when --every skipped it
 	}
 	if interrupted || ctx.Err() != nil {
-		fmt.Fprintf(msg, "nqueens: trace stopped after %d events\n", count)
+		// The step on the screen: the search may have gone one further.
+		fmt.Fprintf(msg, "nqueens: trace stopped at step %d\n", drawn.Step)
 	}
 	return nil
 }

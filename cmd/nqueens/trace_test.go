@@ -231,3 +231,53 @@ func TestPlayRedrawsInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayFitsTerminal: on 80×24 every frame of a board up to 21 rows fits
+// the window with its title on the first line (from N = 19 the title
+// scrolled away), and a stop names the step on the screen (it said "after
+// 17 events" while step 16 was shown).
+func TestPlayFitsTerminal(t *testing.T) {
+	tr, _ := classic.Lookup("stack")
+	for _, n := range []int{8, 19, 20, 21} {
+		var out, msg bytes.Buffer
+		screen := terminal{w: &out, size: func() (int, int) { return 80, 24 }}
+		o := &traceOptions{every: 1, limit: 40, speed: 1e6, play: true, format: "text"}
+		if err := playTrace(context.Background(), screen, &msg, "stack", n, tr.(classic.Tracer).Trace(context.Background(), n), o); err != nil {
+			t.Fatal(err)
+		}
+		s := strings.TrimSuffix(strings.TrimPrefix(out.String(), "\x1b[?25l"), "\x1b[?25h")
+		for i, frame := range strings.Split(s, "\x1b[J") {
+			if k := strings.LastIndex(frame, "\x1b["); k >= 0 {
+				frame = frame[:k]
+			}
+			lines := strings.Split(strings.TrimSuffix(frame, "\n"), "\n")
+			if len(lines) > 24 || !strings.HasPrefix(lines[0], fmt.Sprintf("stack on %d×%d", n, n)) {
+				t.Fatalf("n = %d, frame %d: %d lines, first %q", n, i, len(lines), lines[0])
+			}
+		}
+	}
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, msg bytes.Buffer
+	screen := terminal{w: &out, size: func() (int, int) { return 80, 24 }}
+	o := &traceOptions{every: 1, speed: 1, play: true, format: "text"}
+	if err := playTrace(stopped, screen, &msg, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "step 1:") || msg.String() != "nqueens: trace stopped at step 1\n" {
+		t.Errorf("stopped at once: %q after drawing %q", msg.String(), out.String())
+	}
+}
+
+// TestTraceAlgoCompletion: trace --algo completes the strategies trace
+// can show, and no other (it offered fast).
+func TestTraceAlgoCompletion(t *testing.T) {
+	_, out, _ := runCLI("__complete", "trace", "--algo", "")
+	names := strings.Fields(out)
+	if !slices.Contains(names, "stack") || slices.Contains(names, "fast") {
+		t.Errorf("trace --algo completes %q", names)
+	}
+	if _, out, _ := runCLI("__complete", "count", "8", "--algo", ""); !slices.Contains(strings.Fields(out), "fast") {
+		t.Errorf("count --algo completes %q", out)
+	}
+}

@@ -119,3 +119,21 @@ func TestEveryProblemKindReachable(t *testing.T) {
 		}
 	}
 }
+
+// TestInputEncoding: UTF-16 text gets a hint about its encoding (it was
+// "not a column number"), and the byte-order mark of UTF-8 is skipped.
+func TestInputEncoding(t *testing.T) {
+	utf16 := "\xff\xfe2\x00 \x004\x00 \x001\x00 \x003\x00\n\x00"
+	for _, args := range [][]string{{"verify"}, {"show"}, {"complete"}} {
+		code, out, errOut := runCLIIn(utf16, args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "stdin is UTF-16 text; nqueens reads UTF-8 (or ASCII): convert it first") {
+			t.Errorf("%v of UTF-16: exit %d, %q, %q", args, code, out, errOut)
+		}
+	}
+	if code, out, _ := runCLIIn("2\x00 \x004\x00\n\x00", "verify"); code != 1 || out != "" {
+		t.Errorf("UTF-16 without a byte-order mark: exit %d, %q", code, out)
+	}
+	if code, out, errOut := runCLIIn("\xef\xbb\xbf2 4 1 3\n", "verify"); code != 0 || out != "ok\n" {
+		t.Errorf("UTF-8 with a byte-order mark: exit %d, %q, %q", code, out, errOut)
+	}
+}
