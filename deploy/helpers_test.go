@@ -86,8 +86,18 @@ func nqueensBin(t *testing.T) string {
 	return binary(t, "nqueens", "./cmd/nqueens")
 }
 
+// TestMain runs the tests, and the commands they start, in a
+// configuration folder of their own, so that a seal key nqueens makes on
+// first use is not the user's.
 func TestMain(m *testing.M) {
+	config, err := os.MkdirTemp("", "nqueens-deploy-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CONFIG_HOME", config)
 	code := m.Run()
+	os.RemoveAll(config)
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}

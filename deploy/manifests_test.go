@@ -8,6 +8,8 @@ package deploy
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -381,8 +383,12 @@ func TestIndexedJobAgreesWithMerge(t *testing.T) {
 		}
 	}
 	margs := nqueensArgs(t, mo, im, mj.Spec.Template.Spec.Containers[0])
-	if want := []string{"merge", cj.mount + "/n" + n + "-shard-*.jsonl"}; !slices.Equal(margs, want) {
-		t.Errorf("%s: merge runs %v, want %v", mo, margs, want)
+	key := flagValue(args, "--key-file")
+	if key == "" {
+		t.Errorf("%s: the shards seal their ledgers under the user's key of each Pod; give them one with --key-file: %v", cj.obj, args)
+	}
+	if want := []string{"merge", "--key-file", key, cj.mount + "/n" + n + "-shard-*.jsonl"}; !slices.Equal(margs, want) {
+		t.Errorf("%s: merge runs %v, want %v (the shards' key)", mo, margs, want)
 	}
 	if got, want := mj.Spec.Template.Spec.Volumes[0].PersistentVolumeClaim.ClaimName, cj.job.Spec.Template.Spec.Volumes[0].PersistentVolumeClaim.ClaimName; got != want {
 		t.Errorf("%s: merge reads claim %s, the shards write %s", mo, got, want)
@@ -403,6 +409,10 @@ func TestIndexedJobRuns(t *testing.T) {
 	cj, mo, mj := findJobs(t, objs)
 	const n = 10
 	volume := t.TempDir()
+	// The key's Secret, as a file of the test's.
+	keyFile := flagValue(nqueensArgs(t, cj.obj, im, cj.container), "--key-file")
+	testKey := filepath.Join(t.TempDir(), "seal.key")
+	writeSealKey(t, testKey)
 	k := int(*cj.job.Spec.Completions)
 	for i := range k {
 		vars := containerEnv(t, cj.obj, cj.container, i)
@@ -415,6 +425,9 @@ func TestIndexedJobRuns(t *testing.T) {
 			}
 			if rest, ok := strings.CutPrefix(a, cj.mount+"/"); ok {
 				a = filepath.Join(volume, rest)
+			}
+			if a == keyFile {
+				a = testKey
 			}
 			args[j] = a
 		}
@@ -435,6 +448,7 @@ func TestIndexedJobRuns(t *testing.T) {
 	c := mj.Spec.Template.Spec.Containers[0]
 	line := commandLine(im, c)
 	script := strings.ReplaceAll(line[len(line)-1], c.VolumeMounts[0].MountPath+"/", volume+"/")
+	script = strings.ReplaceAll(script, keyFile, testKey)
 	path := "PATH=" + filepath.Dir(bin) + string(filepath.ListSeparator) + os.Getenv("PATH")
 	if r := run(t, time.Minute, t.TempDir(), []string{path}, "/bin/sh", "-c", script); r.code != 0 || r.stdout != published(t, n) {
 		t.Fatalf("%s: %s: exit %d, stdout %q, stderr %s", mo, script, r.code, r.stdout, r.stderr)
@@ -448,5 +462,26 @@ func TestIndexedJobRuns(t *testing.T) {
 	r := run(t, time.Minute, t.TempDir(), []string{path}, "/bin/sh", "-c", script)
 	if want := fmt.Sprintf("no result at all from shard %d/%d", lost, k); r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Errorf("merge without %s: exit %d, stderr %q; want exit 1 and %q", lostFile, r.code, r.stderr, want)
+	}
+}
+
+// flagValue is the value of flag in args, or "".
+func flagValue(args []string, flag string) string {
+	if i := slices.Index(args, flag); i >= 0 && i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
+}
+
+// writeSealKey writes a random seal key (64 hex digits) to path, as nqueens
+// makes one and a Secret would hold it.
+func writeSealKey(t *testing.T, path string) {
+	t.Helper()
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(hex.EncodeToString(b)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -204,8 +204,8 @@ func freePort(t *testing.T) int {
 }
 
 // queueWorkerArgs returns the worker arguments of queue-workers.yaml with
-// the server URL replaced.
-func queueWorkerArgs(t *testing.T, url string) []string {
+// the server URL and the seal key's file replaced.
+func queueWorkerArgs(t *testing.T, url, key string) []string {
 	t.Helper()
 	for _, o := range manifests(t) {
 		d, ok := o.obj.(*appsv1.Deployment)
@@ -218,6 +218,11 @@ func queueWorkerArgs(t *testing.T, url string) []string {
 			t.Fatalf("%s: the workers run %v, want worker --nats URL …", o, args)
 		}
 		args[i+1] = url
+		k := slices.Index(args, "--key-file")
+		if k < 0 || k+1 == len(args) {
+			t.Fatalf("%s: the workers need the coordinator's seal key, --key-file: %v", o, args)
+		}
+		args[k+1] = key
 		return args
 	}
 	t.Fatal("no Deployment of workers in kubernetes/")
@@ -321,14 +326,16 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 	clientTLS := []string{"--tls-ca", s.ca.file("ca.pem"), "--tls-cert", s.ca.file("client.pem"), "--tls-key", s.ca.file("client-key.pem")}
 	url := "tls://" + s.addr
 	const n = 15
-	coord := startProcess(t, nil, bin, append([]string{"coordinator", strconv.Itoa(n),
+	key := filepath.Join(t.TempDir(), "seal.key")
+	writeSealKey(t, key)
+	coord := startProcess(t, nil, bin, append([]string{"coordinator", strconv.Itoa(n), "--key-file", key,
 		"--nats", "tls://coordinator:" + s.password + "@" + s.addr, "--progress-every", "1s"}, clientTLS...)...)
 	// The workers start once the blocks are published: started first, on a
 	// loaded machine --exit-when-idle could end them before there was work.
 	waitFor(t, time.Minute, func() bool { return strings.Contains(coord.errors(), "published") }, "the coordinator to publish the blocks")
 	var workers []*process
 	for i := range 2 {
-		args := append(queueWorkerArgs(t, url), "--nats-nkey", s.seedFile, "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
+		args := append(queueWorkerArgs(t, url, key), "--nats-nkey", s.seedFile, "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
 		workers = append(workers, startProcess(t, nil, bin, append(args, clientTLS...)...))
 	}
 	if code := coord.wait(t, 2*time.Minute, "coordinator"); code != 0 || coord.output() != published(t, n) {

@@ -49,6 +49,9 @@ skip() {
 elapsed() { echo "$((SECONDS - $1)) s"; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nqueens-cluster-test.XXXXXX")
+# The seal key the runs make on first use and share (jobs get it with
+# --export=ALL), in a folder of the test's, not the user's.
+export XDG_CONFIG_HOME=$work/config
 slurm_dir=
 cleanup() {
 	local rc=$?

@@ -35,6 +35,7 @@ type book struct {
 	listed   map[string]bool
 	eligible map[string]bool
 	banned   map[string]string // ballot identity (vote.by) → reason
+	labels   map[string]string // the label each banned identity was last seen with
 	voters   map[string]bool   // ballot identities with a vote that counts
 	starving bool              // fewer eligible voters than Replicas: the coordinator counts the rest
 
@@ -59,7 +60,7 @@ type ballot struct {
 // means the shared credential votes alone).
 func newBook(run Run, fraction float64, seed [2]uint64, voters []string) *book {
 	b := &book{run: run, fraction: fraction, rng: rand.New(rand.NewPCG(seed[0], seed[1])),
-		ballots: make([]ballot, run.blocks()), listed: map[string]bool{}, eligible: map[string]bool{}, banned: map[string]string{}, voters: map[string]bool{}}
+		ballots: make([]ballot, run.blocks()), listed: map[string]bool{}, eligible: map[string]bool{}, banned: map[string]string{}, labels: map[string]string{}, voters: map[string]bool{}}
 	for _, v := range voters {
 		b.listed[v], b.eligible[v] = true, true
 	}
@@ -214,7 +215,7 @@ func (b *book) ban(by, label, reason string) {
 	if _, done := b.banned[by]; done {
 		return
 	}
-	b.banned[by] = reason
+	b.banned[by], b.labels[by] = reason, label
 	delete(b.voters, by)
 	voter := b.voterOf(by)
 	delete(b.eligible, voter)

@@ -223,9 +223,6 @@ func (c *coordinator) open(ctx context.Context, n int) error {
 	if err := c.ensureRun(ctx, n); err != nil {
 		return err
 	}
-	if c.run.Replicas > max(1, len(c.o.Voters)) {
-		return &QuorumError{Replicas: c.run.Replicas, Voters: len(c.o.Voters)}
-	}
 	var seed [16]byte
 	_, _ = crand.Read(seed[:]) // workers must not guess which blocks are checked
 	c.book = newBook(c.run, c.o.VerifyFraction, [2]uint64{binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])}, c.o.Voters)
@@ -284,6 +281,11 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 		run = stored
 	case !errors.Is(err, jetstream.ErrStreamNotFound):
 		return fmt.Errorf("reading stream %s: %w", run.Stream, err)
+	}
+	// Refused before anything is created: a run its voters cannot decide
+	// would be refused again at every start.
+	if run.Replicas > max(1, len(o.Voters)) {
+		return &QuorumError{Replicas: run.Replicas, Voters: len(o.Voters)}
 	}
 	c.run = run
 	if c.stream, err = c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
@@ -375,7 +377,7 @@ func (c *coordinator) loop(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			c.report()
-			return fmt.Errorf("run %s interrupted with %d of %d units counted; run the coordinator again to resume: %w", c.run.ID, c.book.decided, c.run.Units, ctx.Err())
+			return fmt.Errorf("run %s interrupted with %d of %d units counted: %w", c.run.ID, c.book.decided, c.run.Units, ctx.Err())
 		case e, ok := <-c.watcher.Updates():
 			if !ok {
 				return errors.New("bucket watcher stopped")
@@ -497,7 +499,7 @@ func (c *coordinator) report() {
 		if label, ok := strings.CutPrefix(by, labelPrefix); ok {
 			banned = append(banned, label)
 		} else {
-			banned = append(banned, voterName(by))
+			banned = append(banned, fmt.Sprintf("%s (%s)", c.book.labels[by], voterName(by)))
 		}
 	}
 	slices.Sort(banned)

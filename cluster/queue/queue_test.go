@@ -375,12 +375,14 @@ func TestEnsureRunKeepsSettings(t *testing.T) {
 		{6, 0, 0, 0, "was started with blocks of 5 units, not 6"},
 		{0, 3, 0, 0, "was started with 2 replica(s), not 3"},
 	}
+	// Three voters, so that any of these replicas could be met.
+	voters := []string{newIdentity(t).Public(), newIdentity(t).Public(), newIdentity(t).Public()}
 	for _, tt := range tests {
 		js, err := jetstream.New(connect(t, url))
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _ := CoordinatorOptions{BlockSize: tt.blockSize, Replicas: tt.replicas, Key: testKey}.withDefaults(9)
+		o, _ := CoordinatorOptions{BlockSize: tt.blockSize, Replicas: tt.replicas, Key: testKey, Voters: voters}.withDefaults(9)
 		c := &coordinator{o: o, js: js}
 		err = c.ensureRun(ctx, 9)
 		if tt.wantErr != "" {

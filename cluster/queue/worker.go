@@ -124,9 +124,13 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 			} else {
 				active = 0 // no server: nothing to do, and a request would only time out
 			}
-			if !known {
-				// Unreachable is not idle: only a queue that says it is
-				// empty counts towards IdleExit.
+			switch {
+			case known && active == 0:
+				w.saidEmpty.Store(true)
+			case !known && !w.saidEmpty.Load():
+				// Unreachable is not idle: only a queue that said it was
+				// empty, the last time it answered, counts towards
+				// IdleExit.
 				w.lastWork.Store(time.Now().UnixNano())
 			}
 			if o.IdleExit > 0 && active == 0 && time.Since(time.Unix(0, w.lastWork.Load())) > o.IdleExit {
@@ -160,11 +164,12 @@ type runHandle struct {
 }
 
 type worker struct {
-	js       jetstream.JetStream
-	o        WorkerOptions
-	token    string // the identity's bucket key token
-	lastWork atomic.Int64
-	held     sync.WaitGroup // declined copies waiting to be queued again
+	js        jetstream.JetStream
+	o         WorkerOptions
+	token     string // the identity's bucket key token
+	lastWork  atomic.Int64
+	saidEmpty atomic.Bool    // the server's last answer: no work in any run
+	held      sync.WaitGroup // declined copies waiting to be queued again
 
 	mu       sync.Mutex
 	runs     map[string]*runHandle // by stream name
@@ -278,14 +283,16 @@ func (w *worker) activeRuns() []*runHandle {
 // slot counts one block at a time until ctx ends.
 func (w *worker) slot(ctx context.Context) {
 	for ctx.Err() == nil {
-		got := false
+		got, answered := false, true
 		for _, h := range w.activeRuns() {
 			batch, err := h.cons.Fetch(1, jetstream.FetchMaxWait(fetchWait))
 			if err != nil {
+				answered = false
 				continue
 			}
 			for msg := range batch.Messages() {
 				got = true
+				w.saidEmpty.Store(false)
 				w.lastWork.Store(time.Now().UnixNano())
 				w.handle(ctx, h, msg)
 				w.lastWork.Store(time.Now().UnixNano())
@@ -293,6 +300,10 @@ func (w *worker) slot(ctx context.Context) {
 			if got {
 				break
 			}
+			answered = answered && batch.Error() == nil
+		}
+		if !got && answered {
+			w.saidEmpty.Store(true) // every run the server had answered: nothing
 		}
 		if !got {
 			select {

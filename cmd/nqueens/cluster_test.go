@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -366,6 +367,57 @@ func TestWorkerRefusedCredential(t *testing.T) {
 		code, _, errOut := runCLI(append([]string{"worker", "--nats", srv.ClientURL()}, tc.args...)...)
 		if code != 1 || !strings.Contains(errOut, "the NATS server refused this worker's credentials") || !strings.HasSuffix(errOut, tc.want+"\n") {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errOut)
+		}
+	}
+}
+
+// TestShardRepairSaysWhy: a ledger whose last line was cut short is
+// repaired with words that fit every cause (it blamed a kill, also when a
+// full disk cut it).
+func TestShardRepairSaysWhy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "l.jsonl")
+	if code, _, errOut := runCLI("count", "8", "--shard", "0/2", "--ledger", path); code != 0 {
+		t.Fatalf("shard: exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, append(data, `{"fingerprint":"nqueens-count eng`...), 0o644)
+	code, _, errOut := runCLI("count", "8", "--shard", "0/2", "--ledger", path)
+	if want := "l.jsonl:2: removed a last line cut short while it was written (a kill, a crash or a full disk)"; code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, %q; want %q", code, errOut, want)
+	}
+}
+
+// TestFileModesAsDocumented: docs/security.md says with which mode
+// checkpoints and ledgers are written (it said 0644 for checkpoints,
+// written 0600), and the files have it.
+func TestFileModesAsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/security.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ck, ledgerPath := filepath.Join(dir, "ck.json"), filepath.Join(dir, "l.jsonl")
+	if code, _, errOut := runCLI("count", "8", "--checkpoint", ck); code != 0 {
+		t.Fatalf("count: %s", errOut)
+	}
+	if code, _, errOut := runCLI("count", "8", "--shard", "0/1", "--ledger", ledgerPath); code != 0 {
+		t.Fatalf("shard: %s", errOut)
+	}
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	for _, f := range []struct {
+		path, row string
+		mode      os.FileMode
+	}{
+		{ck, "| checkpoints | files, mode 0600 |", 0o600},
+		{ledgerPath, "| ledgers | files, mode 0644 less the umask |", 0o644 &^ os.FileMode(umask)},
+	} {
+		fi, err := os.Stat(f.path)
+		if err != nil || fi.Mode().Perm() != f.mode {
+			t.Errorf("%s: mode %v (%v), want %v", f.path, fi.Mode().Perm(), err, f.mode)
+		}
+		if !strings.Contains(string(doc), f.row) {
+			t.Errorf("docs/security.md lacks the row %q", f.row)
 		}
 	}
 }
