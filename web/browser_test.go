@@ -359,6 +359,10 @@ func TestBrowser(t *testing.T) {
 		{"complete", testCompletePanel},
 		{"variants", testVariants},
 		{"contrast", testContrast},
+		{"signals", testSignals},
+		{"keyboard", testKeyboard},
+		{"media", testMedia},
+		{"phone-play", testPhonePlay},
 		{"axe", testAxe},
 		{"phone", testPhone},
 	})

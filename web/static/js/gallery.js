@@ -163,12 +163,15 @@ function drawThumb(canvas, queens) {
   canvas.width = canvas.height = n * px * scale;
   const g = canvas.getContext('2d');
   g.scale(scale, scale);
+  // The board's colours of the page's theme (style.css).
+  const css = getComputedStyle(document.documentElement);
+  const [light, dark, ink] = ['--light', '--dark', '--ink'].map((v) => css.getPropertyValue(v).trim());
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
-      g.fillStyle = (r + c) % 2 ? '#d4b894' : '#f2e8d8';
+      g.fillStyle = (r + c) % 2 ? dark : light;
       g.fillRect(c * px, r * px, px, px);
     }
-    g.fillStyle = '#14181f';
+    g.fillStyle = ink;
     g.beginPath();
     g.arc((queens[r] - 0.5) * px, (r + 0.5) * px, px * 0.36, 0, 2 * Math.PI);
     g.fill();

@@ -96,7 +96,24 @@ function route() {
   }
   panels[name].enter(params);
   $(name).dataset.ready = 'true';
+  const board = boards[name];
+  $('skip').href = board ? `#${board}` : '#main';
+  $('skip').textContent = board ? 'Skip to the board' : 'Skip to the panel';
   writeURL();
+}
+
+// The panels whose board the skip link goes to.
+const boards = { watch: 'watch-board', complete: 'complete-board' };
+
+// skip moves the focus to the board's square in the tab order (a board
+// itself takes no focus), or to the panel.
+function skip(e) {
+  const board = boards[current];
+  const target = board ? $(board).querySelector('[tabindex="0"]') : $('main');
+  if (!target) return;
+  e.preventDefault();
+  target.focus();
+  target.scrollIntoView({ block: 'nearest' });
 }
 
 // staticBuild tells, in the page built by nqueens site, that the solver runs
@@ -167,6 +184,7 @@ async function main() {
       route();
     });
   }
+  $('skip').addEventListener('click', skip);
   window.addEventListener('popstate', route);
   window.addEventListener('hashchange', route);
   route();

@@ -65,7 +65,7 @@ function arrayView({ e, n, queens }) {
   }
   const k = e && e.compared ? e.compared.length : 0;
   return [el('p', { class: 'caption', text: `queens[row] = the column of the queen in that row, 0 for none. This try compared ${k} element${k === 1 ? '' : 's'} (underlined).` }),
-    el('table', { class: 'bits', 'aria-label': 'the 1-D array queens' }, el('tbody', {}, el('tr', {}, ...head), el('tr', {}, ...vals)))];
+    el('table', { class: 'bits array', 'aria-label': 'the 1-D array queens' }, el('tbody', {}, el('tr', {}, ...head), el('tr', {}, ...vals)))];
 }
 
 function flagsView({ e, n, queens, focus }) {
@@ -108,7 +108,7 @@ function bitsView({ e, n }) {
   frames.forEach((m, i) => {
     const now = i === frames.length - 1;
     trs.push(el('tr', { class: now ? 'now' : '' }, el('th', { scope: 'row', text: `row ${i + 1}${now ? ' ←' : ''}` }),
-      ...[m.cols, m.ld, m.rd, m.free].map((bits) => el('td', { class: 'mask', text: bits }))));
+      ...[['cols', m.cols], ['ld ↘', m.ld], ['rd ↙', m.rd], ['free left', m.free]].map(([name, bits]) => el('td', { class: 'mask', 'data-label': name, text: bits }))));
   });
   const caption = frames.length
     ? `The calls on the stack, the current one marked ←: their masks now, column 1 (bit 0) on the left. ${n} bits a word.`

@@ -17,6 +17,7 @@ export class Timeline {
     this.last = 0;
     this.isSolution = () => false;
     this.beforePlay = () => true; // false: the panel does something else first
+    this.onPlay = () => {};       // called when Play starts
     this.slider = $('watch-timeline');
     this.slider.addEventListener('input', () => { this.pause(); this.go(Number(this.slider.value) - 1); });
     $('watch-play').addEventListener('click', () => { if (this.beforePlay()) this.toggle(); });
@@ -33,6 +34,8 @@ export class Timeline {
     // Logarithmic: 0 → 1 step/s, 100 → 2000 steps/s.
     this.speed = Math.round(Math.pow(2000, Number($('watch-speed').value) / 100));
     $('watch-speed-value').textContent = `${group(this.speed)} steps/s`;
+    // A screen reader says the speed, not the slider's position.
+    $('watch-speed').setAttribute('aria-valuetext', `${group(this.speed)} steps per second`);
   }
 
   // setLength is called as steps arrive and when the stream ends.
@@ -77,6 +80,7 @@ export class Timeline {
     this.budget = 1; // the next step at once
     requestAnimationFrame(this.tick);
     this.refresh();
+    this.onPlay();
   }
 
   pause() {

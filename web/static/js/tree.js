@@ -42,7 +42,11 @@ export function shape(out, cx, cy, folded = false) {
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     return e;
   };
-  if (folded) return [el('rect', { class: 'mark', x: cx - 6, y: cy - 6, width: 12, height: 12 })];
+  if (folded) {
+    // A folded subtree is a square, ringed, hollow or filled as a node is.
+    const square = el('rect', { class: 'mark', x: cx - 6, y: cy - 6, width: 12, height: 12 });
+    return out === 'good' ? [el('rect', { class: 'ring', x: cx - 9, y: cy - 9, width: 18, height: 18 }), square] : [square];
+  }
   switch (out) {
     case 'rejected':
       return [el('path', { class: 'mark', d: `M${cx - 5} ${cy - 5}L${cx + 5} ${cy + 5}M${cx + 5} ${cy - 5}L${cx - 5} ${cy + 5}` })];

@@ -24,6 +24,19 @@ import { SearchTree } from './tree.js';
 const zero = { nodes: 0, tries: 0, reads: 0, placed: 0, rejected: 0, backtracks: 0, solutions: 0 };
 const counterNames = ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 'tries', 'reads'];
 
+// The screen's width where the board and the pseudocode stack (style.css),
+// and the reader's wish for no motion.
+const narrow = matchMedia('(max-width: 40rem)');
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+// scrollWithin scrolls box, and only box, so that el is in its view.
+function scrollWithin(box, el) {
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+}
+
 // The steps to jump to with the navigation buttons and keys, by their kind.
 const jumps = { placement: PLACE, backtrack: REMOVE, solution: SOLUTION };
 
@@ -52,6 +65,7 @@ export class WatchPanel {
     });
     this.timeline = new Timeline((pos) => this.show(pos));
     this.timeline.isSolution = (p) => this.trace.kind(p) === SOLUTION;
+    this.timeline.onPlay = () => this.inView();
     // Play with a new N in the field loads that N first.
     this.timeline.beforePlay = () => {
       if (this.timeline.playing || Number($('watch-n').value) === this.n) return true;
@@ -349,9 +363,26 @@ export class WatchPanel {
     drawStructure($('watch-data'), this.algo, e, this.n, this.focus);
     const line = e ? e.line - 1 : 0;
     [...$('watch-code').children].forEach((li, i) => {
-      if (i === line) li.setAttribute('aria-current', 'step');
-      else li.removeAttribute('aria-current');
+      if (i === line) {
+        li.setAttribute('aria-current', 'step');
+        scrollWithin($('watch-code-box'), li);
+      } else li.removeAttribute('aria-current');
     });
+  }
+
+  // inView brings, on a narrow screen where the board and the pseudocode
+  // are one above the other, the board under the timeline's buttons when
+  // Play starts, so that the board and the line being run are on screen
+  // together. It moves the page only when they are not.
+  inView() {
+    if (!narrow.matches) return;
+    const board = $('watch-board').getBoundingClientRect();
+    const line = $('watch-code').querySelector('[aria-current]') || $('watch-code');
+    // The buttons stick to the top of the screen (style.css): the board goes
+    // under them.
+    const top = $('watch-player').getBoundingClientRect().height;
+    if (board.top >= top && line.getBoundingClientRect().bottom <= window.innerHeight) return;
+    window.scrollBy({ top: board.top - top - 4, behavior: reducedMotion.matches ? 'instant' : 'smooth' });
   }
 
   drawCode() {
