@@ -59,7 +59,8 @@ type Listed struct {
 // does, but searched by opts.Workers goroutines underneath: parts of the
 // search (prefixes of the first rows) run in parallel and are delivered in
 // order, with a bounded window of finished parts held in memory (a few
-// megabytes whatever n). Each yielded board is a fresh copy the caller may
+// megabytes whatever n, and for every solution of n ≤ 16 up to 48 MB of
+// the left half's completions, whose mirror images are the right half). Each yielded board is a fresh copy the caller may
 // keep; breaking the loop stops the search. An n out of range, or ctx
 // ending, is the last pair, with its error.
 //
@@ -128,8 +129,8 @@ func ListEach(ctx context.Context, n int, opts ListOptions, fn func(p board.Plac
 // per buffer of up to 256 KiB. It stops at the first error of w, which it
 // returns; the result counts what was written.
 //
-// Cost: at n = 16 the search and about 590 MB of list text; memory a few
-// megabytes whatever n (a window of finished parts waiting for their turn).
+// Cost: at n = 16 the search of half the board (the other half is its
+// mirror image) and about 590 MB of list text; memory as for [List].
 func WriteList(ctx context.Context, w io.Writer, n int, f board.Format, opts ListOptions) (ListResult, error) {
 	if err := CheckEnumerateN(n); err != nil {
 		return ListResult{}, err

@@ -34,7 +34,7 @@ else goes to stdout.
 
 The search runs on every core (--workers): parts of it, the prefixes of the
 first rows, are searched at once and printed in order, the same output for
-any number of workers, in a few megabytes of memory whatever N. --limit K
+any number of workers, in bounded memory (under 100 MB whatever N). --limit K
 stops after K solutions; a reader that goes away (| head) ends the listing
 quietly; Ctrl-C stops it within a second, with exit status 130, saying how
 many solutions were written. -o FILE is written whole or not at all: the
