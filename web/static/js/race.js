@@ -12,6 +12,11 @@ import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
 import * as strategies from './strategies.js';
 import { $, group, runTime, setStatus } from './text.js';
+import { loadTrace } from './trace.js';
+import { TraceStore } from './tracestore.js';
+
+// lastReads is the reads counter at the last step of trace, 0 for none.
+const lastReads = (trace) => (trace.length ? trace.reads(trace.length - 1) : 0);
 
 const defaults = ['backtrack-2d', 'backtrack-flags', 'bitmask'];
 
@@ -86,20 +91,22 @@ export class RacePanel {
       boxes.append(fig);
       const b = new Board(board, { label: `Board of ${algo}` });
       b.setSize(n);
-      return { algo, board: b, counters, events: [], shown: -1 };
+      return { algo, board: b, counters, trace: new TraceStore(n), shown: -1 };
     });
     const limit = Math.min(this.limits.max_trace_events, 100000);
     try {
-      await Promise.all(this.lanes.map((lane) => api.stream('/api/trace', { n, algo: lane.algo, limit }, (name, data) => {
-        if (name === 'message') lane.events.push(data);
-        if (name === 'end') lane.end = data;
-      }, { signal: abort.signal })));
+      // Each trace is read in a worker (trace.js), off the page's thread.
+      await Promise.all(this.lanes.map(async (lane) => {
+        const got = await loadTrace({ n, algo: lane.algo, limit }, lane.trace, () => {}, { signal: abort.signal });
+        lane.end = got.end;
+        if (!got.end && got.error) throw new Error(got.error);
+      }));
     } catch (err) {
       if (!abort.signal.aborted) setStatus($('race-status'), err.message, 'error');
       return;
     }
     if (abort.signal.aborted) return;
-    this.total = Math.max(...this.lanes.map((l) => l.events.length ? l.events[l.events.length - 1].counters.reads : 0));
+    this.total = Math.max(...this.lanes.map((l) => lastReads(l.trace)));
     $('race').dataset.state = 'ready';
     setStatus($('race-status'), `Ready: ${algos.join(', ')} on ${n}×${n}. Play runs them in lock step, by reads.`);
     this.draw();
@@ -134,23 +141,23 @@ export class RacePanel {
   // draw shows each lane at the last step whose reads are within the clock.
   draw() {
     for (const lane of this.lanes) {
-      const ev = lane.events;
+      const trace = lane.trace;
       let lo = -1;
-      let hi = ev.length - 1;
+      let hi = trace.length - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (ev[mid].counters.reads <= this.clock) lo = mid;
+        if (trace.reads(mid) <= this.clock) lo = mid;
         else hi = mid - 1;
       }
       lane.shown = lo;
-      const e = ev[lo];
+      const e = trace.event(lo);
       const queens = e ? e.queens : new Array(this.n).fill(0);
       lane.board.draw({
         square: (r, c) => (queens[r - 1] === c ? { classes: ['queen'], label: 'queen' } : { classes: [], label: 'empty' }),
         lines: e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [],
       });
       const c = e ? e.counters : { reads: 0, placed: 0, rejected: 0, solutions: 0 };
-      const done = lo === ev.length - 1 && lane.end && lane.end.complete;
+      const done = lo === trace.length - 1 && lane.end && lane.end.complete;
       lane.counters.textContent = `${group(c.reads)} reads, ${group(c.placed)} placements, ${group(c.rejected)} rejected, ${group(c.solutions)} solutions${done ? ': done' : ''}`;
       lane.board.el.classList.toggle('solved', !!done);
     }
@@ -159,7 +166,7 @@ export class RacePanel {
 
   // summary compares the strategies by reads and by the time measured.
   summary() {
-    const ends = this.lanes.map((l) => ({ algo: l.algo, reads: l.events.length ? l.events[l.events.length - 1].counters.reads : 0, complete: l.end && l.end.complete }));
+    const ends = this.lanes.map((l) => ({ algo: l.algo, reads: lastReads(l.trace), complete: l.end && l.end.complete }));
     ends.sort((a, b) => a.reads - b.reads);
     const best = ends[0];
     const times = this.measured instanceof Map ? this.measured : null;

@@ -345,6 +345,9 @@ export class TraceStore {
     return c.kind[i];
   }
 
+  // reads is the reads counter after the step at pos.
+  reads(pos) { const [c, i] = this.at(pos); return c.counters[7 * i + 2]; }
+
   created(pos) { const [c, i] = this.at(pos); return c.created[i]; }
   topAt(pos) { const [c, i] = this.at(pos); return c.topAt[i]; }
 
