@@ -6,9 +6,9 @@ import "math/bits"
 // a queen in each row of e, avoiding the squares sm of the separator: each
 // a top-quarter placement joined with a bottom one on the other columns,
 // sharing no diagonal with it. If out0 is not nil, the placements' w0
-// words go there too, in step (their separator bits let the caller filter
-// for other separator placements later).
-func (t *Tables) half(out, out0 []uint64, e uint32, sm uint64) ([]uint64, []uint64) {
+// words are appended to *out0 too, in step (their separator bits let the
+// caller filter for other separator placements later). o does the joins.
+func (t *Tables) half(o *matchOps, out []uint64, out0 *[]uint64, e uint32, sm uint64) []uint64 {
 	cl := uint(t.CL)
 	r1 := e & (1<<t.TR - 1)
 	r2 := e >> t.TR
@@ -26,16 +26,16 @@ func (t *Tables) half(out, out0 []uint64, e uint32, sm uint64) ([]uint64, []uint
 		if blo == bhi {
 			continue
 		}
-		out, out0 = ops.join(out, out0, top.w0[tlo:thi], top.w1[tlo:thi], inner, sm, bot.w0[blo:bhi], bot.w1[blo:bhi])
+		out = o.join(out, out0, top.w0[tlo:thi], top.w1[tlo:thi], inner, sm, bot.w0[blo:bhi], bot.w1[blo:bhi])
 	}
-	return out, out0
+	return out
 }
 
 // joinCellGo appends the joins of the top placements t0, t1 of a cell and
 // the bottom ones b0, b1 of the other columns: t1 | b1 (and t0 | b0 to
-// out0 if it is not nil) for every pair that shares no diagonal (t0 &
+// *out0 if out0 is not nil) for every pair that shares no diagonal (t0 &
 // inner against b0) and avoids the separator's squares sm.
-func joinCellGo(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64) {
+func joinCellGo(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64 {
 	t1 = t1[:len(t0)]
 	b1 = b1[:len(b0)]
 	for i, x := range t0 {
@@ -44,24 +44,25 @@ func joinCellGo(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) (
 		}
 		n := len(out)
 		out = grow(out, len(b0))
+		var w0 []uint64
 		if out0 != nil {
-			out0 = grow(out0, len(b0))
+			w0 = grow(*out0, len(b0))
 		}
 		y := x&inner | sm
 		for j, w := range b0 {
 			// Without a branch: whether a pair fits is close to a coin toss.
 			out[n] = t1[i] | b1[j]
 			if out0 != nil {
-				out0[n] = x | w
+				w0[n] = x | w
 			}
 			n += int(b2i(w&y == 0))
 		}
 		out = out[:n]
 		if out0 != nil {
-			out0 = out0[:n]
+			*out0 = w0[:n]
 		}
 	}
-	return out, out0
+	return out
 }
 
 // filterGo appends to dst the patterns of src whose w0 word misses sm.

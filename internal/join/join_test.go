@@ -193,8 +193,9 @@ func TestOpsAgree(t *testing.T) {
 				continue
 			}
 			inner, sm := rng.Uint64()>>rng.IntN(64), rng.Uint64()&rng.Uint64()&rng.Uint64()
-			wantOut, want0 := goOps.join(nil, []uint64{}, t0, t1, inner, sm, b0, b1)
-			gotOut, got0 := o.join(nil, []uint64{}, t0, t1, inner, sm, b0, b1)
+			var want0, got0 []uint64
+			wantOut := goOps.join(nil, &want0, t0, t1, inner, sm, b0, b1)
+			gotOut := o.join(nil, &got0, t0, t1, inner, sm, b0, b1)
 			if !slices.Equal(gotOut, wantOut) || !slices.Equal(got0, want0) {
 				t.Fatalf("%s join, trial %d: %v %v, want %v %v", o.name, trial, gotOut, got0, wantOut, want0)
 			}

@@ -99,19 +99,20 @@ func countBlockAVX512(tab []blockRow, offs []uint32, k int) uint64 {
 
 var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, cutValuesVector, compressVector, offsetsVector, planesVector, rowsVector, countBlockAVX512}
 
-func joinVector(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64) {
+func joinVector(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64 {
 	n := len(out)
 	out = grow(out, len(t0)*len(b0)+8)
+	var w0 []uint64
 	var p0 *uint64
 	if out0 != nil {
-		out0 = grow(out0, len(t0)*len(b0)+8)
-		p0 = &out0[n]
+		w0 = grow(*out0, len(t0)*len(b0)+8)
+		p0 = &w0[n]
 	}
 	k := joinAVX512(&out[n], p0, &t0[0], &t1[0], len(t0), inner, sm, &b0[0], &b1[0], len(b0))
 	if out0 != nil {
-		out0 = out0[:n+k]
+		*out0 = w0[:n+k]
 	}
-	return out[:n+k], out0
+	return out[:n+k]
 }
 
 func filterVector(dst, src, w0 []uint64, sm uint64) []uint64 {

@@ -7,7 +7,7 @@ import "sync/atomic"
 // assembly), and the tests run every one this CPU has against goOps.
 type matchOps struct {
 	name     string
-	join     func(out, out0, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) ([]uint64, []uint64)
+	join     func(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64
 	filter   func(dst, src, w0 []uint64, sm uint64) []uint64
 	reverse  func(xs []uint64, shift int)
 	cutVals  func(dst []uint8, src []uint64, mask uint64)
@@ -62,17 +62,15 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 		// keys.
 		shared := t.S > 0 && j-i > 1
 		if shared {
-			if w.left0 == nil {
-				w.left0 = make([]uint64, 0, 1024) // not nil: half fills it
-			}
-			w.left, w.left0 = t.half(w.left[:0], w.left0[:0], e, 0)
+			w.left0 = w.left0[:0]
+			w.left = t.half(w.ops, w.left[:0], &w.left0, e, 0)
 		}
 		for _, k := range keys[i:j] {
 			sp := &t.seps[k.Sep]
 			if shared {
 				w.xs = w.ops.filter(w.xs[:0], w.left, w.left0, sp.mask)
 			} else {
-				w.xs, _ = t.half(w.xs[:0], nil, e, sp.mask)
+				w.xs = t.half(w.ops, w.xs[:0], nil, e, sp.mask)
 			}
 			if len(w.xs) == 0 {
 				continue
@@ -82,7 +80,7 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 			// maps the crossing diagonals of one half onto the other's in
 			// reverse order).
 			f := full &^ e &^ sp.rows
-			w.ys, _ = t.half(w.ys[:0], nil, f, t.seps[sp.mirror].mask)
+			w.ys = t.half(w.ops, w.ys[:0], nil, f, t.seps[sp.mirror].mask)
 			if len(w.ys) == 0 {
 				continue
 			}
