@@ -19,32 +19,12 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }
 
-// start runs the nqueens command of the tests (with the fault hooks)
-// with args; env adds variables. Under -short the build, and so every
-// process test, is skipped.
-func start(t *testing.T, name string, env []string, args ...string) *testkit.Proc {
-	t.Helper()
-	return testkit.Start(t, testkit.BuildBinary(t, "nqueens_faults"), name, env, args...)
-}
-
 // holdEnv makes a test build hold a unit until SIGUSR1, saying so on
 // stderr (heldRx); see internal/faults.
 const (
 	holdEnv = "NQUEENS_FAULT_HOLD_UNIT"
 	heldRx  = `fault injection: holding unit (\d+)`
 )
-
-// checkTotal compares "total X\nunique Y\n" with the reference table.
-func checkTotal(t *testing.T, n int, stdout string) {
-	t.Helper()
-	var total, unique string
-	if _, err := fmt.Sscanf(stdout, "total %s\nunique %s\n", &total, &unique); err != nil {
-		t.Fatalf("output %q is not a count: %v", stdout, err)
-	}
-	if err := reference.Check(n, total, unique); err != nil {
-		t.Error(err)
-	}
-}
 
 // TestProcessArrayShards runs the K = 4 shards of N = 12 as separate
 // processes (two of them taking their index from the environment, as in a
@@ -70,10 +50,10 @@ func TestProcessArrayShards(t *testing.T) {
 		default:
 			args = append(args, "--shard", fmt.Sprintf("%d/%d", i, k))
 		}
-		return start(t, fmt.Sprintf("shard %d", i), env, args...)
+		return testkit.StartFaulty(t, fmt.Sprintf("shard %d", i), env, args...)
 	}
 	merge := func(paths ...string) *testkit.Proc {
-		p := start(t, "merge", nil, append([]string{"merge"}, paths...)...)
+		p := testkit.StartFaulty(t, "merge", nil, append([]string{"merge"}, paths...)...)
 		p.Wait(t)
 		return p
 	}
@@ -125,11 +105,15 @@ func TestProcessArrayShards(t *testing.T) {
 	if code := p.Wait(t); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, p.Stderr.String())
 	}
-	checkTotal(t, n, p.Stdout.String())
+	if err := reference.CheckOutput(n, p.Stdout.String()); err != nil {
+		t.Error(err)
+	}
 	// A ledger given twice holds equal duplicates only.
 	p = merge(append(all, ledgerOf(2))...)
 	if code := p.Wait(t); code != 0 || !strings.Contains(p.Stderr.String(), fmt.Sprintf("%d unit(s) were counted more than once", size)) {
 		t.Errorf("merge with a ledger twice: exit %d: %s", code, p.Stderr.String())
 	}
-	checkTotal(t, n, p.Stdout.String())
+	if err := reference.CheckOutput(n, p.Stdout.String()); err != nil {
+		t.Error(err)
+	}
 }

@@ -32,26 +32,6 @@ import (
 // build.
 func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }
 
-// start runs the nqueens command of the tests (with the fault hooks)
-// with args; env adds variables. Under -short the build, and so every
-// process test, is skipped.
-func start(t *testing.T, name string, env []string, args ...string) *testkit.Proc {
-	t.Helper()
-	return testkit.Start(t, testkit.BuildBinary(t, "nqueens_faults"), name, env, args...)
-}
-
-// checkTotal compares "total X\nunique Y\n" with the reference table.
-func checkTotal(t *testing.T, n int, stdout string) {
-	t.Helper()
-	var total, unique string
-	if _, err := fmt.Sscanf(stdout, "total %s\nunique %s\n", &total, &unique); err != nil {
-		t.Fatalf("output %q is not a count: %v", stdout, err)
-	}
-	if err := reference.Check(n, total, unique); err != nil {
-		t.Error(err)
-	}
-}
-
 // startServerWithUsers runs a nats-server whose users are the NKeys of
 // the file voters, with the permissions of workers on an embedded server,
 // and the coordinator's NKey (its seed file), without limits.
@@ -161,15 +141,15 @@ func TestProcessWorkerKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url,
+	coord := testkit.StartFaulty(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url,
 		"--ack-wait", ackWait.String(), "--progress-every", "500ms", "--block-size", "8", "--verify-fraction", "0")
 	coord.WaitMatch(t, `published the block messages messages=\d+`)
-	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a := testkit.StartFaulty(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	a.WaitMatch(t, heldRx)
 	const held = 0 // the first unit of the block A holds
 	holdSince := time.Now()
 	for _, name := range []string{"B", "C"} {
-		start(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name)
+		testkit.StartFaulty(t, "worker "+name, nil, "worker", "--nats", url, "--workers", "1", "--name", name)
 	}
 
 	kv, err := js.KeyValue(ctx, runFor(n, 8, 1).Bucket)
@@ -186,7 +166,9 @@ func TestProcessWorkerKilled(t *testing.T) {
 	if code := coord.Wait(t); code != 0 {
 		t.Fatalf("coordinator exit %d: %s", code, coord.Stderr.String())
 	}
-	checkTotal(t, n, coord.Stdout.String())
+	if err := reference.CheckOutput(n, coord.Stdout.String()); err != nil {
+		t.Error(err)
+	}
 	vs, err := votesFor(ctx, kv, held, testkit.UserKey(t))
 	if err != nil || len(vs) != 1 {
 		t.Fatalf("results of block %d: %+v, %v", held, vs, err)
@@ -234,16 +216,16 @@ func TestProcessRogueWorkers(t *testing.T) {
 			url := startServerWithUsers(t, voters, coordSeed["coordinator"])
 			args := append([]string{"coordinator", strconv.Itoa(n), "--nats", url, "--nats-nkey", coordSeed["coordinator"],
 				"--ack-wait", "2s", "--block-size", "32", "--auth-nkeys", voters}, tt.args...)
-			coord := start(t, "coordinator", nil, args...)
+			coord := testkit.StartFaulty(t, "coordinator", nil, args...)
 			coord.WaitMatch(t, `published the block messages messages=\d+`)
-			rogue := start(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--nats-nkey", seeds["R"], "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
+			rogue := testkit.StartFaulty(t, "worker R", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--nats-nkey", seeds["R"], "--workers", "1", "--name", "R", "--exit-when-idle", "2s")
 			if tt.alone {
 				// R alone takes every block at first, so that the random
 				// checks must meet its work.
 				coord.WaitMatch(t, "ALARM: a worker is banned.* worker=R ")
 			}
 			for _, name := range tt.honest {
-				start(t, "worker "+name, nil, "worker", "--nats", url, "--nats-nkey", seeds[name], "--workers", "1", "--name", name, "--exit-when-idle", "2s")
+				testkit.StartFaulty(t, "worker "+name, nil, "worker", "--nats", url, "--nats-nkey", seeds[name], "--workers", "1", "--name", name, "--exit-when-idle", "2s")
 			}
 			if code := coord.Wait(t); code != tt.code {
 				t.Fatalf("coordinator exit %d, want %d; stdout %q", code, tt.code, coord.Stdout.String())
@@ -259,7 +241,9 @@ func TestProcessRogueWorkers(t *testing.T) {
 				}
 				return
 			}
-			checkTotal(t, n, coord.Stdout.String())
+			if err := reference.CheckOutput(n, coord.Stdout.String()); err != nil {
+				t.Error(err)
+			}
 			if code := rogue.Wait(t); code != 1 || !strings.Contains(rogue.Stderr.String(), "banned this worker") {
 				t.Errorf("rogue worker: exit %d, stderr %s", code, rogue.Stderr.String())
 			}
@@ -273,9 +257,9 @@ func TestProcessRogueWorkers(t *testing.T) {
 func TestProcessStoreLocked(t *testing.T) {
 	store := t.TempDir()
 	listen := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
-	first := start(t, "coordinator", nil, "coordinator", "14", "--listen", listen, "--store", store)
+	first := testkit.StartFaulty(t, "coordinator", nil, "coordinator", "14", "--listen", listen, "--store", store)
 	first.WaitMatch(t, `published the block messages messages=\d+`)
-	second := start(t, "second coordinator", nil, "coordinator", "14", "--listen", fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t)), "--store", store)
+	second := testkit.StartFaulty(t, "second coordinator", nil, "coordinator", "14", "--listen", fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t)), "--store", store)
 	if code := second.Wait(t); code != 1 {
 		t.Fatalf("second coordinator: exit %d", code)
 	}
@@ -283,11 +267,13 @@ func TestProcessStoreLocked(t *testing.T) {
 	if !strings.Contains(second.Stderr.String(), want) {
 		t.Errorf("second coordinator's error lacks %q: %s", want, second.Stderr.String())
 	}
-	start(t, "worker", nil, "worker", "--nats", "nats://"+listen, "--exit-when-idle", "2s")
+	testkit.StartFaulty(t, "worker", nil, "worker", "--nats", "nats://"+listen, "--exit-when-idle", "2s")
 	if code := first.Wait(t); code != 0 {
 		t.Fatalf("first coordinator: exit %d: %s", code, first.Stderr.String())
 	}
-	checkTotal(t, 14, first.Stdout.String())
+	if err := reference.CheckOutput(14, first.Stdout.String()); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestProcessCoordinatorRestart kills the coordinator, and with it its
@@ -301,11 +287,11 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	url := "nats://" + listen
 	args := []string{"coordinator", strconv.Itoa(n), "--listen", listen, "--store", t.TempDir(),
 		"--ack-wait", "2s", "--progress-every", "100ms"}
-	coord := start(t, "coordinator", nil, args...)
+	coord := testkit.StartFaulty(t, "coordinator", nil, args...)
 	coord.WaitMatch(t, `published the block messages messages=\d+`)
-	a := start(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a := testkit.StartFaulty(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
 	a.WaitMatch(t, heldRx)
-	start(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
+	testkit.StartFaulty(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B")
 	units := count.Units(n)
 	done := regexp.MustCompile(fmt.Sprintf(`N = 14: (\d+)/%d units`, units))
 	testkit.WaitFor(t, "100 units done", func() bool {
@@ -322,7 +308,7 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 		t.Fatalf("the run finished before the kill: %q", out)
 	}
 
-	again := start(t, "coordinator again", nil, args...)
+	again := testkit.StartFaulty(t, "coordinator again", nil, args...)
 	m := again.WaitMatch(t, fmt.Sprintf(`resuming a run run=\S+ counted=(\d+) units=%d`, units))
 	if d, _ := strconv.Atoi(m[1]); d < 100 || d == units {
 		t.Errorf("resumed with %d of %d units", d, units)
@@ -333,7 +319,9 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	if code := again.Wait(t); code != 0 {
 		t.Fatalf("coordinator exit %d: %s", code, again.Stderr.String())
 	}
-	checkTotal(t, n, again.Stdout.String())
+	if err := reference.CheckOutput(n, again.Stdout.String()); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestProcessEscapedName: a worker whose --name carries terminal escape
@@ -344,11 +332,11 @@ func TestProcessEscapedName(t *testing.T) {
 	const n = 10
 	const evil = "evil\x1b[2J\x1b]0;pwned\x07"
 	_, url := startServer(t, t.TempDir())
-	coord := start(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url, "--verify-fraction", "1", "--block-size", "8", "--progress-every", "200ms")
+	coord := testkit.StartFaulty(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url, "--verify-fraction", "1", "--block-size", "8", "--progress-every", "200ms")
 	coord.WaitMatch(t, `published the block messages messages=\d+`)
-	rogue := start(t, "rogue worker", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", evil, "--exit-when-idle", "2s")
+	rogue := testkit.StartFaulty(t, "rogue worker", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", evil, "--exit-when-idle", "2s")
 	coord.WaitMatch(t, `ALARM: a worker is banned`)
-	start(t, "honest worker", nil, "worker", "--nats", url, "--workers", "1", "--name", "honest", "--exit-when-idle", "2s")
+	testkit.StartFaulty(t, "honest worker", nil, "worker", "--nats", url, "--workers", "1", "--name", "honest", "--exit-when-idle", "2s")
 	if code := coord.Wait(t); code != 0 {
 		t.Fatalf("coordinator exit %d", code)
 	}

@@ -77,3 +77,13 @@ func Check(n int, total, unique string) error {
 	}
 	return nil
 }
+
+// CheckOutput compares the output of a count of N, "total X\nunique Y\n"
+// as nqueens prints it, with the table.
+func CheckOutput(n int, stdout string) error {
+	var total, unique string
+	if _, err := fmt.Sscanf(stdout, "total %s\nunique %s\n", &total, &unique); err != nil {
+		return fmt.Errorf("output %q is not a count: %v", stdout, err)
+	}
+	return Check(n, total, unique)
+}

@@ -96,3 +96,11 @@ func (p *Proc) WaitMatch(t testing.TB, re string) []string {
 	})
 	return m
 }
+
+// StartFaulty runs the nqueens command built with the fault-injection
+// hooks of internal/faults ([BuildBinary] with the tag nqueens_faults):
+// under -short the build, and so the test, is skipped.
+func StartFaulty(t testing.TB, name string, env []string, args ...string) *Proc {
+	t.Helper()
+	return Start(t, BuildBinary(t, "nqueens_faults"), name, env, args...)
+}
