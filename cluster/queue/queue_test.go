@@ -418,6 +418,9 @@ func startLimited(t *testing.T, dir string, maxStore int64) *server.Server {
 // a word), and a run on the same store, with room again, resumes from
 // every result stored and gives the exact count.
 func TestStoreFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the coordinator to probe a full store twice")
+	}
 	const n = 12
 	dir := t.TempDir()
 	o := CoordinatorOptions{Key: testKey, BlockSize: 4, AckWait: time.Second, Log: testLogger(t)}

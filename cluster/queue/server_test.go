@@ -241,6 +241,9 @@ func TestStoreLockIsTheSystems(t *testing.T) {
 // stops with an error naming the credential problem (it used to retry
 // forever without saying so).
 func TestWorkerWrongCredentials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the server to refuse three connections")
+	}
 	dir := t.TempDir()
 	good, bad := filepath.Join(dir, "token"), filepath.Join(dir, "wrong")
 	os.WriteFile(good, []byte("the token\n"), 0o600)
@@ -268,6 +271,9 @@ func TestWorkerWrongCredentials(t *testing.T) {
 // says it has no work, but not while the server cannot be reached (it
 // used to take an unreachable server for an idle one).
 func TestIdleExitNeedsAnAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("watches a worker for five idle times")
+	}
 	srv, url := startServer(t, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
