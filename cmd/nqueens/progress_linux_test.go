@@ -111,12 +111,13 @@ func (f fileText) String() string {
 	return string(b)
 }
 
-// TestListProgressOnTerminal: list on a terminal shows solutions done of
-// all; its stdout is a pipe that the test reads only once the bar shows,
-// so list cannot end before.
-func TestListProgressOnTerminal(t *testing.T) {
-	quickProgress(t)
-	tty, screen := onTerminal(t, 80, 24)
+// heldByPipe runs args on a terminal of 100×24 with stdout a pipe that
+// nobody reads until the progress bar, matched by frame, has been drawn
+// twice: the command cannot end before. It returns the exit code and the
+// lines of stdout.
+func heldByPipe(t *testing.T, stdin string, frame *regexp.Regexp, args ...string) (*syncbuf.Buffer, int, int) {
+	t.Helper()
+	tty, screen := onTerminal(t, 100, 24)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -124,14 +125,25 @@ func TestListProgressOnTerminal(t *testing.T) {
 	defer r.Close()
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"list", "12"}, strings.NewReader(""), w, tty)
+		done <- run(args, strings.NewReader(stdin), w, tty)
 		w.Close()
 	}()
-	frame := regexp.MustCompile(`list 12 \d+/14200 solutions \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ solutions/s +ETA `)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	out, err := io.ReadAll(r)
-	if code := testkit.Receive(t, "the exit code", done); code != 0 || err != nil || strings.Count(string(out), "\n") != 14200 {
-		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screen, testkit.Receive(t, "the exit code", done), strings.Count(string(out), "\n")
+}
+
+// TestListProgressOnTerminal: list on a terminal shows solutions done of
+// all, held by its stdout.
+func TestListProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	frame := regexp.MustCompile(`list 12 \d+/14200 solutions \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ solutions/s +ETA `)
+	screen, code, lines := heldByPipe(t, "", frame, "list", "12")
+	if code != 0 || lines != 14200 {
+		t.Fatalf("exit %d, %d lines", code, lines)
 	}
 	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") })
 }
@@ -246,26 +258,12 @@ func TestSolveRandomInterruptedProcess(t *testing.T) {
 }
 
 // TestCompleteProgressOnTerminal: complete --all shows the nodes searched
-// of the estimate; its stdout is a pipe read only once the bar shows, so
-// the search cannot end before.
+// of the estimate, held by its stdout.
 func TestCompleteProgressOnTerminal(t *testing.T) {
 	quickProgress(t)
-	tty, screen := onTerminal(t, 100, 24)
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	done := make(chan int, 1)
-	go func() {
-		done <- run([]string{"complete", "--all", "-f", "list"}, strings.NewReader(strings.Repeat("0 ", 13)+"\n"), w, tty)
-		w.Close()
-	}()
 	frame := regexp.MustCompile(`complete 13×13 \d+/\d+ nodes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
-	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
-	out, err := io.ReadAll(r)
-	if code := testkit.Receive(t, "the exit code", done); code != 0 || err != nil || strings.Count(string(out), "\n") != 73712 {
-		t.Fatalf("exit %d, %v, %d lines", code, err, strings.Count(string(out), "\n"))
+	if _, code, lines := heldByPipe(t, strings.Repeat("0 ", 13)+"\n", frame, "complete", "--all", "-f", "list"); code != 0 || lines != 73712 {
+		t.Fatalf("exit %d, %d lines", code, lines)
 	}
 }
 
