@@ -591,6 +591,10 @@ func testPhonePlay(b *browser) {
 		}
 		checkTargets(b, panel)
 	}
+	b.viewport(1280, 900)
+	b.open("complete")
+	b.do("a board of 20", chromedp.SetValue(chromedp.ID("complete-n"), "20"), chromedp.Click(chromedp.ID("complete-clear")))
+	checkTargets(b, "complete (1280 px)")
 }
 
 // checkTargets checks that every control of the panel shown is a target of
@@ -612,7 +616,7 @@ func checkTargets(b *browser, panel string) {
 		b.t.Fatalf("%s panel: %d targets found", panel, len(ts))
 	}
 	for i, t := range ts {
-		if t.W >= 23.5 && t.H >= 23.5 {
+		if t.W >= 24 && t.H >= 24 {
 			continue
 		}
 		cx, cy := t.X+t.W/2, t.Y+t.H/2
@@ -623,7 +627,7 @@ func checkTargets(b *browser, panel string) {
 			// The nearest point of u to t's centre.
 			nx, ny := max(u.X, min(cx, u.X+u.W)), max(u.Y, min(cy, u.Y+u.H))
 			if math.Hypot(nx-cx, ny-cy) < 12 {
-				b.t.Errorf("%s panel at 390 px: %s is %.0f×%.0f px and %s is within 12 px of its centre", panel, t.What, t.W, t.H, u.What)
+				b.t.Errorf("%s panel: %s is %.1f×%.1f px and %s is within 12 px of its centre", panel, t.What, t.W, t.H, u.What)
 				break
 			}
 		}

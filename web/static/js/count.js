@@ -142,7 +142,8 @@ export class CountPanel {
   stopped() {
     const d = this.done;
     const far = d ? ` after ${group(d.units_done)} of ${group(d.units)} work units (${d.seconds.toFixed(1)} s)` : '';
-    setStatus($('count-status'), `The server stopped answering: the count of N = ${this.lastN} stopped${far}. Retry counts it again from the start once the server is back.`, 'error');
+    const who = api.kind === 'wasm' ? 'solver' : 'server';
+    setStatus($('count-status'), `The ${who} stopped answering: the count of N = ${this.lastN} stopped${far}. Retry counts it again from the start once the ${who} is back.`, 'error');
     $('count-eta').textContent = '';
     $('count-retry').hidden = false;
     return 'stopped';
