@@ -59,9 +59,18 @@ func percent(f float64) string {
 type UnbackedError struct {
 	N       int
 	Backing Backing
+	// AtStart is set when the run's options could never back a total
+	// (no recount and fewer than two replicas): refused before anything
+	// is counted, as years of work would end in this error.
+	AtStart bool
 }
 
 func (e *UnbackedError) Error() string {
+	if e.AtStart {
+		return fmt.Sprintf("N = %d is past the published counts, and a run with --verify-fraction 0 and %d replica(s) would rest on no check independent of the workers: "+
+			"nothing was started. Give --verify-fraction above 0, so that the coordinator counts a random share of the blocks itself, "+
+			"or --replicas 2 with an NKey per worker (--auth-nkeys)", e.N, e.Backing.Replicas)
+	}
 	return fmt.Sprintf("N = %d is past the published counts, and its total rests on no check independent of the workers (%s); it was not printed. "+
 		"To make it trustworthy, run the same command again with --verify-fraction above 0, so that the coordinator counts a random share of the blocks itself "+
 		"(the results stored are kept), or start the run with --replicas 2 and an NKey per worker (--auth-nkeys)", e.N, e.Backing)

@@ -83,7 +83,8 @@ type RunProgress struct {
 // server gave up delivering (a later call retries those). If ctx ends first
 // it returns ctx's error; the run's state stays on the server and a later
 // call resumes it. A run its voters cannot decide is refused at once (a
-// [*QuorumError]). Past the published counts, a total is returned only
+// [*QuorumError]), and so is a run past the published counts whose
+// options can back no total (an [*UnbackedError]). Past the published counts, a total is returned only
 // within the random-probe estimate's spread ([count.CheckSpread]) and
 // backed by a check independent of the workers ([Backing.Independent];
 // else an [*UnbackedError]). Cost: O(units) memory, O(units/BlockSize)
@@ -286,6 +287,11 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 	// would be refused again at every start.
 	if run.Replicas > max(1, len(o.Voters)) {
 		return &QuorumError{Replicas: run.Replicas, Voters: len(o.Voters)}
+	}
+	// Past the table, options that can never back a total are refused
+	// before any work: the run would end in an [*UnbackedError].
+	if _, _, known := count.Known(n); !known && o.VerifyFraction == 0 && run.Replicas < 2 {
+		return &UnbackedError{N: n, Backing: Backing{Replicas: run.Replicas}, AtStart: true}
 	}
 	c.run = run
 	if c.stream, err = c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
