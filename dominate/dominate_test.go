@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,4 +168,26 @@ func ExampleSolve() {
 	}
 	fmt.Println(r.Minimum, r.Exact, r.Count)
 	// Output: 5 true 4860
+}
+
+// TestSameArrangement checks that the arrangement shown does not depend on
+// how many workers search or which finishes first (docs show one).
+func TestSameArrangement(t *testing.T) {
+	for n := 4; n <= 9; n++ {
+		for _, independent := range []bool{false, true} {
+			one, err := Solve(context.Background(), n, Options{Independent: independent, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 5 {
+				many, err := Solve(context.Background(), n, Options{Independent: independent, Workers: 7})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(one.Queens, many.Queens) {
+					t.Fatalf("N = %d, independent %v: 1 worker shows %v, 7 workers %v", n, independent, one.Queens, many.Queens)
+				}
+			}
+		}
+	}
 }

@@ -144,6 +144,7 @@ func minimum(ctx context.Context, p *problem, from, workers int, nodes *uint64) 
 
 // outcome sums the units of one run.
 type outcome struct {
+	unit   int // the unit searched, for one result
 	found  uint64
 	first  []int
 	nodes  uint64
@@ -168,18 +169,26 @@ func run(ctx context.Context, p *problem, k int, count bool, workers int) (outco
 		if s.halted {
 			return outcome{}, false, nil
 		}
-		return outcome{found: s.found, first: s.first, nodes: s.nodes, broken: s.broken}, true, nil
+		return outcome{unit: i, found: s.found, first: s.first, nodes: s.nodes, broken: s.broken}, true, nil
 	}
+	// The set shown is the first unit's that has one, whichever worker
+	// finishes first, so that every run prints the same arrangement; a
+	// search for one set stops once every unit before that one is done.
+	done, firstUnit, below := make([]bool, len(units)), len(units), 0
 	take := func(b runner.Batch[outcome]) error {
 		for _, r := range b.Units {
 			out.found += r.found
 			out.nodes += r.nodes
 			out.broken = out.broken || r.broken
-			if out.first == nil && r.first != nil {
-				out.first = r.first
+			done[r.unit] = true
+			if r.first != nil && r.unit < firstUnit {
+				out.first, firstUnit = r.first, r.unit
 			}
 		}
-		if !count && out.found > 0 {
+		for below < firstUnit && done[below] {
+			below++
+		}
+		if !count && out.found > 0 && below == firstUnit {
 			return errFound
 		}
 		return nil
