@@ -24,12 +24,13 @@ func AppendList(dst []byte, c Columns) []byte {
 
 // AppendJSON appends c as one line of JSON Lines, {"n":4,"queens":[2,4,1,3]};
 // orbit > 0 adds the size of its symmetry class, as a listing of one
-// solution per class writes it: {"n":4,"queens":[2,4,1,3],"orbit":2}.
-// The text is exactly what encoding/json writes for the same fields.
-// Cost O(n).
+// solution per class writes it: {"n":4,"queens":[2,4,1,3],"orbit":2}. A
+// board that is not square (a [Rect]) has its columns after n:
+// {"n":3,"cols":5,"queens":[1,3,5]}. The text is exactly what
+// encoding/json writes for the same fields. Cost O(n).
 func AppendJSON(dst []byte, c Columns, orbit int) []byte {
 	n := c.N()
-	dst = appendJSONOpen(dst, n)
+	dst = appendJSONOpen(dst, n, ColsOf(c))
 	for r := range n {
 		dst = appendJSONRow(dst, r, c.Col(r))
 	}
@@ -37,11 +38,11 @@ func AppendJSON(dst []byte, c Columns, orbit int) []byte {
 }
 
 // AppendBoard appends c drawn square by square in f (grid, dots or
-// unicode), one line a row. Cost O(n²).
+// unicode), one line a row of [ColsOf](c) squares. Cost O(rows · columns).
 func AppendBoard(dst []byte, c Columns, f Format) []byte {
-	n := c.N()
+	n, width := c.N(), ColsOf(c)
 	for r := range n {
-		dst = appendBoardRow(dst, f, n, r, c.Col(r), nil)
+		dst = appendBoardRow(dst, f, width, r, c.Col(r), nil)
 	}
 	return dst
 }
@@ -65,7 +66,7 @@ func AppendHeader(dst []byte, k uint64, orbit int) []byte {
 // text format f: `{"n":4,"queens":[` in JSON, nothing in the others.
 func AppendOpen(dst []byte, f Format, n int) []byte {
 	if f == JSON {
-		return appendJSONOpen(dst, n)
+		return appendJSONOpen(dst, n, n)
 	}
 	return dst
 }
@@ -111,9 +112,15 @@ func appendListRow(dst []byte, r, col int) []byte {
 	return strconv.AppendInt(dst, int64(col+1), 10)
 }
 
-func appendJSONOpen(dst []byte, n int) []byte {
+// appendJSONOpen opens the JSON object of a board of n rows and cols
+// columns; "cols" is written only when they differ.
+func appendJSONOpen(dst []byte, n, cols int) []byte {
 	dst = append(dst, `{"n":`...)
 	dst = strconv.AppendInt(dst, int64(n), 10)
+	if cols != n {
+		dst = append(dst, `,"cols":`...)
+		dst = strconv.AppendInt(dst, int64(cols), 10)
+	}
 	return append(dst, `,"queens":[`...)
 }
 
@@ -133,8 +140,9 @@ const (
 	uniBlocked = "✕"
 )
 
-// appendBoardRow appends row r of a board in grid, dots or unicode, with
-// its newline; isBlocked holds the blocked squares (nil for none).
+// appendBoardRow appends row r of a board of n columns in grid, dots or
+// unicode, with its newline; isBlocked holds the blocked squares (nil for
+// none).
 func appendBoardRow(dst []byte, f Format, n, r, col int, isBlocked map[Square]bool) []byte {
 	if !f.IsBoard() {
 		return dst // not a text format of this file: nothing to append

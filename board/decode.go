@@ -91,21 +91,21 @@ func detect(line []byte) Format {
 	return List
 }
 
-// parseLine reads a one-line board: a list or JSON (or LeetCode's dots
-// array). lead is the number of bytes before text on its line, so that
-// errors name the character of the line.
-func parseLine(text []byte, lead int, f Format) (Partial, error) {
+// parseLine reads a one-line board of width columns (0: square): a list
+// or JSON (or LeetCode's dots array). lead is the number of bytes before
+// text on its line, so that errors name the character of the line.
+func parseLine(text []byte, lead int, f Format, width int) (Partial, error) {
 	switch f {
 	case List:
-		q, err := parseList(text, lead)
+		q, err := parseList(text, lead, width)
 		return Partial{Queens: q}, err
 	case JSON:
-		return parseJSON(text, lead)
+		return parseJSON(text, lead, width)
 	case Dots, Grid:
 		if f == Dots && text[0] == '[' {
-			return parseLeetCode(text, lead)
+			return parseLeetCode(text, lead, width)
 		}
-		recs := parseBlock([][]byte{text}, 1, f)
+		recs := parseBlock([][]byte{text}, 1, f, width)
 		if len(recs) > 1 {
 			return Partial{}, errors.New("a board of several rows takes several lines")
 		}

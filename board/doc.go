@@ -36,6 +36,14 @@
 // [row, column]. A UTF-8 byte-order mark before a line (as Notepad writes
 // one) is skipped in every format.
 //
+// A board of N rows and M columns (a variant's, package variant) is a
+// [Rect] when written and a [Partial] with Cols = M when read with
+// [ParseAllRect]: every format draws M squares a row (pictures are M
+// squares wide) and JSON adds the columns after n,
+// {"n":3,"cols":5,"queens":[1,3,5]}. The square's rules ([Verify],
+// [Partial.Check]) refuse it; on a rectangle only the identity, the half
+// turn and the two mirrors are symmetries ([Symmetry.OnRect]).
+//
 // In a stream, grid and dots boards are blocks of lines separated by blank
 // lines or lines starting with '#'; list and JSON boards take one line each
 // (JSON Lines). Detection looks at a board's first line: '{' is JSON, '['

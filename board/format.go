@@ -43,16 +43,16 @@ func WritePartial(w io.Writer, p Partial, f Format) error {
 	if err := p.blockedOnBoard(); err != nil {
 		return err
 	}
-	return write(w, p.Queens, p.Blocked, f)
+	return write(w, p.Board(), p.Blocked, f)
 }
 
 func write(w io.Writer, c Columns, blocked []Square, f Format) error {
-	n := c.N()
-	if n < 1 {
-		return fmt.Errorf("a board needs at least one row")
+	n, cols := c.N(), ColsOf(c)
+	if n < 1 || cols < 1 {
+		return fmt.Errorf("a board needs at least one row and one column")
 	}
-	if limit := MaxWriteN(f); n > limit {
-		return fmt.Errorf("a board of %d rows is too large for the %s format (limit %d)", n, f, limit)
+	if limit := MaxWriteN(f); max(n, cols) > limit {
+		return fmt.Errorf("a board of %d rows is too large for the %s format (limit %d)", max(n, cols), f, limit)
 	}
 	bw := bufio.NewWriterSize(w, writeBuffer)
 	var err error
@@ -79,8 +79,8 @@ func write(w io.Writer, c Columns, blocked []Square, f Format) error {
 // column reads row r of c, checking that it is a column or Empty.
 func column(c Columns, r int) (int, error) {
 	col := c.Col(r)
-	if col != Empty && (col < 0 || col >= c.N()) {
-		return 0, fmt.Errorf("row %d: column %d is out of range 1..%d", r+1, col+1, c.N())
+	if w := ColsOf(c); col != Empty && (col < 0 || col >= w) {
+		return 0, fmt.Errorf("row %d: column %d is out of range 1..%d", r+1, col+1, w)
 	}
 	return col, nil
 }
@@ -107,7 +107,7 @@ func writeList(w *bufio.Writer, c Columns) error {
 }
 
 func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
-	w.Write(appendJSONOpen(w.AvailableBuffer(), c.N()))
+	w.Write(appendJSONOpen(w.AvailableBuffer(), c.N(), ColsOf(c)))
 	for r := range c.N() {
 		if r%failedEvery == 0 {
 			if err := failed(w); err != nil {
@@ -144,7 +144,7 @@ func failed(w *bufio.Writer) error {
 }
 
 func writeBoard(w *bufio.Writer, c Columns, blocked []Square, f Format) error {
-	n := c.N()
+	n, width := c.N(), ColsOf(c)
 	isBlocked := blockedSet(blocked)
 	for r := range n {
 		if err := failed(w); err != nil {
@@ -154,7 +154,7 @@ func writeBoard(w *bufio.Writer, c Columns, blocked []Square, f Format) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.Write(appendBoardRow(w.AvailableBuffer(), f, n, r, col, isBlocked)); err != nil {
+		if _, err := w.Write(appendBoardRow(w.AvailableBuffer(), f, width, r, col, isBlocked)); err != nil {
 			return err
 		}
 	}

@@ -178,16 +178,21 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestGolden writes an 8-queens solution and a partial board in every
-// format.
+// TestGolden writes an 8-queens solution, a partial board and two boards
+// that are not square (3 rows × 5 columns; 6 rows × 4 columns with a
+// blocked square) in every format.
 func TestGolden(t *testing.T) {
-	sol := Partial{Queens: FromOneBased(1, 5, 8, 6, 3, 7, 2, 4)}
-	part := Partial{Queens: FromOneBased(0, 3, 0, 0, 0, 6), Blocked: []Square{{0, 0}, {4, 2}}}
+	boards := map[string]Partial{
+		"solution8": {Queens: FromOneBased(1, 5, 8, 6, 3, 7, 2, 4)},
+		"partial6":  {Queens: FromOneBased(0, 3, 0, 0, 0, 6), Blocked: []Square{{0, 0}, {4, 2}}},
+		"rect3x5":   {Queens: FromOneBased(1, 3, 5), Cols: 5},
+		"rect6x4":   {Queens: FromOneBased(2, 4, 0, 1, 0, 3), Blocked: []Square{{2, 0}}, Cols: 4},
+	}
 	for _, f := range Formats {
-		for name, b := range map[string]Partial{"solution8": sol, "partial6": part} {
+		for name, b := range boards {
 			var buf bytes.Buffer
 			err := WritePartial(&buf, b, f)
-			if name == "partial6" && (f == List || f == Grid) {
+			if len(b.Blocked) > 0 && (f == List || f == Grid) {
 				if err == nil {
 					t.Errorf("%s wrote blocked squares", f)
 				}

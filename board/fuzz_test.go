@@ -121,7 +121,7 @@ func FuzzParseAll(f *testing.F) {
 }
 
 func checkStream(t *testing.T, text string, format Format, bufSize, lines int) {
-	for rec := range parseAll(strings.NewReader(text), format, bufSize) {
+	for rec := range parseAll(strings.NewReader(text), format, bufSize, 0) {
 		if rec.Line < 1 || rec.Line > lines {
 			t.Fatalf("record at line %d of %d", rec.Line, lines)
 		}

@@ -13,8 +13,9 @@ import (
 // one-line dots board [".Q..","...Q",…] is the dots grammar in a JSON
 // array of strings.
 
-// parseLeetCode reads LeetCode's one-line dots board [".Q..","...Q",…].
-func parseLeetCode(text []byte, lead int) (Partial, error) {
+// parseLeetCode reads LeetCode's one-line dots board [".Q..","...Q",…], of
+// width columns (0: square).
+func parseLeetCode(text []byte, lead, width int) (Partial, error) {
 	var rows []string
 	if err := json.Unmarshal(text, &rows); err != nil {
 		var se *json.SyntaxError
@@ -34,17 +35,21 @@ func parseLeetCode(text []byte, lead int) (Partial, error) {
 	for i, r := range rows {
 		lines[i] = []byte(r)
 	}
-	rec := parseRows(lines, 1, Dots)
+	rec := parseRows(lines, 1, Dots, width)
 	return rec.Board, rec.Err
 }
 
-// parseBlock reads a grid or dots board from its lines (trimmed, non-blank);
-// first is the line number of lines[0]. A block of k·n rows of length n is
-// k boards written without blank lines between them.
-func parseBlock(lines [][]byte, first int, f Format) []Record {
+// parseBlock reads a grid or dots board of cols columns (0: square) from
+// its lines (trimmed, non-blank); first is the line number of lines[0]. A
+// block of k·n rows of length n is k square boards written without blank
+// lines between them; boards of a given width are one a block.
+func parseBlock(lines [][]byte, first int, f Format, cols int) []Record {
 	rows := make([][]byte, len(lines))
 	for i, l := range lines {
 		rows[i] = cells(l)
+	}
+	if cols > 0 {
+		return []Record{parseRows(rows, first, f, cols)}
 	}
 	width := len(rows[0])
 	if width > 0 && len(rows) > width && len(rows)%width == 0 {
@@ -55,12 +60,12 @@ func parseBlock(lines [][]byte, first int, f Format) []Record {
 		if same {
 			var out []Record
 			for k := 0; k < len(rows); k += width {
-				out = append(out, parseRows(rows[k:k+width], first+k, f))
+				out = append(out, parseRows(rows[k:k+width], first+k, f, 0))
 			}
 			return out
 		}
 	}
-	return []Record{parseRows(rows, first, f)}
+	return []Record{parseRows(rows, first, f, 0)}
 }
 
 // cells drops the spaces between the cells of a board row ("0 1 0 0").
@@ -77,8 +82,9 @@ func cells(line []byte) []byte {
 	return out
 }
 
-// parseRows reads the rows of one grid or dots board.
-func parseRows(rows [][]byte, first int, f Format) Record {
+// parseRows reads the rows of one grid or dots board of cols columns (0:
+// square).
+func parseRows(rows [][]byte, first int, f Format, cols int) Record {
 	rec := Record{Line: first, Format: f}
 	n := len(rows)
 	fail := func(row int, format string, args ...any) Record {
@@ -87,7 +93,10 @@ func parseRows(rows [][]byte, first int, f Format) Record {
 	}
 	p := Partial{Queens: New(n)}
 	for r, row := range rows {
-		if len(row) != n {
+		switch {
+		case cols > 0 && len(row) != cols:
+			return fail(r, "row %d has %d squares but the board has %d columns", r+1, len(row), cols)
+		case cols == 0 && len(row) != n:
 			rows := "rows"
 			if n == 1 {
 				rows = "row"

@@ -37,24 +37,31 @@ var crown = [][2]float64{{15, 78}, {9, 30}, {30, 54}, {35, 18}, {50, 48}, {65, 1
 
 const crownPath = "M15 78L9 30L30 54L35 18L50 48L65 18L70 54L91 30L85 78Z M15 83H85V92H15Z"
 
-// layout is the geometry of a detailed picture: cell side and the margin
-// that holds the coordinates.
-type layout struct{ n, cell, margin int }
+// layout is the geometry of a detailed picture of rows × cols squares:
+// cell side and the margin that holds the coordinates.
+type layout struct{ rows, cols, cell, margin int }
 
-func layoutFor(n int) layout {
-	cell := max(1, min(48, 640/n))
+func layoutFor(rows, cols int) layout {
+	long := max(rows, cols)
+	cell := max(1, min(48, 640/long))
 	margin := 0
-	if n <= MaxLabelN {
+	if long <= MaxLabelN {
 		margin = max(18, cell/2+8)
 	}
-	return layout{n, cell, margin}
+	return layout{rows, cols, cell, margin}
 }
 
-func (l layout) side() int { return l.n*l.cell + 2*l.margin }
+// width and height are the picture's size in pixels.
+func (l layout) width() int  { return l.cols*l.cell + 2*l.margin }
+func (l layout) height() int { return l.rows*l.cell + 2*l.margin }
+
+// detailed reports whether a board is drawn square by square, not as
+// density.
+func detailed(c Columns) bool { return max(c.N(), ColsOf(c)) <= MaxDetailN }
 
 func writeSVG(w *bufio.Writer, c Columns, blocked []Square) error {
-	n := c.N()
-	if n > MaxDetailN {
+	n, cols := c.N(), ColsOf(c)
+	if !detailed(c) {
 		img, block, err := density(c)
 		if err != nil {
 			return err
@@ -63,32 +70,39 @@ func writeSVG(w *bufio.Writer, c Columns, blocked []Square) error {
 		if err := png.Encode(&buf, img); err != nil {
 			return err
 		}
-		side := img.Bounds().Dx()
-		fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", side, side, side, side)
+		wd, ht := img.Bounds().Dx(), img.Bounds().Dy()
+		fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", wd, ht, wd, ht)
 		fmt.Fprintf(w, "<title>%d queens, drawn as density: one pixel is %d×%d squares</title>\n", n, block, block)
-		fmt.Fprintf(w, `<image width="%d" height="%d" style="image-rendering:pixelated" href="data:image/png;base64,%s"/>`+"\n", side, side, base64.StdEncoding.EncodeToString(buf.Bytes()))
+		fmt.Fprintf(w, `<image width="%d" height="%d" style="image-rendering:pixelated" href="data:image/png;base64,%s"/>`+"\n", wd, ht, base64.StdEncoding.EncodeToString(buf.Bytes()))
 		_, err = w.WriteString("</svg>\n")
 		return err
 	}
-	l := layoutFor(n)
-	side, cs, m := l.side(), l.cell, l.margin
-	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", side, side, side, side)
-	fmt.Fprintf(w, "<title>%d×%d board, %d queens</title>\n", n, n, queensOf(c))
+	l := layoutFor(n, cols)
+	wd, ht, cs, m := l.width(), l.height(), l.cell, l.margin
+	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", wd, ht, wd, ht)
+	fmt.Fprintf(w, "<title>%d×%d board, %d queens</title>\n", n, cols, queensOf(c))
 	fmt.Fprintf(w, `<defs><pattern id="squares" width="%d" height="%d" patternUnits="userSpaceOnUse">`, 2*cs, 2*cs)
 	fmt.Fprintf(w, `<rect width="%d" height="%d" fill="%s"/><rect x="%d" width="%d" height="%d" fill="%s"/><rect y="%d" width="%d" height="%d" fill="%s"/></pattern>`,
 		2*cs, 2*cs, hex(lightSquare), cs, cs, cs, hex(darkSquare), cs, cs, cs, hex(darkSquare))
 	fmt.Fprintf(w, `<symbol id="queen" viewBox="0 0 100 100"><path d="%s" fill="%s" stroke="%s" stroke-width="4"/></symbol></defs>`+"\n", crownPath, hex(queenColor), hex(white))
 	if m > 0 {
-		fmt.Fprintf(w, `<rect width="%d" height="%d" fill="%s"/>`+"\n", side, side, hex(white))
+		fmt.Fprintf(w, `<rect width="%d" height="%d" fill="%s"/>`+"\n", wd, ht, hex(white))
 		fs := max(10, min(16, cs/2))
 		fmt.Fprintf(w, `<g font-family="sans-serif" font-size="%d" fill="%s" text-anchor="middle" dominant-baseline="central">`+"\n", fs, hex(labelColor))
-		for i := range n {
+		// Column numbers along the top, row numbers down the left.
+		for i := range max(n, cols) {
 			mid := m + i*cs + cs/2
-			fmt.Fprintf(w, `<text x="%d" y="%d">%d</text><text x="%d" y="%d">%d</text>`+"\n", mid, m/2, i+1, m/2, mid, i+1)
+			if i < cols {
+				fmt.Fprintf(w, `<text x="%d" y="%d">%d</text>`, mid, m/2, i+1)
+			}
+			if i < n {
+				fmt.Fprintf(w, `<text x="%d" y="%d">%d</text>`, m/2, mid, i+1)
+			}
+			w.WriteString("\n")
 		}
 		w.WriteString("</g>\n")
 	}
-	fmt.Fprintf(w, `<g transform="translate(%d %d)"><rect width="%d" height="%d" fill="url(#squares)"/>`+"\n", m, m, n*cs, n*cs)
+	fmt.Fprintf(w, `<g transform="translate(%d %d)"><rect width="%d" height="%d" fill="url(#squares)"/>`+"\n", m, m, cols*cs, n*cs)
 	for _, b := range blocked {
 		if err := failed(w); err != nil {
 			return err
@@ -128,7 +142,7 @@ func queensOf(c Columns) int {
 
 func writePNG(w *bufio.Writer, c Columns, blocked []Square) error {
 	var img image.Image
-	if c.N() > MaxDetailN {
+	if !detailed(c) {
 		g, _, err := density(c)
 		if err != nil {
 			return err
@@ -147,13 +161,13 @@ func writePNG(w *bufio.Writer, c Columns, blocked []Square) error {
 // drawBoard paints a detailed board: squares, blocked squares, queens, and
 // coordinates for small boards.
 func drawBoard(c Columns, blocked []Square) (*image.RGBA, error) {
-	n := c.N()
-	l := layoutFor(n)
-	side, cs, m := l.side(), l.cell, l.margin
-	img := image.NewRGBA(image.Rect(0, 0, side, side))
-	fill(img, image.Rect(0, 0, side, side), white)
+	n, cols := c.N(), ColsOf(c)
+	l := layoutFor(n, cols)
+	wd, ht, cs, m := l.width(), l.height(), l.cell, l.margin
+	img := image.NewRGBA(image.Rect(0, 0, wd, ht))
+	fill(img, image.Rect(0, 0, wd, ht), white)
 	for r := range n {
-		for k := range n {
+		for k := range cols {
 			sq := lightSquare
 			if (r+k)%2 == 1 {
 				sq = darkSquare
@@ -180,10 +194,14 @@ func drawBoard(c Columns, blocked []Square) (*image.RGBA, error) {
 	}
 	if m > 0 {
 		scale := max(1, min(3, (m-6)/6))
-		for i := range n {
+		for i := range max(n, cols) {
 			mid := m + i*cs + cs/2
-			drawNumber(img, mid, m/2, i+1, scale)
-			drawNumber(img, m/2, mid, i+1, scale)
+			if i < cols {
+				drawNumber(img, mid, m/2, i+1, scale)
+			}
+			if i < n {
+				drawNumber(img, m/2, mid, i+1, scale)
+			}
 		}
 	}
 	return img, nil
@@ -250,15 +268,15 @@ func drawNumber(img *image.RGBA, cx, cy, v, scale int) {
 	}
 }
 
-// density draws a huge board at most densityPixels wide: each pixel is a
-// block×block group of squares, darker the more queens it holds (on a log
-// scale, so that a lone queen still shows). Cost O(n) time, O(pixels)
-// memory.
+// density draws a huge board at most densityPixels wide and high: each
+// pixel is a block×block group of squares, darker the more queens it
+// holds (on a log scale, so that a lone queen still shows). Cost O(n)
+// time, O(pixels) memory.
 func density(c Columns) (*image.Gray, int, error) {
-	n := c.N()
-	block := (n + densityPixels - 1) / densityPixels
-	side := (n + block - 1) / block
-	counts := make([]uint32, side*side)
+	n, cols := c.N(), ColsOf(c)
+	block := (max(n, cols) + densityPixels - 1) / densityPixels
+	side, high := (cols+block-1)/block, (n+block-1)/block
+	counts := make([]uint32, side*high)
 	var most uint32
 	for r := range n {
 		col, err := column(c, r)
@@ -272,7 +290,7 @@ func density(c Columns) (*image.Gray, int, error) {
 		counts[i]++
 		most = max(most, counts[i])
 	}
-	img := image.NewGray(image.Rect(0, 0, side, side))
+	img := image.NewGray(image.Rect(0, 0, side, high))
 	scale := math.Log1p(float64(most))
 	for i, k := range counts {
 		v := uint8(255)

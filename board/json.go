@@ -9,9 +9,10 @@ import (
 
 // The JSON grammar: an object {"n":4,"queens":[2,4,1,3],"blocked":[[1,1]]}
 // with "n" and "blocked" optional, or a plain array [2,4,1,3]; columns
-// 1-based, 0 for an empty row; squares [row, column], 1-based. Names are
-// matched exactly, each may appear once, numbers are whole. Like the list
-// grammar it has one reader, [jsonScanner], fed a piece at a time.
+// 1-based, 0 for an empty row; squares [row, column], 1-based. A board of
+// N rows × M columns (a [Rect]) adds "cols":M. Names are matched exactly,
+// each may appear once, numbers are whole. Like the list grammar it has
+// one reader, [jsonScanner], fed a piece at a time.
 
 // jsonState is where the scanner stands in the grammar.
 type jsonState uint8
@@ -44,9 +45,10 @@ const (
 	fieldN
 	fieldQueens
 	fieldBlocked
+	fieldCols
 )
 
-var fieldNames = [...]string{"", `"n"`, `"queens"`, `"blocked"`}
+var fieldNames = [...]string{"", `"n"`, `"queens"`, `"blocked"`, `"cols"`}
 
 // maxKeyLen bounds the name held for matching; a longer one is unknown.
 const maxKeyLen = 64
@@ -57,15 +59,18 @@ type jsonScanner struct {
 	pos     int // bytes of the line seen
 	last    int // position of the last byte that is not white space
 	state   jsonState
-	array   bool    // a plain array rather than an object
-	key     []byte  // the name being read, raw, up to maxKeyLen bytes
-	keyAt   int     // where its opening quote stands
-	escaped bool    // the last byte of the name was a backslash
-	field   field   // the member whose value is being read
-	seen    [4]bool // members already read
+	array   bool                  // a plain array rather than an object
+	key     []byte                // the name being read, raw, up to maxKeyLen bytes
+	keyAt   int                   // where its opening quote stands
+	escaped bool                  // the last byte of the name was a backslash
+	field   field                 // the member whose value is being read
+	seen    [len(fieldNames)]bool // members already read
 	num     jsonNumber
 	n       int64 // "n", if seen
 	nTok    string
+	width   int64 // "cols", if seen
+	wTok    string
+	want    int // the board's columns, 0 for a square board
 	cols    columnBuffer
 	bad     int       // first row whose column is out of range of every board, or -1
 	badTok  string    // that column as written
@@ -79,21 +84,24 @@ type jsonScanner struct {
 	err     error
 }
 
-func newJSONScanner(lead int) *jsonScanner {
-	return &jsonScanner{pos: lead, bad: -1, badSq: -1}
+// newJSONScanner starts a board of want columns (0: square) whose first
+// byte fed is at position lead+1.
+func newJSONScanner(lead, want int) *jsonScanner {
+	return &jsonScanner{pos: lead, bad: -1, badSq: -1, want: want}
 }
 
-// parseJSON reads a JSON board held whole, lead bytes into its line.
-func parseJSON(text []byte, lead int) (Partial, error) {
-	s := newJSONScanner(lead)
+// parseJSON reads a JSON board of want columns (0: square) held whole,
+// lead bytes into its line.
+func parseJSON(text []byte, lead, want int) (Partial, error) {
+	s := newJSONScanner(lead, want)
 	s.feed(text)
 	return s.end()
 }
 
 // streamJSON reads a JSON board too long to hold as text, as streamList
 // does a list.
-func streamJSON(br *bufio.Reader, first []byte) (p Partial, err, rerr error) {
-	s := newJSONScanner(0)
+func streamJSON(br *bufio.Reader, first []byte, want int) (p Partial, err, rerr error) {
+	s := newJSONScanner(0, want)
 	s.feed(first)
 	rerr = feedLine(br, s.feed)
 	p, err = s.end()
@@ -169,7 +177,7 @@ func (s *jsonScanner) endKey(pos int) {
 	}
 	switch {
 	case s.field == noField:
-		s.fail(pos, "unknown field %q (want n, queens or blocked)", clip([]byte(name)))
+		s.fail(pos, "unknown field %q (want n, cols, queens or blocked)", clip([]byte(name)))
 	case s.seen[s.field]:
 		s.fail(pos, "the field %s appears twice", fieldNames[s.field])
 	}
@@ -257,7 +265,7 @@ func (s *jsonScanner) token(c byte, pos int) {
 // value starts the value of the member s.field.
 func (s *jsonScanner) value(c byte, pos int) {
 	switch {
-	case s.field == fieldN:
+	case s.field == fieldN || s.field == fieldCols:
 		s.startNumber(c, pos)
 	case c != '[':
 		want := "an array of column numbers"
@@ -358,25 +366,39 @@ func (s *jsonScanner) check() (Partial, error) {
 		}
 		return Partial{}, fmt.Errorf(`"n" is %s but "queens" has %d %s`, s.nTok, n, rows)
 	}
+	width := n
+	if s.want > 0 {
+		width = s.want
+	}
+	if s.seen[fieldCols] && s.width != int64(width) {
+		s.cols.discard()
+		if s.want > 0 {
+			return Partial{}, fmt.Errorf(`"cols" is %s but the board has %d columns`, s.wTok, width)
+		}
+		return Partial{}, fmt.Errorf(`"cols" is %s but the board is square, with %d rows`, s.wTok, n)
+	}
 	p := Partial{Queens: s.cols.finish(), Blocked: s.blocked}
 	for r, c := range p.Queens {
-		if c < Empty || int(c) >= n {
+		if c < Empty || int(c) >= width {
 			v := fmt.Sprint(int(c) + 1)
 			if r == s.bad {
 				v = s.badTok
 			}
-			msg := fmt.Sprintf("queens[%d] (row %d): column %s is out of range 1..%d (0 for an empty row)", r, r+1, v, n)
+			msg := fmt.Sprintf("queens[%d] (row %d): column %s is out of range 1..%d (0 for an empty row)", r, r+1, v, width)
 			if r == s.bad || c < Empty {
 				return Partial{}, errors.New(msg) // not a column of any board
 			}
-			return Partial{}, &locatedProblem{msg, &Problem{Kind: OutOfRange, N: n, Row: r, Col: int(c)}}
+			return Partial{}, &locatedProblem{msg, &Problem{Kind: OutOfRange, N: width, Row: r, Col: int(c)}}
 		}
 	}
 	for i, sq := range p.Blocked {
-		if sq.Row >= n || sq.Col >= n || sq.Row < 0 || sq.Col < 0 {
+		if sq.Row >= n || sq.Col >= width || sq.Row < 0 || sq.Col < 0 {
 			row, col := fmt.Sprint(sq.Row+1), fmt.Sprint(sq.Col+1)
 			if i == s.badSq {
 				row, col = s.badSqAt[0], s.badSqAt[1]
+			}
+			if width != n {
+				return Partial{}, fmt.Errorf("blocked[%d] = [%s, %s] is off the %d×%d board (rows 1..%d, columns 1..%d)", i, row, col, n, width, n, width)
 			}
 			return Partial{}, fmt.Errorf("blocked[%d] = [%s, %s] is off the %d×%d board (rows and columns are 1..%d)", i, row, col, n, n, n)
 		}
@@ -389,7 +411,7 @@ func (s *jsonScanner) startNumber(c byte, pos int) {
 	if c != '-' && (c < '0' || c > '9') {
 		what := "a column number"
 		switch {
-		case s.field == fieldN:
+		case s.field == fieldN || s.field == fieldCols:
 			what = "a whole number"
 		case s.field == fieldBlocked:
 			what = "a row or column number"
@@ -403,8 +425,8 @@ func (s *jsonScanner) startNumber(c byte, pos int) {
 // where names the value being read, for messages: "n", queens[3], blocked[1].
 func (s *jsonScanner) where() string {
 	switch {
-	case s.field == fieldN:
-		return fieldNames[fieldN]
+	case s.field == fieldN || s.field == fieldCols:
+		return fieldNames[s.field]
 	case s.field == fieldBlocked:
 		return fmt.Sprintf("blocked[%d]", len(s.blocked))
 	case s.array:
@@ -424,6 +446,8 @@ func (s *jsonScanner) endNumber() {
 	switch s.field {
 	case fieldN:
 		s.n, s.nTok, s.state = v, s.num.text(), jsMemberEnd
+	case fieldCols:
+		s.width, s.wTok, s.state = v, s.num.text(), jsMemberEnd
 	case fieldQueens:
 		if (v < 0 || v > MaxN) && s.bad < 0 {
 			s.bad, s.badTok = s.cols.n, s.num.text()

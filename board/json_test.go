@@ -79,7 +79,7 @@ func sameJSONAsHeldWhole(t *testing.T, line string) {
 		return
 	}
 	lead := len(line) - len(strings.TrimLeft(line, asciiSpace))
-	want, wantErr := parseJSON(text, lead)
+	want, wantErr := parseJSON(text, lead, 0)
 	recs := streamOf(line, JSON)
 	if len(recs) != 1 {
 		t.Fatalf("%q: %d records", line, len(recs))
@@ -157,7 +157,7 @@ func TestByteOrderMark(t *testing.T) {
 		}
 	}
 	var got []string
-	for rec, err := range parseAll(strings.NewReader(mark+"2 4 1 3\n"+mark+"# comment\n"+mark+".Q..\n...Q\nQ...\n..Q.\n\n"+mark+"3 1 4 2 "+strings.Repeat(" ", 40)), Auto, 16) {
+	for rec, err := range parseAll(strings.NewReader(mark+"2 4 1 3\n"+mark+"# comment\n"+mark+".Q..\n...Q\nQ...\n..Q.\n\n"+mark+"3 1 4 2 "+strings.Repeat(" ", 40)), Auto, 16, 0) {
 		if err != nil || rec.Err != nil {
 			t.Fatalf("line %d: %v, %v", rec.Line, rec.Err, err)
 		}

@@ -51,7 +51,10 @@ type listScanner struct {
 	// limit is the largest 1-based column not worth noting: MaxN while n
 	// is unknown; n when a line held whole is read again to find where
 	// its first column out of range stands.
-	limit  int64
+	limit int64
+	// width is the board's number of columns, 0 when it has as many as
+	// rows (known only at the end).
+	width  int
 	over   int // first row whose column is over limit, or -1
 	overAt int // and where its token starts
 	// overTok is that token as messages quote it.
@@ -59,22 +62,27 @@ type listScanner struct {
 	err     error
 }
 
-// newListScanner starts a line whose first byte fed is at position lead+1.
-func newListScanner(lead int, limit int64) *listScanner {
-	return &listScanner{pos: lead, limit: limit, over: -1}
+// newListScanner starts a line whose first byte fed is at position lead+1,
+// of a board of width columns (0: square).
+func newListScanner(lead int, limit int64, width int) *listScanner {
+	if width > 0 {
+		limit = int64(width)
+	}
+	return &listScanner{pos: lead, limit: limit, width: width, over: -1}
 }
 
-// parseList reads a list held whole; lead is the number of bytes before
-// text on its line. Cost O(len(text)), no allocation beyond the board. A
-// column out of range is named by its character, found by a second pass
-// once n is known.
-func parseList(text []byte, lead int) (Placement, error) {
-	s := newListScanner(lead, MaxN)
+// parseList reads a list held whole, of a board of width columns (0:
+// square); lead is the number of bytes before text on its line. Cost
+// O(len(text)), no allocation beyond the board. A column out of range is
+// named by its character, on a square board found by a second pass once n
+// is known.
+func parseList(text []byte, lead, width int) (Placement, error) {
+	s := newListScanner(lead, MaxN, width)
 	s.feed(text)
 	p, err := s.end()
 	var re *columnRangeError
 	if errors.As(err, &re) {
-		s = newListScanner(lead, int64(re.n))
+		s = newListScanner(lead, int64(re.n), width)
 		s.feed(text)
 		_, err = s.end()
 	}
@@ -86,8 +94,8 @@ func parseList(text []byte, lead int) (Placement, error) {
 // out of range (known only at the end, when n is) is named by its row
 // alone, unless it is out of range of every board. rerr is an error of the
 // reader, or io.EOF when the line was the last.
-func streamList(br *bufio.Reader, first []byte) (p Placement, err, rerr error) {
-	s := newListScanner(0, MaxN)
+func streamList(br *bufio.Reader, first []byte, width int) (p Placement, err, rerr error) {
+	s := newListScanner(0, MaxN, width)
 	s.feed(first)
 	rerr = feedLine(br, s.feed)
 	p, err = s.end()
@@ -263,6 +271,9 @@ func (s *listScanner) end() (Placement, error) {
 	}
 	p := s.cols.finish()
 	n := len(p)
+	if s.width > 0 {
+		n = s.width
+	}
 	for r, c := range p {
 		if int(c) < n {
 			continue

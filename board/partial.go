@@ -7,10 +7,14 @@ import (
 )
 
 // Partial is a board being filled: queens already placed ([Empty] rows have
-// none) and squares on which no queen may go.
+// none) and squares on which no queen may go. A board of another width
+// than its number of rows (a variant's N rows × M columns, read with
+// [ParseAllRect]) has Cols set; the formats write it, and [Partial.Verify]
+// and [Partial.Check], whose rules are the square's, refuse it.
 type Partial struct {
 	Queens  Placement
 	Blocked []Square
+	Cols    int // columns; 0 means square, as many as rows
 }
 
 // Verify reports whether p is a full solution that uses no blocked square:
@@ -30,6 +34,9 @@ func (p Partial) check(full bool) error {
 	if n == 0 {
 		return errors.New("the board has no rows")
 	}
+	if err := p.square(); err != nil {
+		return err
+	}
 	if err := p.blockedOnBoard(); err != nil {
 		return err
 	}
@@ -39,11 +46,14 @@ func (p Partial) check(full bool) error {
 	return CheckBlocked(p.Queens, p.Blocked)
 }
 
-// blockedOnBoard reports the first blocked square off the n×n board.
+// blockedOnBoard reports the first blocked square off the board.
 func (p Partial) blockedOnBoard() error {
-	n := len(p.Queens)
+	n, w := len(p.Queens), p.Width()
 	for i, sq := range p.Blocked {
-		if sq.Row < 0 || sq.Row >= n || sq.Col < 0 || sq.Col >= n {
+		if sq.Row < 0 || sq.Row >= n || sq.Col < 0 || sq.Col >= w {
+			if w != n {
+				return fmt.Errorf("blocked square %d, %v, is off the %d×%d board (rows 1..%d, columns 1..%d)", i+1, sq, n, w, n, w)
+			}
 			return fmt.Errorf("blocked square %d, %v, is off the %d×%d board (rows and columns are 1..%d)", i+1, sq, n, n, n)
 		}
 	}

@@ -22,18 +22,35 @@ import (
 // that of the [Placement] alone, about 4 bytes a row at its peak on Linux
 // (8 elsewhere); other boards are held as text while they are parsed.
 func ParseAll(r io.Reader, f Format) iter.Seq2[Record, error] {
-	return parseAll(r, f, readBuffer)
+	return parseAll(r, f, readBuffer, 0)
+}
+
+// ParseAllRect is [ParseAll] for boards of cols columns and any number of
+// rows, as a variant's N rows × M columns (package variant) are read: a
+// list's columns run 1 … cols, every row of a grid or dots board holds
+// cols squares (boards are then separated by blank or comment lines), and
+// a JSON board's "cols", if given, must be cols. Every board read has
+// Partial.Cols = cols. With cols = 0 it is ParseAll, whose boards are
+// square (a JSON "cols" must then equal the number of rows).
+func ParseAllRect(r io.Reader, f Format, cols int) iter.Seq2[Record, error] {
+	return parseAll(r, f, readBuffer, max(cols, 0))
 }
 
 // readBuffer is the size of the read buffer, and the length from which a
 // list or JSON line is parsed as it streams in rather than held whole.
 const readBuffer = 1 << 16
 
-// parseAll is [ParseAll] with the size of the read buffer (tests make it
-// tiny, so that short lines stream).
-func parseAll(r io.Reader, f Format, bufSize int) iter.Seq2[Record, error] {
+// parseAll is [ParseAllRect] with the size of the read buffer (tests make
+// it tiny, so that short lines stream).
+func parseAll(r io.Reader, f Format, bufSize, cols int) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
-		s := &boardStream{br: bufio.NewReaderSize(r, bufSize), f: f, yield: yield}
+		s := &boardStream{br: bufio.NewReaderSize(r, bufSize), f: f, cols: cols}
+		s.yield = func(rec Record, err error) bool {
+			if cols > 0 && rec.Err == nil && err == nil {
+				rec.Board.Cols = cols
+			}
+			return yield(rec, err)
+		}
 		s.run()
 	}
 }
@@ -42,6 +59,7 @@ func parseAll(r io.Reader, f Format, bufSize int) iter.Seq2[Record, error] {
 type boardStream struct {
 	br    *bufio.Reader
 	f     Format
+	cols  int // the boards' columns, 0 for square boards
 	yield func(Record, error) bool
 	// The lines of the grid or dots board being read, the line number and
 	// leading white space of the first, and its format.
@@ -118,7 +136,7 @@ func (s *boardStream) heldLine(line []byte, lineNo int) bool {
 		return true
 	}
 	rec := Record{Line: lineNo, Format: g}
-	rec.Board, rec.Err = parseLine(text, lead, g)
+	rec.Board, rec.Err = parseLine(text, lead, g, s.cols)
 	return s.yield(rec, nil)
 }
 
@@ -133,10 +151,10 @@ func (s *boardStream) flush() bool {
 		// A one-line grid of several cells cannot be square: it is a
 		// list of 0s and 1s, such as an empty board.
 		rec := Record{Line: s.blockLine, Format: List}
-		rec.Board, rec.Err = parseLine(s.block[0], s.blockLead, List)
+		rec.Board, rec.Err = parseLine(s.block[0], s.blockLead, List, s.cols)
 		recs = []Record{rec}
 	} else {
-		recs = parseBlock(s.block, s.blockLine, s.blockFormat)
+		recs = parseBlock(s.block, s.blockLine, s.blockFormat, s.cols)
 	}
 	s.block = s.block[:0]
 	for _, rec := range recs {
@@ -162,10 +180,10 @@ func (s *boardStream) longLine(chunk []byte, lineNo int) (handled, more bool) {
 		}
 	case List:
 		rec = Record{Line: lineNo, Format: g}
-		rec.Board.Queens, rec.Err, err = streamList(s.br, chunk)
+		rec.Board.Queens, rec.Err, err = streamList(s.br, chunk, s.cols)
 	case JSON:
 		rec = Record{Line: lineNo, Format: g}
-		rec.Board, rec.Err, err = streamJSON(s.br, chunk)
+		rec.Board, rec.Err, err = streamJSON(s.br, chunk, s.cols)
 	default:
 		return false, true
 	}

@@ -15,7 +15,7 @@ import (
 // bytes or more is parsed as it streams in rather than held whole.
 func streamOf(text string, f Format) []Record {
 	var recs []Record
-	for rec := range parseAll(strings.NewReader(text), f, 16) {
+	for rec := range parseAll(strings.NewReader(text), f, 16, 0) {
 		recs = append(recs, rec)
 	}
 	return recs
@@ -31,7 +31,7 @@ func sameAsHeldWhole(t *testing.T, line string) {
 		return
 	}
 	lead := len(line) - len(strings.TrimLeft(line, asciiSpace))
-	want, wantErr := parseList(text, lead)
+	want, wantErr := parseList(text, lead, 0)
 	recs := streamOf(line, List)
 	if len(recs) != 1 {
 		t.Fatalf("%q: %d records", line, len(recs))

@@ -43,26 +43,7 @@ func ParseSymmetry(name string) (Symmetry, error) {
 }
 
 // Map sends square (r, c) of an n×n board to its image under s.
-func (s Symmetry) Map(n, r, c int) (int, int) {
-	m := n - 1
-	switch s {
-	case Rotate90:
-		return c, m - r
-	case Rotate180:
-		return m - r, m - c
-	case Rotate270:
-		return m - c, r
-	case MirrorCols:
-		return r, m - c
-	case MirrorRows:
-		return m - r, c
-	case Transpose:
-		return c, r
-	case AntiTranspose:
-		return m - c, m - r
-	}
-	return r, c
-}
+func (s Symmetry) Map(n, r, c int) (int, int) { return s.MapRect(n, n, r, c) }
 
 // ErrSharedColumn is returned when a symmetry that swaps rows and columns is
 // applied to a board with two queens in one column: the image would have two
@@ -71,21 +52,7 @@ var ErrSharedColumn = errors.New("two queens share a column, so the board cannot
 
 // Apply returns the image of p under s. Rows map to rows for the identity and
 // the mirrors; the other five need at most one queen per column. Cost O(n).
-func (s Symmetry) Apply(p Placement) (Placement, error) {
-	n := len(p)
-	q := New(n)
-	for r, c := range p {
-		if c == Empty {
-			continue
-		}
-		r2, c2 := s.Map(n, r, int(c))
-		if q[r2] != Empty {
-			return nil, ErrSharedColumn
-		}
-		q[r2] = int32(c2)
-	}
-	return q, nil
-}
+func (s Symmetry) Apply(p Placement) (Placement, error) { return s.ApplyRect(p, len(p)) }
 
 // Orbit returns the distinct images of p under D4, in the order of
 // [Symmetries], starting with p itself. For a solution its length is 1, 2, 4
