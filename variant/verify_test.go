@@ -203,3 +203,22 @@ func TestCheckBoard(t *testing.T) {
 		}
 	}
 }
+
+// TestSolutionsStopsWithoutSolutions: a listing that finds no placement
+// for a long while still ends with the context's error. 11 queens on a
+// 12 × 12 torus have no placement, which takes millions of nodes to see;
+// the cancelled search must say so rather than end as if the tree had
+// been searched through.
+func TestSolutionsStopsWithoutSolutions(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var last error
+	n := 0
+	for _, err := range Solutions(ctx, Spec{Rows: 12, Torus: true, Queens: 11}) {
+		last = err
+		n++
+	}
+	if n != 1 || !errors.Is(last, context.Canceled) {
+		t.Errorf("%d pairs, last error %v; want one pair with context.Canceled", n, last)
+	}
+}
