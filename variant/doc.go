@@ -14,7 +14,9 @@
 //
 // [Count] gives the exact total and the classes under the board's
 // symmetries; [Spec.OEIS] names the sequences the numbers are terms of;
-// [Solutions] enumerates the placements; [Verify] checks one;
+// [Solutions] enumerates the placements and [Unique] one of each class
+// (the first of its [Orbit]); [Find] makes one placement, by construction
+// or search, or says why there is none; [Verify] and [Check] check one;
 // [EstimateTree] and [MeasureRate] predict a count's work and time.
 //
 // # Method

@@ -86,9 +86,17 @@ func (s Spec) Square() bool { s = s.Normal(); return s.Rows == s.Cols }
 // TooMany returns a sentence when more pieces are asked for than the board
 // can hold without two sharing a row or column (so the count is 0), or "".
 func (s Spec) TooMany() string {
+	if why := s.tooMany(); why != "" {
+		return why + ", so the count is 0"
+	}
+	return ""
+}
+
+// tooMany is the sentence of TooMany without its conclusion.
+func (s Spec) tooMany() string {
 	s = s.Normal()
 	if m := min(s.Rows, s.Cols); s.Queens > m {
-		return fmt.Sprintf("%d %ss cannot stand on %s without two sharing a row or column (at most %d can), so the count is 0",
+		return fmt.Sprintf("%d %ss cannot stand on %s without two sharing a row or column (at most %d can)",
 			s.Queens, s.Piece, s.boardName(), m)
 	}
 	return ""

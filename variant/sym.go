@@ -3,6 +3,8 @@ package variant
 import (
 	"math/bits"
 	"sync/atomic"
+
+	"github.com/nqueens/nqueens/board"
 )
 
 // symmetry is a symmetry of the board (of g's rows × cols): a map of
@@ -14,22 +16,13 @@ type symmetry struct {
 
 // symmetries returns the board's symmetry group, identity first: the 8 of
 // the square (the torus included: its lines are mapped to lines too) or
-// the 4 of a rectangle.
+// the 4 of a rectangle, those of package board that keep g's rows × cols.
 func (g *geom) symmetries() []symmetry {
-	R, C := g.rows-1, g.cols-1
-	out := []symmetry{
-		{"identity", func(r, c int) (int, int) { return r, c }},
-		{"rot180", func(r, c int) (int, int) { return R - r, C - c }},
-		{"mirror-cols", func(r, c int) (int, int) { return r, C - c }},
-		{"mirror-rows", func(r, c int) (int, int) { return R - r, c }},
-	}
-	if g.rows == g.cols {
-		out = append(out,
-			symmetry{"rot90", func(r, c int) (int, int) { return c, R - r }},
-			symmetry{"rot270", func(r, c int) (int, int) { return C - c, r }},
-			symmetry{"transpose", func(r, c int) (int, int) { return c, r }},
-			symmetry{"anti-transpose", func(r, c int) (int, int) { return C - c, R - r }},
-		)
+	var out []symmetry
+	for _, s := range board.Symmetries {
+		if s.OnRect(g.rows, g.cols) {
+			out = append(out, symmetry{s.String(), func(r, c int) (int, int) { return s.MapRect(g.rows, g.cols, r, c) }})
+		}
 	}
 	return out
 }

@@ -80,22 +80,42 @@ func Verify(s Spec, p board.Placement) error {
 	return nil
 }
 
-// CheckBoard checks the square board p (queens and blocked squares) by
-// the rules of a variant: on a torus (diagonals wrap round the edges) and
-// with piece. With full it must be a solution, a piece on every row;
-// otherwise its pieces need only not attack each other. No piece may stand
-// on a blocked square. The error is a *board.Problem for what is wrong
-// first, as [Verify] finds it, or a plain error for a board of more than
-// MaxSide rows. Cost O(rows² + blocked squares).
+// CheckBoard checks the board p (queens and blocked squares) by the rules
+// of a variant: on a torus (diagonals wrap round the edges) and with
+// piece. With full it must be a solution, a piece on every row; otherwise
+// its pieces need only not attack each other. It is [Check] with any
+// number of pieces.
 func CheckBoard(p board.Partial, torus bool, piece Piece, full bool) error {
+	return Check(p, Spec{Torus: torus, Piece: piece}, !full)
+}
+
+// Check checks the board p, of len(p.Queens) rows and p.Width() columns,
+// by the rules s names (s's Rows and Cols are not read: the board's size
+// is its own): no piece on a blocked square, no two pieces attacking, and
+// s.Queens pieces (0: one on every row); with partial, at most s.Queens
+// (0: any number). The error is a *board.Problem for what is wrong first,
+// as [Verify] finds it, or a plain error for the number of pieces, or for
+// a board past MaxSide rows or columns. Cost O(rows² + blocked squares).
+func Check(p board.Partial, s Spec, partial bool) error {
 	if len(p.Blocked) > 0 {
 		if err := board.CheckBlocked(p.Queens, p.Blocked); err != nil {
 			return err
 		}
 	}
-	s := Spec{Rows: len(p.Queens), Torus: torus, Piece: piece, Queens: p.Queens.Queens()}
-	if s.Queens == 0 || full {
+	want := s.Queens
+	s.Rows, s.Cols = len(p.Queens), p.Width()
+	if want == 0 {
 		s.Queens = s.Rows
+	}
+	if partial {
+		pieces := p.Queens.Queens()
+		if want > 0 && pieces > want {
+			return fmt.Errorf("the board has %d pieces, more than %d", pieces, want)
+		}
+		s.Queens = max(pieces, 1) // an empty board breaks no rule
+		if pieces == 0 {
+			return s.Validate()
+		}
 	}
 	return Verify(s, p.Queens)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
@@ -192,6 +193,9 @@ func TestCheckBoard(t *testing.T) {
 		{"a knight's move round the edge", board.Partial{Queens: board.Placement{0, e, e, e, e, e, e, 2}}, true, Superqueen, false, board.KnightMove},
 		{"an empty row", board.Partial{Queens: board.Placement{0, 2, e, e, e}}, true, Queen, true, board.EmptyRow},
 		{"a blocked square", board.Partial{Queens: board.Placement{0, e, e, e, e}, Blocked: []board.Square{{Row: 0, Col: 0}}}, true, Queen, false, board.Blocked},
+		// An empty partial board breaks no rule, as on the plain board (it
+		// was checked as a full one: "row 1 has no queen").
+		{"an empty partial torus", board.Partial{Queens: board.Placement{e, e, e, e, e}}, true, Queen, false, 0},
 	} {
 		err := CheckBoard(tc.p, tc.torus, tc.piece, tc.full)
 		var p *board.Problem
@@ -220,5 +224,41 @@ func TestSolutionsStopsWithoutSolutions(t *testing.T) {
 	}
 	if n != 1 || !errors.Is(last, context.Canceled) {
 		t.Errorf("%d pairs, last error %v; want one pair with context.Canceled", n, last)
+	}
+}
+
+// TestCheck checks boards by the rules a Spec names, the board's size
+// its own: the number of pieces, exact or at most, and boards of N rows
+// × M columns.
+func TestCheck(t *testing.T) {
+	const e = board.Empty
+	rect := func(cols int, q ...int32) board.Partial { return board.Partial{Queens: q, Cols: cols} }
+	for _, tc := range []struct {
+		name    string
+		p       board.Partial
+		s       Spec
+		partial bool
+		want    string // "" for none; else in the error
+	}{
+		{"3 queens of 3", board.Partial{Queens: board.Placement{0, e, 4, e, 1}}, Spec{Queens: 3}, false, ""},
+		{"2 queens for 3", board.Partial{Queens: board.Placement{0, e, 4, e, e}}, Spec{Queens: 3}, false, "2 pieces, not 3"},
+		{"2 queens of at most 3", board.Partial{Queens: board.Placement{0, e, 4, e, e}}, Spec{Queens: 3}, true, ""},
+		{"4 queens of at most 3", board.Partial{Queens: board.Placement{0, e, 2, 4, 1}}, Spec{Queens: 3}, true, "4 pieces, more than 3"},
+		{"an empty partial torus", board.Partial{Queens: board.Placement{e, e, e, e}}, Spec{Torus: true}, true, ""},
+		{"an empty full torus", board.Partial{Queens: board.Placement{e, e, e, e}}, Spec{Torus: true}, false, "row 1 has no queen"},
+		{"3 rows × 5 columns", rect(5, 0, 2, 4), Spec{}, false, ""},
+		{"a column past 5", rect(5, 0, 2, 5), Spec{}, false, "out of range 1..5"},
+		{"4 on 6 × 9", rect(9, 0, e, 3, 8, e, 7), Spec{Queens: 4}, false, ""},
+		{"a knight's move on 3 × 5", rect(5, 0, 2, e), Spec{Piece: Superqueen}, true, "knight's move"},
+		{"a torus must be square", rect(5, 0, 2, 4), Spec{Torus: true}, false, "square"},
+		{"past 64 rows", board.Partial{Queens: board.New(65)}, Spec{Torus: true}, true, "65 rows is out of range"},
+	} {
+		err := Check(tc.p, tc.s, tc.partial)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want none", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
 	}
 }
