@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,20 +93,26 @@ func TestPageStreamSmooth(t *testing.T) {
 
 // BenchmarkPageStream reports frames per second and the longest task of
 // the page's thread while the trace of 20 queens (100,000 steps) streams in
-// and plays. Issue 24 asks for 50 frames per second and no task over 50 ms.
+// and plays: the median of the runs (a busy machine takes the page's thread
+// away now and then, which the worst run shows), and the worst longest
+// task. Issue 24 asks for 50 frames per second and no task over 50 ms.
 func BenchmarkPageStream(bm *testing.B) {
 	b := newBrowser(bm, Config{})
-	var fps, gap, task, secs, wire float64
+	var fps, task, gap, wire []float64
 	for range bm.N {
 		f := measureStream(b)
-		fps, gap, task, secs, wire = fps+f.FPS, max(gap, f.Gap), max(task, f.Task), secs+f.Seconds, wire+f.Wire
+		fps, task, gap, wire = append(fps, f.FPS), append(task, f.Task), append(gap, f.Gap), append(wire, f.Wire)
+		bm.Logf("%.0f frames/s, the longest frame gap %.0f ms, the longest task %.0f ms, %.0f bytes on the wire", f.FPS, f.Gap, f.Task, f.Wire)
 	}
-	k := float64(bm.N)
-	bm.ReportMetric(fps/k, "fps")
-	bm.ReportMetric(gap, "ms-longest-frame")
-	bm.ReportMetric(task, "ms-longest-task")
-	bm.ReportMetric(secs/k, "s-stream")
-	bm.ReportMetric(wire/k, "wire-bytes")
+	median := func(v []float64) float64 {
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	bm.ReportMetric(median(fps), "fps")
+	bm.ReportMetric(median(gap), "ms-longest-frame")
+	bm.ReportMetric(median(task), "ms-longest-task")
+	bm.ReportMetric(slices.Max(task), "ms-longest-task-worst")
+	bm.ReportMetric(median(wire), "wire-bytes")
 }
 
 // TestPageTraceWire: the 8-queens stack trace, as the page asks for it,

@@ -94,6 +94,7 @@ export class TraceBuilder {
     this.lastAtRow = new Int32Array(n + 1).fill(-1);
     this.solutions = [];
     this.chunk = newChunk(0, chunkSize, n);
+    this.pending = []; // chunks filled since the last take
     this.tree = new TreeBuilder();
   }
 
@@ -101,7 +102,6 @@ export class TraceBuilder {
   add(o) {
     let c = this.chunk;
     if (c.count === this.chunkSize) {
-      this.pending = (this.pending || []);
       this.pending.push(finishChunk(c));
       c = this.chunk = newChunk(this.count, this.chunkSize, this.n);
     }
@@ -184,7 +184,7 @@ export class TraceBuilder {
   // take returns what was built since the last take: {chunks, patterns,
   // solutions, tree} and the buffers to transfer.
   take() {
-    const parts = this.pending || [];
+    const parts = this.pending;
     this.pending = [];
     if (this.chunk.count > 0) {
       parts.push(finishChunk(this.chunk));

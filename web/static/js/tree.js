@@ -82,6 +82,11 @@ export class SearchTree {
     });
     box.addEventListener('keydown', (e) => this.keydown(e));
     if (legend) this.drawLegend(legend);
+    // The box's width and scroll, kept as they change: reading them while
+    // drawing would make the browser lay the page out at every step.
+    this.view = { left: 0, width: 0 };
+    new ResizeObserver(([e]) => { this.view.width = e.contentRect.width; }).observe(box);
+    box.addEventListener('scroll', () => { this.view.left = box.scrollLeft; }, { passive: true });
   }
 
   // drawLegend names each mark of the tree beside the mark itself.
@@ -204,8 +209,9 @@ export class SearchTree {
     this.box.replaceChildren(svg);
     if (hadFocus) this.gs.get(focusNode).focus({ preventScroll: true });
     const cx = x.get(hadFocus ? focusNode : top);
-    if (cx !== undefined && (cx < this.box.scrollLeft || cx > this.box.scrollLeft + this.box.clientWidth)) {
-      this.box.scrollLeft = Math.max(0, cx - this.box.clientWidth / 2);
+    const { left, width } = this.view;
+    if (cx !== undefined && width > 0 && (cx < left || cx > left + width)) {
+      this.box.scrollLeft = this.view.left = Math.max(0, cx - width / 2);
     }
     const rejects = visible - 1 - placements;
     const so = `${group(placements)} node${placements === 1 ? '' : 's'} (placements) and ${group(rejects)} rejected tr${rejects === 1 ? 'y' : 'ies'} so far`;

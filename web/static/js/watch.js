@@ -31,6 +31,7 @@ const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 // scrollWithin scrolls box, and only box, so that el is in its view.
 function scrollWithin(box, el) {
+  if (!el) return;
   const b = box.getBoundingClientRect();
   const r = el.getBoundingClientRect();
   if (r.top < b.top) box.scrollTop -= b.top - r.top;
@@ -363,11 +364,13 @@ export class WatchPanel {
     drawStructure($('watch-data'), this.algo, e, this.n, this.focus);
     const line = e ? e.line - 1 : 0;
     [...$('watch-code').children].forEach((li, i) => {
-      if (i === line) {
-        li.setAttribute('aria-current', 'step');
-        scrollWithin($('watch-code-box'), li);
-      } else li.removeAttribute('aria-current');
+      if (i === line) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
     });
+    // Only the phone's code box is short enough to scroll; measuring it
+    // costs a layout, so it is done only there, and when the line moves.
+    if (narrow.matches && line !== this.codeLine) scrollWithin($('watch-code-box'), $('watch-code').children[line]);
+    this.codeLine = line;
   }
 
   // inView brings, on a narrow screen where the board and the pseudocode
@@ -387,6 +390,7 @@ export class WatchPanel {
 
   drawCode() {
     const ol = $('watch-code');
+    this.codeLine = -1;
     ol.replaceChildren(...strategies.lesson(this.algo).pseudocode.map((text) => {
       const li = document.createElement('li');
       li.textContent = text;
