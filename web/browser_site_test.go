@@ -544,6 +544,7 @@ func BenchmarkSiteStart(bm *testing.B) {
 				throttle(b)
 			}
 			f, s := siteStarts(b, files)
+			bm.Logf("paced %v: %v on a first visit, %v on a second", paced, f.Round(time.Millisecond), s.Round(time.Millisecond))
 			first, second = first+f, second+s
 			b.close()
 		}
