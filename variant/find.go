@@ -62,7 +62,10 @@ const firstLimit = 1 << 10
 //   - anything else: a search, depth first with the tries of each row in a
 //     random order drawn from FindOptions.Seed, restarted with twice the
 //     nodes each time it runs out of them. A run that ends within its
-//     nodes has searched the whole tree: then there is no placement.
+//     nodes has searched the whole tree: then there is no placement. The
+//     tree is the count's (its first piece in column 0 on a torus, else
+//     in the left half; the last piece placed at once), whose nodes
+//     [EstimateTree] estimates.
 //
 // If ctx ends first, Find returns an error wrapping ctx's within a few
 // milliseconds. Cost: O(rows³) for a construction; the search's nodes,
@@ -195,6 +198,20 @@ func (f *finder) dfs(n node) bool {
 	}
 	f.spent++
 	f.total++
+	if n.placed == g.k-1 {
+		// The last piece, as the count's closed form has it: the first
+		// free square of this row or one below, or none.
+		for d := 0; n.row+d < g.rows; d++ {
+			if a := g.lastFree(&n, d); a != 0 {
+				for r := n.row; r < g.rows; r++ {
+					f.p[r] = board.Empty
+				}
+				f.p[n.row+d] = int32(bits.TrailingZeros64(a))
+				return true
+			}
+		}
+		return false
+	}
 	if f.spent > f.limit {
 		f.cut = true
 		return false
@@ -214,7 +231,18 @@ func (f *finder) dfs(n node) bool {
 	}
 	var choices [MaxSide + 1]int8 // columns, and -1 for the row left empty
 	k := 0
-	for a := g.free(&n); a != 0; a &= a - 1 {
+	free := g.free(&n)
+	if n.placed == 0 {
+		// As the count's units do: a turn of the torus's columns, or the
+		// mirror, takes any placement to one whose first piece stands in
+		// column 0, or in the left half.
+		if g.torus {
+			free &= 1
+		} else {
+			free &= 1<<uint((g.cols+1)/2) - 1
+		}
+	}
+	for a := free; a != 0; a &= a - 1 {
 		choices[k] = int8(bits.TrailingZeros64(a))
 		k++
 	}

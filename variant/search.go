@@ -116,21 +116,27 @@ func (g *geom) canSkip(n *node) bool { return g.rows-n.row-1 >= g.k-n.placed }
 func (g *geom) last(n *node) uint64 {
 	var sum int
 	for d := 0; n.row+d < g.rows; d++ {
-		a := n.cols | g.shl(n.ld, d) | g.shr(n.rd, d)
-		if g.super {
-			switch d {
-			case 0:
-				a |= g.knight(n.p1, n.p2)
-			case 1:
-				a |= g.knight(0, n.p1)
-			}
-			if g.torus {
-				a |= g.wrapKnight(n, n.row+d)
-			}
-		}
-		sum += bits.OnesCount64(g.full &^ a)
+		sum += bits.OnesCount64(g.lastFree(n, d))
 	}
 	return uint64(sum)
+}
+
+// lastFree returns the squares of row n.row+d where the last piece may
+// stand, no other piece coming between.
+func (g *geom) lastFree(n *node, d int) uint64 {
+	a := n.cols | g.shl(n.ld, d) | g.shr(n.rd, d)
+	if g.super {
+		switch d {
+		case 0:
+			a |= g.knight(n.p1, n.p2)
+		case 1:
+			a |= g.knight(0, n.p1)
+		}
+		if g.torus {
+			a |= g.wrapKnight(n, n.row+d)
+		}
+	}
+	return g.full &^ a
 }
 
 // stopEvery is how many nodes pass between two looks at the stop flag; a
