@@ -66,11 +66,11 @@ type readCloser struct {
 	io.Closer
 }
 
-// readBoards is board.ParseAll with the reader's failure named after the
-// input it came from.
-func readBoards(in io.Reader, name string, f board.Format) iter.Seq2[board.Record, error] {
+// readBoards is board.ParseAllRect (cols 0: square boards) with the
+// reader's failure named after the input it came from.
+func readBoards(in io.Reader, name string, f board.Format, cols int) iter.Seq2[board.Record, error] {
 	return func(yield func(board.Record, error) bool) {
-		for rec, err := range board.ParseAll(in, f) {
+		for rec, err := range board.ParseAllRect(in, f, cols) {
 			switch {
 			case errors.Is(err, context.Canceled):
 				err = interruptedf("stopped reading %s at line %d", name, rec.Line)

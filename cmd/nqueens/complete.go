@@ -241,7 +241,7 @@ func (o *completeOptions) writeOne(ctx context.Context, w *bufio.Writer, p board
 // readOnePartial reads exactly one board and the format it was read in.
 func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, board.Format, error) {
 	var boards []board.Record
-	for rec, err := range readBoards(in, name, f) {
+	for rec, err := range readBoards(in, name, f, 0) {
 		if err != nil {
 			return board.Partial{}, "", err
 		}

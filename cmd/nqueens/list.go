@@ -39,7 +39,16 @@ stops after K solutions; a reader that goes away (| head) ends the listing
 quietly; Ctrl-C stops it within a second, with exit status 130, saying how
 many solutions were written. -o FILE is written whole or not at all: the
 listing goes to a temporary file beside it, renamed to FILE at the end and
-removed if the listing stops early.`
+removed if the listing stops early.
+
+The variants (docs/variants.md): --torus, --super, --queens K and --cols M
+list the placements of that board in the order of their column lists, an
+empty row (0) after every column, in every format (a board of N rows × M
+columns is drawn M squares wide, and its JSON has "cols"); with --unique,
+one placement of each class under the board's symmetries (8 for a square,
+the torus included, 4 for a rectangle: the group count uses, so that the
+classes listed are as many as count's unique), the first of its orbit,
+with the orbit's size. They are listed on one core.`
 
 // listOptions are the flags and arguments of list.
 type listOptions struct {
@@ -73,7 +82,7 @@ func newListCmd() *cobra.Command {
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines (the same as --format json)")
 	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
 	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores); the order is the same for any number")
-	o.variant = addVariantFlags(cmd, "unique")
+	o.variant = addVariantFlags(cmd)
 	return command(cmd, o)
 }
 
@@ -99,9 +108,6 @@ func (o *listOptions) validate(args []string) error {
 		s, err := o.variant.spec(o.n, o.given)
 		if err != nil {
 			return err
-		}
-		if s.Cols != s.Rows && f != board.List {
-			return usagef("a board of %d rows and %d columns lists in the list format only (a column per row, 0 for an empty row)", s.Rows, s.Cols)
 		}
 		o.spec = &s
 	}
@@ -163,26 +169,39 @@ func (o *listOptions) create() (w io.Writer, commit func(error) error, err error
 }
 
 // runVariant lists the solutions of a variant board (--torus, --queens, …)
-// one at a time.
+// one at a time, or with --unique one of each class.
 func (o *listOptions) runVariant(ctx context.Context) error {
 	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
+	s := *o.spec
+	classes := variant.Unique(ctx, s)
+	if !o.unique {
+		classes = func(yield func(variant.Class, error) bool) {
+			for p, err := range variant.Solutions(ctx, s) {
+				if !yield(variant.Class{Placement: p}, err) {
+					return
+				}
+			}
+		}
+	}
 	err := o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
 		k := 0
 		defer func() { view.update(progressState{Done: k, Units: o.limit}) }()
-		for p, err := range variant.Solutions(ctx, *o.spec) {
+		for c, err := range classes {
 			if err != nil {
+				if ctx.Err() != nil {
+					return interruptedf("list %d stopped after %d solutions", o.n, k)
+				}
 				return err
 			}
 			if err := ctx.Err(); err != nil {
 				return interruptedf("list %d stopped after %d solutions", o.n, k)
 			}
 			k++
-			if o.spec.Cols != o.spec.Rows {
-				// A rectangle: the list format, with columns past N.
-				if _, err := fmt.Fprintln(w, p.String()); err != nil {
-					return err
-				}
-			} else if err := writeListed(w, p, o.f, k, 0); err != nil {
+			var b board.Columns = c.Placement
+			if s.Cols != s.Rows {
+				b = board.Rect{Placement: c.Placement, Width: s.Cols}
+			}
+			if err := writeListed(w, b, o.f, k, c.Size); err != nil {
 				return err
 			}
 			if k == o.limit {
@@ -222,7 +241,7 @@ func (o *listOptions) expected() int {
 // writeListed writes solution k of a stream of solutions one at a time;
 // orbit > 0 is the size of its symmetry class. The text is the one
 // solve.WriteList makes, from the same appenders of package board.
-func writeListed(w io.Writer, p board.Placement, f board.Format, k, orbit int) error {
+func writeListed(w io.Writer, p board.Columns, f board.Format, k, orbit int) error {
 	var b []byte
 	switch {
 	case f == board.JSON:

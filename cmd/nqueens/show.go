@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -17,7 +18,14 @@ downsampled, as queen density per pixel).
 
 --transform applies one of the 8 symmetries of the square (identity, rot90,
 rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
---orbit prints every distinct board the symmetries make of each input board.`
+--orbit prints every distinct board the symmetries make of each input board.
+
+The variants (docs/variants.md): --cols M reads and draws boards of M
+columns (as many rows as they have; a rectangle has 4 symmetries, identity,
+rot180, mirror-cols and mirror-rows), and --torus, --super and --queens K
+check each board by the variant's rules, as verify --partial does (no two
+pieces attacking, at most K): a board that breaks them is drawn all the
+same, with a note on stderr saying why.`
 
 // showOptions are the flags and arguments of show.
 type showOptions struct {
@@ -29,6 +37,7 @@ type showOptions struct {
 	sym                         board.Symmetry
 	orbit, jsonOut              bool
 	path                        string
+	variant                     *variantFlags
 }
 
 func newShowCmd() *cobra.Command {
@@ -40,7 +49,9 @@ func newShowCmd() *cobra.Command {
 		Example: `  echo "2 4 1 3" | nqueens show --format unicode
   nqueens solve 8 | nqueens show --format svg -o queens8.svg
   nqueens solve 12 | nqueens show --format png -o queens12.png
-  echo "1 5 8 6 3 7 2 4" | nqueens show --orbit --format list`,
+  echo "1 5 8 6 3 7 2 4" | nqueens show --orbit --format list
+  echo "1 3 5" | nqueens show --cols 5 --format dots
+  echo "2 4 1 3" | nqueens show --super`,
 		Args: maxArgs(1),
 	}
 	o.format = formatFlag(cmd, board.Unicode, board.Formats)
@@ -57,6 +68,9 @@ func newShowCmd() *cobra.Command {
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
+	o.variant = addVariantFlags(cmd)
+	fl.Lookup("queens").Usage = "check that each board has at most K pieces"
+	fl.Lookup("cols").Usage = "boards of M columns, as many rows as they have (default: square)"
 	cmd.MarkFlagsMutuallyExclusive("orbit", "transform")
 	return command(cmd, o)
 }
@@ -79,6 +93,9 @@ func (o *showOptions) validate(args []string) error {
 		}
 	}
 	o.path = argOr(args, 0, "-")
+	if err := o.variant.check(o.given); err != nil {
+		return err
+	}
 	return o.refuseBinaryToTerminal(o.output, o.f)
 }
 
@@ -89,13 +106,14 @@ func (o *showOptions) run(ctx context.Context) error {
 	}
 	defer in.Close()
 	var boards []board.Partial
-	for rec, err := range readBoards(in, name, o.inf) {
+	for rec, err := range readBoards(in, name, o.inf, o.variant.cols) {
 		if err != nil {
 			return err
 		}
 		if rec.Err != nil {
 			return fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
 		}
+		o.note(name, rec)
 		imgs, err := images(rec.Board, o.sym, o.orbit)
 		if err != nil {
 			return fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
@@ -108,7 +126,7 @@ func (o *showOptions) run(ctx context.Context) error {
 	if len(boards) == 0 {
 		return fmt.Errorf("%s: no board found", name)
 	}
-	if err := board.CheckSize(len(boards[0].Queens), "the "+string(o.f)+" format", board.MaxWriteN(o.f)); err != nil {
+	if err := board.CheckSize(max(len(boards[0].Queens), boards[0].Width()), "the "+string(o.f)+" format", board.MaxWriteN(o.f)); err != nil {
 		return &usageError{err}
 	}
 	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
@@ -124,26 +142,48 @@ func (o *showOptions) run(ctx context.Context) error {
 	})
 }
 
-// images returns p under sym, or with orbit every distinct image of p.
-// The identity returns p itself, so that a large board is not copied.
+// note says on stderr why a board read breaks the rules of the variant
+// flags, if any are given; the board is drawn all the same.
+func (o *showOptions) note(name string, rec board.Record) {
+	if !o.variant.active(o.given) {
+		return
+	}
+	if err := variant.Check(rec.Board, o.variant.rules(), true); err != nil {
+		rules := o.variant.rules()
+		rules.Rows, rules.Cols = len(rec.Board.Queens), rec.Board.Width()
+		if rules.Queens == 0 {
+			rules.Queens = rules.Rows
+		}
+		fmt.Fprintf(o.stderr, "nqueens: %s: line %d: not a placement of %v (drawn as given): %v\n", name, rec.Line, rules, err)
+	}
+}
+
+// images returns p under sym, or with orbit every distinct image of p
+// under the symmetries of its board (4 for a rectangle). The identity
+// returns p itself, so that a large board is not copied.
 func images(p board.Partial, sym board.Symmetry, orbit bool) ([]board.Partial, error) {
 	if sym == board.Identity && !orbit {
 		return []board.Partial{p}, nil
 	}
+	n, cols := len(p.Queens), p.Width()
 	syms := []board.Symmetry{sym}
 	if orbit {
-		syms = board.Symmetries[:]
+		syms = nil
+		for _, s := range board.Symmetries {
+			if s.OnRect(n, cols) {
+				syms = append(syms, s)
+			}
+		}
 	}
 	var out []board.Partial
 	for _, s := range syms {
-		q, err := s.Apply(p.Queens)
+		q, err := s.ApplyRect(p.Queens, cols)
 		if err != nil {
 			return nil, err
 		}
-		img := board.Partial{Queens: q}
-		n := len(q)
+		img := board.Partial{Queens: q, Cols: p.Cols}
 		for _, sq := range p.Blocked {
-			r, c := s.Map(n, sq.Row, sq.Col)
+			r, c := s.MapRect(n, cols, sq.Row, sq.Col)
 			img.Blocked = append(img.Blocked, board.Square{Row: r, Col: c})
 		}
 		dup := false

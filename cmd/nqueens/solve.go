@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/solve"
+	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +37,17 @@ within a second, at any phase.
 Every board is verified before it is printed (random ones always unless
 --no-verify; constructed ones up to N = 10^7), so an invalid board is never
 printed. Board formats (grid, dots, unicode) are limited to N ≤ 1000;
-svg and png draw large boards downsampled, as queen density per pixel.`
+svg and png draw large boards downsampled, as queen density per pixel.
+
+The variants (docs/variants.md; N ≤ 64): --torus, --super, --queens K and
+--cols M print one placement by a construction where one is known (column
+= k·row mod N, such as 2·row on a torus with N prime to 6; a K × K solution
+in the corner of a larger board), else by a search, depth first in a
+random order (seeded, the same every run) and restarted with twice the
+nodes each time, which also proves that there is none. Where there is none
+(a torus with N not prime to 6, Pólya; superqueens for 2 ≤ N ≤ 9) it says
+why, exit 1. A search that finds nothing in its first 33554432 nodes
+estimates the whole search and, past an hour, asks for --yes.`
 
 // solveOptions are the flags and arguments of solve.
 type solveOptions struct {
@@ -48,6 +59,8 @@ type solveOptions struct {
 	random, noVerify, jsonOut bool
 	yes                       bool
 	seed                      uint64
+	variant                   *variantFlags
+	spec                      *variant.Spec // of the variant flags, if given
 }
 
 func newSolveCmd() *cobra.Command {
@@ -59,7 +72,9 @@ func newSolveCmd() *cobra.Command {
 		Example: `  nqueens solve 8 --format unicode
   nqueens solve 1000000000 --format list | tail -c 40
   nqueens solve 10000000 --random --seed 7 -o queens.txt
-  nqueens solve 100000 --random --format png -o big.png`,
+  nqueens solve 100000 --random --format png -o big.png
+  nqueens solve 11 --torus --format dots
+  nqueens solve 20 --super --json`,
 		Args: exactArgs(1, "N"),
 	}
 	o.format = formatFlag(cmd, board.List, board.Formats)
@@ -70,6 +85,8 @@ func newSolveCmd() *cobra.Command {
 	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
 	fl.BoolVar(&o.yes, "yes", false, "start a --random solve that needs more than 1 GiB of memory")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
+	fl.Lookup("yes").Usage = "start a --random solve that needs more than 1 GiB of memory, or a variant's search estimated over an hour"
+	o.variant = addVariantFlags(cmd, "random", "seed", "no-verify")
 	return command(cmd, o)
 }
 
@@ -93,6 +110,18 @@ func (o *solveOptions) validate(args []string) error {
 	if o.n, err = parseN(args[0], "solve", board.MaxN); err != nil {
 		return err
 	}
+	if o.variant.active(o.given) {
+		if o.n > variant.MaxSide {
+			return usagef("n = %d is out of range for a variant (1..%d)", o.n, variant.MaxSide)
+		}
+		s, err := o.variant.spec(o.n, o.given)
+		if err != nil {
+			return err
+		}
+		if !plain(s) {
+			o.spec = &s
+		}
+	}
 	if limit := board.MaxWriteN(o.f); o.n > limit {
 		return usagef("%v; use list, json, svg or png", &board.SizeError{Op: "the " + string(o.f) + " format", N: o.n, Max: limit})
 	}
@@ -100,6 +129,9 @@ func (o *solveOptions) validate(args []string) error {
 }
 
 func (o *solveOptions) run(ctx context.Context) error {
+	if o.spec != nil {
+		return o.runVariant(ctx)
+	}
 	var sol board.Columns
 	if o.random {
 		p, err := o.solveRandom(ctx)

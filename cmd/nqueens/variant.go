@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
@@ -46,18 +51,35 @@ func (v *variantFlags) active(given func(string) bool) bool {
 	return false
 }
 
-// spec returns the variant of n rows that the flags name, or a usage
-// error for one that is not defined.
-func (v *variantFlags) spec(n int, given func(string) bool) (variant.Spec, error) {
-	s := variant.Spec{Rows: n, Torus: v.torus, Queens: v.queens, Cols: v.cols}
+// check reports a flag out of range as a usage error.
+func (v *variantFlags) check(given func(string) bool) error {
+	if given("cols") && (v.cols < 1 || v.cols > variant.MaxSide) {
+		return usagef("--cols must be between 1 and %d, got %d", variant.MaxSide, v.cols)
+	}
+	if given("queens") && v.queens < 1 {
+		return usagef("--queens must be 1 or more, got %d", v.queens)
+	}
+	return nil
+}
+
+// rules returns the rules the flags name, for the commands that read
+// boards of their own size (verify, show): the torus, the piece and
+// --queens (0 when not given: one on every row); Rows and Cols are 0.
+func (v *variantFlags) rules() variant.Spec {
+	s := variant.Spec{Torus: v.torus, Queens: v.queens}
 	if v.super {
 		s.Piece = variant.Superqueen
 	}
-	if given("cols") && (v.cols < 1 || v.cols > variant.MaxSide) {
-		return s, usagef("--cols must be between 1 and %d, got %d", variant.MaxSide, v.cols)
-	}
-	if given("queens") && v.queens < 1 {
-		return s, usagef("--queens must be 1 or more, got %d", v.queens)
+	return s
+}
+
+// spec returns the variant of n rows that the flags name, or a usage
+// error for one that is not defined.
+func (v *variantFlags) spec(n int, given func(string) bool) (variant.Spec, error) {
+	s := v.rules()
+	s.Rows, s.Cols = n, v.cols
+	if err := v.check(given); err != nil {
+		return s, err
 	}
 	if v.torus && given("cols") && v.cols != n {
 		return s, usagef("--torus needs a square board: --cols %d differs from N = %d", v.cols, n)
@@ -143,4 +165,71 @@ func printVariantResult(w io.Writer, r variant.Result, jsonOut bool) error {
 	}
 	_, err := fmt.Fprintf(w, "total %s%s\nunique %s%s)\n", r.Total, t, r.Unique, u)
 	return err
+}
+
+// searchBudget is the nodes a variant's solve searches before it
+// estimates the whole search (about a second); tests make it smaller.
+var searchBudget uint64 = 1 << 25
+
+// runVariant prints one placement of the variant o.spec, or says why
+// there is none.
+func (o *solveOptions) runVariant(ctx context.Context) error {
+	s := *o.spec
+	start := time.Now()
+	found, err := variant.Find(ctx, s, variant.FindOptions{Seed: o.seed, MaxNodes: searchBudget})
+	if errors.Is(err, variant.ErrMaxNodes) {
+		rate := float64(found.Nodes) / max(time.Since(start).Seconds(), 1e-9)
+		if err := o.checkSearch(ctx, s, found.Nodes, rate); err != nil {
+			return err
+		}
+		view := newProgressView(o.stderr, "solve "+s.String(), "runs", false)
+		found, err = variant.Find(ctx, s, variant.FindOptions{Seed: o.seed, Progress: func(nodes uint64, runs int) {
+			view.update(progressState{Done: runs, Nodes: count.U128(nodes)})
+		}})
+		view.finish(err == nil)
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return interruptedf("the search for %v stopped after %d nodes, having found none", s, found.Nodes)
+	case err != nil:
+		return err
+	case found.Placement == nil:
+		return &failure{code: 1, msg: fmt.Sprintf("there is no placement of %v: %s", s, found.How)}
+	}
+	// Find checked it; so does every board solve prints, here too.
+	if err := variant.Verify(s, found.Placement); err != nil {
+		return fmt.Errorf("internal error, the placement of %v found is invalid: %w", s, err)
+	}
+	if took := time.Since(start); took > reportAfter {
+		fmt.Fprintf(o.stderr, "nqueens: %v: found by %s in %s\n", s, found.How, took.Round(time.Millisecond))
+	}
+	var sol board.Columns = found.Placement
+	if s.Cols != s.Rows {
+		sol = board.Rect{Placement: found.Placement, Width: s.Cols}
+	}
+	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
+}
+
+// restartFactor bounds the nodes of a search that ends without a
+// placement against those of its tree: the run that goes through the
+// tree may have up to twice its nodes, and the runs before it as many as
+// that one.
+const restartFactor = 3
+
+// checkSearch estimates how long the search for a placement of s, which
+// found none in its first nodes at rate nodes per second, may take to go
+// through its whole tree, and refuses it over longRun without --yes.
+func (o *solveOptions) checkSearch(ctx context.Context, s variant.Spec, nodes uint64, rate float64) error {
+	e, err := variant.EstimateTree(ctx, s, 2000, 1)
+	if err != nil {
+		return err
+	}
+	secs := restartFactor * e.Nodes / rate
+	what := fmt.Sprintf("no placement of %v in the first %d nodes of the search; going through the whole tree may take up to about %s (%.3g ± %.1g nodes, searched up to %d times over by the restarts, at %.3g nodes/s; an estimate, which puts the placements at about %.2g)",
+		s, nodes, formatSeconds(secs), e.Nodes, e.NodesErr, restartFactor, rate, e.Total)
+	if secs > longRun.Seconds() && !o.yes {
+		return usagef("%s; add --yes to search on (Ctrl-C stops it)", what)
+	}
+	fmt.Fprintf(o.stderr, "nqueens: %s: searching on (Ctrl-C stops it)\n", what)
+	return nil
 }

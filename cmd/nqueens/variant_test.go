@@ -90,8 +90,10 @@ func TestListVerifyVariants(t *testing.T) {
 	if code != 0 || strings.Count(out, "\n") != 14 {
 		t.Errorf("list 3 --cols 5: exit %d, %q", code, out)
 	}
-	if code, _, errOut := runCLI("list", "3", "--cols", "5", "--format", "dots"); code != 2 || !strings.Contains(errOut, "list format only") {
-		t.Errorf("dots of a rectangle: exit %d, %q", code, errOut)
+	// A rectangle in a board format: 3 rows of 5 squares (it was refused,
+	// the list format only).
+	if code, out, _ := runCLI("list", "3", "--cols", "5", "--format", "dots", "--limit", "1"); code != 0 || out != "# solution 1\nQ....\n..Q..\n....Q\n" {
+		t.Errorf("dots of a rectangle: exit %d, %q", code, out)
 	}
 	_, sols, _ := runCLI("list", "7", "--torus")
 	if code, out, _ := runCLIIn(sols, "verify", "--torus"); code != 0 || strings.Count(out, "ok") != 28 {

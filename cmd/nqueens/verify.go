@@ -20,7 +20,7 @@ type verifyOptions struct {
 	inFormat         string
 	f                board.Format
 	path             string
-	torus, super     bool
+	variant          *variantFlags
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -39,27 +39,37 @@ column lists ("2 4 1 3", "[2,4,1,3]"), 0/1 grids, dot boards (".Q.."), JSON
 ({"n":4,"queens":[2,4,1,3]}). Board formats are separated by blank lines;
 lists and JSON take one line each.
 
+The variants (docs/variants.md) are checked by their rules: --torus
+(diagonals and knight moves wrap round the edges), --super (superqueens,
+which also attack by a knight's move), --queens K (exactly K pieces, rows
+may be empty; with --partial, at most K) and --cols M (boards of M columns,
+as many rows as they have; JSON boards may say "cols":M).
+
 Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 		Example: `  echo "2 4 1 3" | nqueens verify
   nqueens list 8 | nqueens verify --json
-  nqueens verify boards.txt --partial`,
+  nqueens verify boards.txt --partial
+  nqueens list 6 --cols 9 --queens 4 | nqueens verify --cols 9 --queens 4`,
 		Args: maxArgs(1),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&o.inFormat, "format", "f", "auto", "input format: auto, list, grid, dots, json")
 	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object per board")
 	fl.BoolVar(&o.partial, "partial", false, "accept empty rows: check only that no two queens attack each other")
-	fl.BoolVar(&o.torus, "torus", false, "check on a torus: diagonals (and knight moves) wrap round the edges")
-	fl.BoolVar(&o.super, "super", false, "check superqueens: queens that also move as a knight")
+	o.variant = addVariantFlags(cmd)
+	fl.Lookup("queens").Usage = "K pieces on each board, rows may be empty (with --partial: at most K)"
+	fl.Lookup("cols").Usage = "boards of M columns, as many rows as they have (default: square)"
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(append([]string{"auto"}, formatNames(board.InputFormats)...), cobra.ShellCompDirectiveNoFileComp))
 	return command(cmd, o)
 }
 
 func (o *verifyOptions) validate(args []string) error {
 	var err error
-	o.f, err = inputFormat(o.inFormat)
+	if o.f, err = inputFormat(o.inFormat); err != nil {
+		return err
+	}
 	o.path = argOr(args, 0, "-")
-	return err
+	return o.variant.check(o.given)
 }
 
 func (o *verifyOptions) run(ctx context.Context) error {
@@ -72,39 +82,23 @@ func (o *verifyOptions) run(ctx context.Context) error {
 	if o.partial {
 		check = board.Partial.Check
 	}
-	if o.torus || o.super {
-		check = o.variantCheck(check)
+	if o.variant.active(o.given) {
+		// Every board by the variant's rules, at its own size; one past
+		// the variants' 64 rows is an error, never the plain board's
+		// verdict.
+		rules := o.variant.rules()
+		check = func(p board.Partial) error { return variant.Check(p, rules, o.partial) }
 	}
 	return o.writeOutput(ctx, "", func(w *bufio.Writer) error {
-		return verifyAll(w, readBoards(in, name, o.f), name, check, o.jsonOut)
+		return verifyAll(w, readBoards(in, name, o.f, o.variant.cols), name, check, o.jsonOut, o.variant.cols)
 	})
 }
 
-// variantCheck checks a board by the rules of --torus and --super, after
-// plain (which checks blocked squares, and which a variant's stricter rule
-// does not loosen except for the torus's wrapped diagonals, checked here).
-func (o *verifyOptions) variantCheck(plain func(board.Partial) error) func(board.Partial) error {
-	piece := variant.Queen
-	if o.super {
-		piece = variant.Superqueen
-	}
-	return func(p board.Partial) error {
-		if len(p.Queens) == 0 || len(p.Queens) > variant.MaxSide {
-			if len(p.Blocked) > 0 {
-				if err := board.CheckBlocked(p.Queens, p.Blocked); err != nil {
-					return err
-				}
-			}
-			return plain(p)
-		}
-		return variant.CheckBoard(p, o.torus, piece, !o.partial)
-	}
-}
-
-// verifyAll prints a verdict for each board of boards and fails (exit 1)
-// if any board is not a solution. With more than one board, each line
-// starts with the line number where its board begins.
-func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name string, check func(board.Partial) error, jsonOut bool) error {
+// verifyAll prints a verdict for each board of boards, of cols columns (0:
+// square), and fails (exit 1) if any board is not a solution. With more
+// than one board, each line starts with the line number where its board
+// begins.
+func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name string, check func(board.Partial) error, jsonOut bool, cols int) error {
 	next, stop := iter.Pull2(boards)
 	defer stop()
 	bad, total := 0, 0
@@ -117,7 +111,7 @@ func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name stri
 			return err
 		}
 		following, ferr, more := next()
-		v := verdictOf(rec, check)
+		v := verdictOf(rec, check, cols)
 		if !v.OK {
 			bad++
 		}
@@ -164,26 +158,34 @@ func writeVerdict(w io.Writer, v verdict, numbered bool) error {
 type verdict struct {
 	Line      int            `json:"line"`
 	N         int            `json:"n,omitempty"`
+	Cols      int            `json:"cols,omitempty"` // a board that is not square
 	OK        bool           `json:"ok"`
 	Error     string         `json:"error,omitempty"`
 	Problem   *board.Problem `json:"problem,omitempty"`
 	Malformed bool           `json:"malformed,omitempty"`
 }
 
-func verdictOf(rec board.Record, check func(board.Partial) error) verdict {
+func verdictOf(rec board.Record, check func(board.Partial) error, cols int) verdict {
 	v := verdict{Line: rec.Line}
 	var p *board.Problem
 	switch {
 	case errors.As(rec.Err, &p):
 		// A well-formed board with a column past n is a board, not a
-		// malformed text: the problem is its column.
+		// malformed text: the problem is its column. On a board of
+		// given columns the columns are all that is known of its size.
 		v.N, v.Error, v.Problem = p.N, rec.Err.Error(), p
+		if cols > 0 {
+			v.N, v.Cols = 0, cols
+		}
 		return v
 	case rec.Err != nil:
 		v.Error, v.Malformed = "malformed: "+rec.Err.Error(), true
 		return v
 	}
 	v.N = len(rec.Board.Queens)
+	if w := rec.Board.Width(); w != v.N {
+		v.Cols = w
+	}
 	if err := check(rec.Board); err != nil {
 		v.Error = err.Error()
 		errors.As(err, &v.Problem)
