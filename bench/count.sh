@@ -142,7 +142,12 @@ echo "# load average after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
 head -4 "$out" | sed 's/^# //'
 echo "Raw figures: $out"
 echo
-$benchstat -col /impl "$out"
+# benchstat: medians and their spread, each column against the first (the
+# quadrant join if it ran, else the baseline); the seed only in the table
+# below.
+cols="$baseline-1w nqueens-1w nqueens-$(nproc)w"
+[ -n "$quad" ] && cols="quadrant-1t $cols"
+$benchstat -col "/impl@($cols)" -filter '-/impl:seed' "$out"
 echo
 echo "Minimum of $reps alternating runs (wall seconds of the whole process):"
 echo
