@@ -72,7 +72,9 @@ func newListCmd() *cobra.Command {
 		Long:  listLong,
 		Example: `  nqueens list 6
   nqueens list 8 --unique --format dots
-  nqueens list 12 --limit 5 --json`,
+  nqueens list 12 --limit 5 --json
+  nqueens list 10 --super --unique
+  nqueens list 6 --cols 9 --queens 4 --format dots --limit 2`,
 		Args: exactArgs(1, "N"),
 	}
 	o.format = formatFlag(cmd, board.List, listFormats)
