@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"math/big"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,22 +19,10 @@ const maxCompareN = 12
 // brute-force method that would need longer is marked out of reach.
 const compareTimeout = time.Second
 
-// compareJSON is one strategy's row of GET /api/compare.
-type compareJSON struct {
-	Algorithm string            `json:"algorithm"`
-	Status    string            `json:"status"` // ok, timeout or skipped (out of reach)
-	Counters  *classic.Counters `json:"counters,omitempty"`
-	Seconds   float64           `json:"seconds,omitempty"` // one whole run
-	// A skipped brute-force method: its candidates (exact, by Formula) and
-	// the time they would take at the rate measured.
-	Candidates *big.Int `json:"candidates,omitempty"`
-	Formula    string   `json:"formula,omitempty"`
-	Estimate   float64  `json:"estimate_s,omitempty"`
-}
-
 // handleCompare runs every classic strategy for ?n= (or those of
 // ?algos=a,b,…) as `nqueens compare N --timeout 1s --json` does
-// (classic.Measure), for the page's cost chart and the race's summary.
+// (classic.Compare, the rows in the same shape), for the page's cost chart
+// and the race's summary.
 func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	q, err := query(r, "n", "algos")
 	if err != nil {
@@ -58,32 +45,22 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 			only = append(only, name)
 		}
 	}
-	var out []compareJSON
+	var list []classic.Strategy
 	for _, a := range classic.All() {
 		if _, ok := classic.LessonOf(a); !ok {
 			continue // fast is no classic strategy
 		}
-		if only != nil && !slices.Contains(only, a.Name()) {
-			continue
+		if only == nil || slices.Contains(only, a.Name()) {
+			list = append(list, a)
 		}
-		m, err := classic.Measure(yielding(r.Context()), a, n, compareTimeout)
-		if err != nil {
-			var se *classic.SizeError
-			if errors.As(err, &se) {
-				return badRequest("%v", err)
-			}
-			return err
+	}
+	out, err := classic.Compare(yielding(r.Context()), list, n, compareTimeout)
+	if err != nil {
+		var se *classic.SizeError
+		if errors.As(err, &se) {
+			return badRequest("%v", err)
 		}
-		row := compareJSON{Algorithm: a.Name(), Status: m.Status}
-		if m.Status == "skipped" {
-			row.Candidates, row.Estimate = m.Candidates, m.Seconds
-			row.Formula = a.(classic.Estimator).Formula()
-		} else {
-			c := m.Counters
-			c.Elapsed = 0
-			row.Counters, row.Seconds = &c, m.PerRun.Seconds()
-		}
-		out = append(out, row)
+		return err
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

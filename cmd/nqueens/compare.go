@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -70,95 +69,57 @@ func (o *compareOptions) validate(args []string) error {
 }
 
 func (o *compareOptions) run(ctx context.Context) error {
-	rows := make([]compareRow, 0, len(o.list))
-	for _, s := range o.list {
-		r, err := compareOne(ctx, s, o.n, o.timeout)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, r)
-	}
-	relativeToBitmask(rows)
-	if o.jsonOut {
-		return writeCompareJSON(o.stdout, o.n, rows)
-	}
-	return writeCompareTable(o.stdout, rows)
-}
-
-// compareRow is one algorithm's line of the table.
-type compareRow struct {
-	name     string
-	status   string // "ok", "skipped" or "timeout"
-	counters classic.Counters
-	perRun   time.Duration // average over runs
-	runs     int
-	relative float64 // perRun / bitmask's; 0 when unknown
-	note     string
-	classic  bool // one of the classic strategies, which count reads
-}
-
-// compareOne runs s for n within timeout (classic.Measure). Only a
-// cancellation of ctx itself (Ctrl-C) is an error.
-func compareOne(ctx context.Context, s classic.Strategy, n int, timeout time.Duration) (compareRow, error) {
-	_, isClassic := classic.LessonOf(s)
-	r := compareRow{name: s.Name(), status: "ok", classic: isClassic}
-	m, err := classic.Measure(ctx, s, n, timeout)
+	rows, err := classic.Compare(ctx, o.list, o.n, o.timeout)
 	var se *classic.SizeError
 	if errors.As(err, &se) {
-		return r, &usageError{err}
+		return &usageError{err}
 	} else if err != nil {
-		return r, err
+		return err
 	}
-	r.status, r.counters, r.perRun, r.runs = m.Status, m.Counters, m.PerRun, m.Runs
-	switch m.Status {
+	if o.jsonOut {
+		for _, r := range rows {
+			if err := writeJSONLine(o.stdout, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return writeCompareTable(o.stdout, rows, o.timeout)
+}
+
+// compareNote says why a row has no time of a whole run, or "".
+func compareNote(r classic.Comparison, timeout time.Duration) string {
+	switch r.Status {
 	case "skipped":
-		r.note = fmt.Sprintf("skipped: %s candidates would take about %s at the measured %s candidates/s (--timeout %v)",
-			groupBig(m.Candidates), roughDuration(m.Seconds), roughRate(m.Rate), timeout)
+		return fmt.Sprintf("skipped: %s candidates would take about %s at the measured %s candidates/s (--timeout %v)",
+			groupBig(r.Candidates), roughDuration(r.Estimate), roughRate(r.Rate), timeout)
 	case "timeout":
-		r.note = fmt.Sprintf("stopped at --timeout %v: the counts are those reached by then", timeout)
+		return fmt.Sprintf("stopped at --timeout %v: the counts are those reached by then", timeout)
 	}
-	return r, nil
+	return ""
 }
 
-func relativeToBitmask(rows []compareRow) {
-	var ref time.Duration
-	for _, r := range rows {
-		if r.name == "bitmask" && r.status == "ok" {
-			ref = r.perRun
-		}
-	}
-	if ref <= 0 {
-		return
-	}
-	for i := range rows {
-		if rows[i].status == "ok" {
-			rows[i].relative = float64(rows[i].perRun) / float64(ref)
-		}
-	}
-}
-
-func writeCompareTable(w io.Writer, rows []compareRow) error {
+func writeCompareTable(w io.Writer, rows []classic.Comparison, timeout time.Duration) error {
 	table := [][]string{{"algorithm", "solutions", "nodes", "tries", "reads", "time", "vs bitmask"}}
 	var notes []string
 	for _, r := range rows {
-		line := []string{r.name, "-", "-", "-", "-", "-", "-"}
-		if r.status != "skipped" {
-			c := r.counters
+		line := []string{r.Algorithm, "-", "-", "-", "-", "-", "-"}
+		if c := r.Counters; c != nil {
 			line[1], line[2], line[3] = classic.Group(c.Solutions), classic.Group(c.Nodes), classic.Group(c.Tries)
-			if r.classic {
-				line[4] = classic.Group(c.Reads)
+			if c.Reads != nil {
+				line[4] = classic.Group(*c.Reads)
 			}
-			line[5] = roundDuration(r.perRun).String()
-			if r.status == "timeout" {
+			line[5] = roundDuration(time.Duration(r.Seconds * float64(time.Second))).String()
+			if r.Status == "timeout" {
 				line[5] = ">" + line[5]
 			}
-			if r.relative > 0 {
-				line[6] = formatRelative(r.relative)
+			if r.RelativeToBitmask > 0 {
+				line[6] = formatRelative(r.RelativeToBitmask)
 			}
 		}
 		table = append(table, line)
-		if r.note != "" {
-			notes = append(notes, r.name+": "+r.note)
+		if note := compareNote(r, timeout); note != "" {
+			notes = append(notes, r.Algorithm+": "+note)
 		}
 	}
 	// Names flush left, numbers flush right; notes are too long for a
@@ -186,50 +147,6 @@ func writeCompareTable(w io.Writer, rows []compareRow) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func writeCompareJSON(w io.Writer, n int, rows []compareRow) error {
-	for _, r := range rows {
-		out := struct {
-			N         int     `json:"n"`
-			Algorithm string  `json:"algorithm"`
-			Status    string  `json:"status"`
-			Counters  any     `json:"counters,omitempty"`
-			Runs      int     `json:"runs,omitempty"`
-			Relative  float64 `json:"relative_to_bitmask,omitempty"`
-			Note      string  `json:"note,omitempty"`
-		}{N: n, Algorithm: r.name, Status: r.status, Runs: r.runs, Relative: r.relative, Note: r.note}
-		if r.status != "skipped" {
-			c := r.counters
-			c.Elapsed = r.perRun
-			out.Counters = c
-			if !r.classic {
-				out.Counters = engineCounters(c) // its reads mean nothing
-			}
-		}
-		line, err := json.Marshal(out)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintf(w, "%s\n", line); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// engineCounters are the counters of a counting engine (fast), which has no
-// reads: the classic counters without that field.
-func engineCounters(c classic.Counters) any {
-	return struct {
-		Nodes      uint64 `json:"nodes"`
-		Tries      uint64 `json:"tries"`
-		Placed     uint64 `json:"placed"`
-		Rejected   uint64 `json:"rejected"`
-		Backtracks uint64 `json:"backtracks"`
-		Solutions  uint64 `json:"solutions"`
-		Elapsed    int64  `json:"elapsed_ns,omitempty"`
-	}{c.Nodes, c.Tries, c.Placed, c.Rejected, c.Backtracks, c.Solutions, int64(c.Elapsed)}
 }
 
 // roundDuration keeps three significant digits: 187ms, 24.4µs, 1.72s.

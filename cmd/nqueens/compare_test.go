@@ -2,29 +2,27 @@ package main
 
 import (
 	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/web"
 )
 
-type compareLine struct {
-	N         int
-	Algorithm string
-	Status    string
-	Counters  *struct{ Nodes, Tries, Solutions uint64 }
-	Relative  float64 `json:"relative_to_bitmask"`
-	Note      string
-}
-
-func compareJSON(t *testing.T, args ...string) []compareLine {
+func compareJSON(t *testing.T, args ...string) []classic.Comparison {
 	t.Helper()
 	out, _, err := classicExec(t, append([]string{"compare", "--json"}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []compareLine
+	var lines []classic.Comparison
 	for _, s := range strings.Split(strings.TrimSpace(out), "\n") {
-		var l compareLine
+		var l classic.Comparison
 		if err := json.Unmarshal([]byte(s), &l); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
@@ -39,11 +37,14 @@ func TestCompareAgrees(t *testing.T) {
 		t.Fatalf("%d lines, want every algorithm", len(lines))
 	}
 	for _, l := range lines {
-		if l.Status != "ok" || l.Counters == nil || l.Counters.Solutions != 4 || l.Relative <= 0 {
+		if l.Status != "ok" || l.Counters == nil || l.Counters.Solutions != 4 || l.RelativeToBitmask <= 0 || l.N != 6 {
 			t.Errorf("%+v: want ok, 4 solutions, a relative time", l)
 		}
-		if l.Algorithm == "bitmask" && l.Relative != 1 {
-			t.Errorf("bitmask relative to itself is %v", l.Relative)
+		if l.Algorithm == "bitmask" && l.RelativeToBitmask != 1 {
+			t.Errorf("bitmask relative to itself is %v", l.RelativeToBitmask)
+		}
+		if (l.Counters.Reads == nil) != (l.Algorithm == "fast") {
+			t.Errorf("%s: reads %v: want them for every classic strategy, none for fast", l.Algorithm, l.Counters.Reads)
 		}
 	}
 	if lines[0].Algorithm != "brute-combinations" || lines[0].Counters.Nodes != 1947792 {
@@ -59,13 +60,52 @@ func TestCompareSkips(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second { // a bound for a loaded machine: the search of n = 20 never ends by itself
 		t.Errorf("compare with --timeout 100ms took %v", d)
 	}
-	if len(lines) != 2 || lines[0].Status != "skipped" || !strings.Contains(lines[0].Note, "104,857,600,000,000,000,000,000,000 candidates") {
+	if len(lines) != 2 || lines[0].Status != "skipped" || lines[0].Candidates == nil || lines[0].Candidates.String() != "104857600000000000000000000" || lines[0].Formula != "n^n" || lines[0].Rate <= 0 || lines[0].Estimate <= 0.1 {
 		t.Errorf("brute-rows for n = 20: %+v", lines[0])
 	}
 	if lines[1].Status != "timeout" || lines[1].Counters == nil || lines[1].Counters.Nodes == 0 {
 		t.Errorf("stack for n = 20: %+v", lines[1])
 	}
 }
+
+// TestCompareOneShape: compare --json and GET /api/compare write the same
+// rows, field for field and in the same order, but for the times
+// measured.
+func TestCompareOneShape(t *testing.T) {
+	out, _, err := classicExec(t, "compare", "6", "--algos", "brute-combinations,permutations,bitmask", "--timeout", "1m", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := web.DefaultConfig()
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	srv, err := web.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1/api/compare?n=6&algos=brute-combinations,permutations,bitmask", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("/api/compare: %d %s", rec.Code, rec.Body)
+	}
+	var api []json.RawMessage
+	if err := json.Unmarshal(rec.Body.Bytes(), &api); err != nil {
+		t.Fatal(err)
+	}
+	cli := strings.Split(strings.TrimSpace(out), "\n")
+	if len(cli) != 3 || len(api) != 3 {
+		t.Fatalf("compare --json wrote %d rows, the API %d; want 3", len(cli), len(api))
+	}
+	for i := range cli {
+		// The same text but for the times: the same names, types and order.
+		if c, a := timed.ReplaceAllString(cli[i], ""), timed.ReplaceAllString(string(api[i]), ""); c != a {
+			t.Errorf("row %d: compare --json\n%s\nGET /api/compare\n%s", i+1, cli[i], api[i])
+		}
+	}
+}
+
+// timed are the fields of a row that depend on the time measured.
+var timed = regexp.MustCompile(`"(seconds|runs|relative_to_bitmask|candidates_per_second|estimate_s)":[0-9.e+-]+,?`)
 
 func TestCompareTable(t *testing.T) {
 	out, _, err := classicExec(t, "compare", "8", "--algos", "brute-combinations,stack,bitmask")

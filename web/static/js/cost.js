@@ -2,7 +2,8 @@
 // charts on log scales, its reads (the elementary reads of its check) and
 // the measured time of one whole run, with the same numbers in a table,
 // one row per strategy. The server (or, in the static build, this
-// browser's WebAssembly) runs each strategy as `nqueens compare N` does. A
+// browser's WebAssembly) runs each strategy as `nqueens compare N --json`
+// does, and answers its rows (docs/json.md, "A comparison"). A
 // brute-force method that would take over a second is not run: its
 // candidates are given by its formula, and its time estimated from the
 // rate measured, labelled so (dashed and hollow in the chart).
