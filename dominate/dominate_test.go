@@ -1,45 +1,24 @@
 package dominate
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/variant"
 )
 
-// terms reads the row named what of ../variant/testdata/oeis.tsv, the one
-// table of published terms (see there for the sources).
+// terms returns the row named what of the one table of published terms,
+// embedded in package variant (see variant/oeis.tsv for the sources).
 func terms(t *testing.T, what string) (id string, from int, vals []uint64) {
 	t.Helper()
-	f, err := os.Open("../variant/testdata/oeis.tsv")
-	if err != nil {
-		t.Fatal(err)
+	row, ok := variant.Published(what)
+	if !ok {
+		t.Fatalf("no %s row", what)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) != 5 || cols[1] != what {
-			continue
-		}
-		from, _ = strconv.Atoi(cols[2])
-		for _, s := range strings.Split(cols[3], ",") {
-			v, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vals = append(vals, v)
-		}
-		return cols[0], from, vals
-	}
-	t.Fatalf("no %s row", what)
-	return
+	return row.ID, row.From, row.Values
 }
 
 // TestOEIS checks the domination numbers (A075458, A075324) and the number

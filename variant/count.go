@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/runner"
 )
 
@@ -94,14 +95,15 @@ func countUnit(s Spec, g *geom, index int, stop *atomic.Bool) (unitResult, bool,
 	if hi != 0 {
 		return unitResult{}, false, fmt.Errorf("unit %d of %v: its count times its weight passes 64 bits: %w", index, s, count.ErrOverflow)
 	}
-	return unitResult{Index: index, Total: lo, Nodes: nodes}, true, nil
+	return unitResult{Index: index, Total: faults.Corrupt(lo), Nodes: nodes}, true, nil
 }
 
 // Count counts the placements of s.Queens pieces of s, no two attacking,
 // and their classes under the board's symmetries, exactly, on
 // Options.Workers goroutines. More pieces than the board's shorter side
 // gives 0 with [Result.Note] saying why; an undefined or out-of-range
-// variant is an error wrapping [ErrSpec].
+// variant is an error wrapping [ErrSpec]. A count that differs from its
+// published term ([Spec.Reference]) is a [*MismatchError], never a result.
 //
 // The search fills the rows top down with bit masks (diagonals shifted a
 // column per row, rotated on a torus; the knight's squares from the pieces
@@ -121,6 +123,9 @@ func Count(ctx context.Context, s Spec, o Options) (Result, error) {
 	res := Result{Spec: s}
 	if note := s.TooMany(); note != "" {
 		res.Note = note
+		if err := res.checkPublished(); err != nil {
+			return Result{}, err
+		}
 		return res, nil
 	}
 	g := newGeom(s)
@@ -174,6 +179,9 @@ func Count(ctx context.Context, s Spec, o Options) (Result, error) {
 	}
 	res.Nodes = nodes
 	res.Elapsed = time.Since(start)
+	if err := res.checkPublished(); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 

@@ -56,6 +56,8 @@
 // Exactness. Sums are 128-bit; a unit's count times its weight past 64
 // bits is an error. Tests hold every count against a brute force over all
 // sets of squares, with the attack rule written square by square, for
-// boards up to 7 × 7 and 6 × 7, and against the OEIS terms in
-// testdata/oeis.tsv, which says where each came from.
+// boards up to 7 × 7 and 6 × 7; every count is checked against its
+// published OEIS term where there is one ([Spec.Reference], from the
+// embedded table oeis.tsv, which says where each came from), and a
+// difference is an error.
 package variant

@@ -1,67 +1,19 @@
 package variant
 
 import (
-	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// sequenceRow is one line of testdata/oeis.tsv.
-type sequenceRow struct {
-	ID, What string
-	From     int
-	Terms    []uint64
-	Source   string
-}
-
-// readSequences reads testdata/oeis.tsv; package dominate reads it too.
-func readSequences(t testing.TB, path string) map[string]sequenceRow {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]sequenceRow{}
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		cols := strings.Split(text, "\t")
-		if len(cols) != 5 {
-			t.Fatalf("%s:%d: %d columns, want 5", path, line, len(cols))
-		}
-		from, err := strconv.Atoi(cols[2])
-		if err != nil {
-			t.Fatalf("%s:%d: %v", path, line, err)
-		}
-		row := sequenceRow{ID: cols[0], What: cols[1], From: from, Source: cols[4]}
-		for _, s := range strings.Split(cols[3], ",") {
-			v, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
-				t.Fatalf("%s:%d: %v", path, line, err)
-			}
-			row.Terms = append(row.Terms, v)
-		}
-		if row.Source == "" {
-			t.Fatalf("%s:%d: no source", path, line)
-		}
-		out[row.What] = row
-	}
-	return out
-}
-
-// TestOEIS counts every variant of testdata/oeis.tsv within reach (less
-// under -short) and compares it with the published terms, and checks that
-// Spec.OEIS names the same sequence.
+// TestOEIS counts every variant of the table of published terms within
+// reach (less under -short) and compares it with the published terms, and
+// checks that Spec.OEIS names the same sequence and Spec.Reference gives
+// the same term.
 func TestOEIS(t *testing.T) {
-	seqs := readSequences(t, "testdata/oeis.tsv")
 	short := testing.Short()
 	limit := func(full, quick int) int {
 		if short {
@@ -88,11 +40,11 @@ func TestOEIS(t *testing.T) {
 		checks = append(checks, check{fmt.Sprintf("rect-%d", r), func(m int) Spec { return Spec{Rows: r, Cols: m} }, limit(10, 8), false})
 	}
 	for _, c := range checks {
-		row, ok := seqs[c.what]
+		row, ok := Published(c.what)
 		if !ok {
-			t.Fatalf("testdata/oeis.tsv has no %s row", c.what)
+			t.Fatalf("oeis.tsv has no %s row", c.what)
 		}
-		for i, want := range row.Terms {
+		for i, want := range row.Values {
 			n := row.From + i
 			if n > c.max {
 				break
@@ -103,6 +55,13 @@ func TestOEIS(t *testing.T) {
 			diagonal := s.Normal().Queens == s.Rows && s.Square() && c.what != "torus" && !strings.HasPrefix(c.what, "super")
 			if seq := map[bool]Sequence{false: total, true: unique}[c.unique]; seq.ID != row.ID && !diagonal {
 				t.Errorf("%v: OEIS() names %q, the table %s", s, seq.ID, row.ID)
+			}
+			ref := s.Reference()
+			switch {
+			case ref == nil:
+				t.Errorf("%v: no reference, the table has %s(%d) = %d", s, row.ID, n, want)
+			case !c.unique && ref.Total != U(want), c.unique && (ref.Unique == nil || *ref.Unique != U(want)):
+				t.Errorf("%v: reference %+v, the table has %s(%d) = %d", s, *ref, row.ID, n, want)
 			}
 			r, err := Count(context.Background(), s, Options{})
 			if err != nil {
@@ -116,5 +75,95 @@ func TestOEIS(t *testing.T) {
 				t.Errorf("%v: %s, %s(%d) = %d", s, got, row.ID, n, want)
 			}
 		}
+	}
+}
+
+// TestReference: the published count of a variant, from the embedded
+// table (or package count's for the plain problem), nil where no sequence
+// has the term.
+func TestReference(t *testing.T) {
+	u := func(v uint64) *Uint128 { x := U(v); return &x }
+	for _, tc := range []struct {
+		spec Spec
+		want *Reference
+	}{
+		{Spec{Rows: 13, Torus: true}, &Reference{Total: U(4524)}},
+		{Spec{Rows: 12, Piece: Superqueen}, &Reference{Total: U(156), Unique: u(22)}},
+		{Spec{Rows: 8}, &Reference{Total: U(92), Unique: u(12)}},
+		{Spec{Rows: 8, Queens: 3}, &Reference{Total: U(10320)}},
+		{Spec{Rows: 5, Cols: 7}, &Reference{Total: U(164)}},
+		{Spec{Rows: 7, Cols: 5, Queens: 5}, &Reference{Total: U(164)}}, // T(7, 5) the other way round
+		{Spec{Rows: 30, Torus: true, Queens: 2}, nil},                  // past the published terms
+		{Spec{Rows: 3, Queens: 5}, nil},                                // before A108792's offset
+		{Spec{Rows: 6, Cols: 9, Queens: 4}, nil},                       // no sequence
+		{Spec{Rows: 8, Torus: true, Piece: Superqueen}, nil},
+	} {
+		got := tc.spec.Reference()
+		if (got == nil) != (tc.want == nil) || got != nil && (got.Total != tc.want.Total || (got.Unique == nil) != (tc.want.Unique == nil) ||
+			got.Unique != nil && *got.Unique != *tc.want.Unique) {
+			t.Errorf("%v: reference %+v, want %+v", tc.spec, got, tc.want)
+		}
+	}
+}
+
+// TestMismatch: a count that differs from its published term is an error
+// naming the term, never a result; its JSON has the reference and a match
+// flag, as the plain count's.
+func TestMismatch(t *testing.T) {
+	r, err := Count(context.Background(), Spec{Rows: 12, Piece: Superqueen}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := r.Matches(); m == nil || !*m || r.checkPublished() != nil {
+		t.Fatalf("a right count: matches %v, check %v", m, r.checkPublished())
+	}
+	line, _ := json.Marshal(r.JSON())
+	if !strings.HasSuffix(string(line), `"units":1756,"reference":{"total":156,"unique":22},"matches":true}`) {
+		t.Errorf("JSON %s: want the reference and matches after units", line)
+	}
+	r.Total = U(164)
+	err = r.checkPublished()
+	var me *MismatchError
+	want := "12 superqueens on a 12 × 12 board: the total 164 does not match the published term 156 (OEIS A051223 a(12)); the result is wrong, and was not printed"
+	if !errors.As(err, &me) || err.Error() != want {
+		t.Errorf("a count 8 too high: %v, want %s", err, want)
+	}
+	r.Total, r.Unique = U(156), U(23)
+	if err := r.checkPublished(); err == nil || !strings.Contains(err.Error(), "the unique count 23 does not match the published term 22 (OEIS A051224 a(12))") {
+		t.Errorf("a unique count 1 too high: %v", err)
+	}
+	r.Spec = Spec{Rows: 30, Torus: true, Queens: 2}
+	if m := r.Matches(); m != nil || r.checkPublished() != nil {
+		t.Errorf("no published term: matches %v, check %v", m, r.checkPublished())
+	}
+	line, _ = json.Marshal(r.JSON())
+	if !strings.Contains(string(line), `"reference":null,"matches":null`) {
+		t.Errorf("JSON %s: want a null reference and match", line)
+	}
+}
+
+// TestParseTerms: the table's reader refuses a damaged row, naming the
+// line.
+func TestParseTerms(t *testing.T) {
+	for text, want := range map[string]string{
+		"A1\tx\t1\t1,2\n":                  "oeis.tsv:1: 4 columns, want 5",
+		"# c\nA1\tx\tone\t1,2\tsrc\n":      "oeis.tsv:2: first index",
+		"A1\tx\t1\t1,-2\tsrc\n":            "oeis.tsv:1: strconv.ParseUint",
+		"A1\tx\t1\t1\t\n":                  "oeis.tsv:1: no source",
+		"A1\tx\t1\t1\ts\nA2\tx\t1\t2\ts\n": "oeis.tsv:2: a second x row",
+	} {
+		if _, err := parseTerms(text); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %s…", text, err, want)
+		}
+	}
+	rows, err := parseTerms(oeisTable)
+	if err != nil || len(rows) < 20 {
+		t.Fatalf("the embedded table: %d rows, %v", len(rows), err)
+	}
+	if v, ok := rows["torus"].Term(13); !ok || v != 4524 {
+		t.Errorf("torus a(13) = %d, %v", v, ok)
+	}
+	if _, ok := rows["queens5"].Term(4); ok {
+		t.Error("queens5 has a term before its first index")
 	}
 }

@@ -141,37 +141,39 @@ type Sequence struct {
 	ID   string // "A051906"
 	Name string // what it counts
 	Term string // which term it is: "a(13)", "T(9, 6)"
+	row  string // the row of oeis.tsv with its published terms
+	i    int    // the index of the term in that row
 }
 
 // OEIS returns the sequences that the total and the unique count of s are
-// terms of, where there are such (an empty ID otherwise). The table is in
-// testdata/oeis.tsv, checked by the tests.
+// terms of, where there are such (an empty ID otherwise). Their published
+// terms are in the embedded table oeis.tsv ([Published]); those of the
+// plain problem, A000170 and A002562, in package count ([count.Known]).
 func (s Spec) OEIS() (total, unique Sequence) {
 	s = s.Normal()
 	full := s.Queens == s.Rows
+	a := func(id, name, row string) Sequence {
+		return Sequence{id, name, fmt.Sprintf("a(%d)", s.Rows), row, s.Rows}
+	}
 	switch {
 	case s.Torus && s.Piece == Queen && full:
-		total = Sequence{"A051906", "n queens on an n × n torus", fmt.Sprintf("a(%d)", s.Rows)}
+		total = a("A051906", "n queens on an n × n torus", "torus")
 	case s.Torus && s.Piece == Queen && s.Queens == 2:
-		total = Sequence{"A172517", "2 queens on an n × n torus", fmt.Sprintf("a(%d)", s.Rows)}
+		total = a("A172517", "2 queens on an n × n torus", "torus2")
 	case s.Torus:
 	case s.Piece == Superqueen && s.Square() && full:
-		total = Sequence{"A051223", "n superqueens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
-		unique = Sequence{"A051224", "classes of the same under the 8 symmetries", fmt.Sprintf("a(%d)", s.Rows)}
+		total = a("A051223", "n superqueens on an n × n board", "super")
+		unique = a("A051224", "classes of the same under the 8 symmetries", "super-unique")
 	case s.Piece == Superqueen:
 	case s.Square() && full:
-		total = Sequence{"A000170", "n queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
-		unique = Sequence{"A002562", "classes of the same under the 8 symmetries", fmt.Sprintf("a(%d)", s.Rows)}
-	case s.Square() && s.Queens == 2:
-		total = Sequence{"A036464", "2 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
-	case s.Square() && s.Queens == 3:
-		total = Sequence{"A047659", "3 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
-	case s.Square() && s.Queens == 4:
-		total = Sequence{"A061994", "4 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
-	case s.Square() && s.Queens == 5:
-		total = Sequence{"A108792", "5 queens on an n × n board", fmt.Sprintf("a(%d)", s.Rows)}
+		total = a("A000170", "n queens on an n × n board", "")
+		unique = a("A002562", "classes of the same under the 8 symmetries", "")
+	case s.Square() && s.Queens >= 2 && s.Queens <= 5:
+		id := map[int]string{2: "A036464", 3: "A047659", 4: "A061994", 5: "A108792"}[s.Queens]
+		total = a(id, fmt.Sprintf("%d queens on an n × n board", s.Queens), fmt.Sprintf("queens%d", s.Queens))
 	case s.Queens == min(s.Rows, s.Cols):
-		total = Sequence{"A269133", "m queens on an m × n board, m ≤ n", fmt.Sprintf("T(%d, %d)", max(s.Rows, s.Cols), min(s.Rows, s.Cols))}
+		m, n := max(s.Rows, s.Cols), min(s.Rows, s.Cols)
+		total = Sequence{"A269133", "m queens on an m × n board, m ≤ n", fmt.Sprintf("T(%d, %d)", m, n), fmt.Sprintf("rect-%d", n), m}
 	}
 	return total, unique
 }

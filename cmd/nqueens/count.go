@@ -80,8 +80,11 @@ and --cols M (N rows × M columns; N queens on N ≤ M columns: the triangle
 A269133), together where they make sense (a torus is square). They print
 the total and the classes under the board's symmetries (8 for a square, the
 torus included, whose turns are not merged; 4 for a rectangle), with the
-OEIS sequence each number is a term of. More pieces than the board's shorter
-side gives 0 with a sentence. A run estimated over an hour asks for --yes.`
+OEIS sequence each number is a term of; where its term is published (the
+table is in the binary) the count is compared with it: "matches OEIS
+A051906 a(13)", and a difference is an error (exit 1), never a number. More
+pieces than the board's shorter side gives 0 with a sentence. A run
+estimated over an hour asks for --yes.`
 
 func newCountCmd() *cobra.Command {
 	o := &countOptions{}

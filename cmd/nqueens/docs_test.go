@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -43,7 +44,8 @@ import (
 //	<!-- doctest: ignore 'RE' ['RE'…] -->     lines that a run may print or not
 //
 // go test -run TestDocs -update writes the real output into the documents,
-// for examples whose "…" are all the command's own.
+// for the examples whose output differs and whose "…" are all the
+// command's own.
 var docFiles = []string{"README.md", "docs/*.md"}
 
 // volatile are the parts of any output that vary from run to run.
@@ -324,22 +326,29 @@ func TestDocs(t *testing.T) {
 	var (
 		mu      sync.Mutex
 		outputs = map[string]string{}
-		failed  []string
+		failed  = map[string]string{}
 	)
 	// The scripts run in parallel subtests, which this group waits for.
-	t.Run("script", func(t *testing.T) { runDocScripts(t, dir, examples, &mu, outputs, &failed) })
-	slices.Sort(failed)
-	for _, f := range failed {
-		t.Error(f)
+	t.Run("script", func(t *testing.T) { runDocScripts(t, dir, examples, &mu, outputs, failed) })
+	for _, id := range slices.Sorted(maps.Keys(failed)) {
+		t.Error(failed[id])
 	}
 	if testkit.Update() {
+		// Only the examples that differ: the others keep the times and
+		// rates they show.
+		for id := range outputs {
+			if _, ok := failed[id]; !ok {
+				delete(outputs, id)
+			}
+		}
 		updateDocs(t, root, examples, outputs)
 	}
 }
 
 // runDocScripts runs the scripts of dir, recording each example's output
-// and the examples whose output differs from their document's.
-func runDocScripts(t *testing.T, dir string, examples map[string]example, mu *sync.Mutex, outputs map[string]string, failed *[]string) {
+// and, by example, the message of those whose output differs from their
+// document's.
+func runDocScripts(t *testing.T, dir string, examples map[string]example, mu *sync.Mutex, outputs, failed map[string]string) {
 	testscript.Run(t, testscript.Params{
 		Dir: dir,
 		Setup: func(env *testscript.Env) error {
@@ -374,7 +383,7 @@ func runDocScripts(t *testing.T, dir string, examples map[string]example, mu *sy
 					// Every example of a document runs, the later ones after
 					// this one too: the test fails at the end.
 					ts.Logf("the output differs from the document")
-					*failed = append(*failed, fmt.Sprintf("%s: the output differs from the document (go test -run TestDocs -update rewrites it):\n--- document\n%s\n--- got\n%s", args[0], strings.Join(e.output, "\n"), got))
+					failed[args[0]] = fmt.Sprintf("%s: the output differs from the document (go test -run TestDocs -update rewrites it):\n--- document\n%s\n--- got\n%s", args[0], strings.Join(e.output, "\n"), got)
 				}
 			},
 			"serve": startDocServer,

@@ -155,13 +155,16 @@ func printVariantResult(w io.Writer, r variant.Result, jsonOut bool) error {
 	}
 	s := r.Spec
 	total, unique := s.OEIS()
+	ref := s.Reference()
+	// Count has checked every published term: a count that differs never
+	// comes here.
 	t := ""
 	if total.ID != "" {
-		t = fmt.Sprintf(" (OEIS %s, %s)", total.ID, total.Term)
+		t = " (" + checkedTerm(total, ref != nil) + ")"
 	}
 	u := " (" + symmetryNote(s)
 	if unique.ID != "" {
-		u += fmt.Sprintf("; OEIS %s", unique.ID)
+		u += "; " + checkedTerm(unique, ref != nil && ref.Unique != nil)
 	}
 	_, err := fmt.Fprintf(w, "total %s%s\nunique %s%s)\n", r.Total, t, r.Unique, u)
 	return err
@@ -232,4 +235,14 @@ func (o *solveOptions) checkSearch(ctx context.Context, s variant.Spec, nodes ui
 	}
 	fmt.Fprintf(o.stderr, "nqueens: %s: searching on (Ctrl-C stops it)\n", what)
 	return nil
+}
+
+// checkedTerm names the term of q a count is and whether it was checked:
+// "matches OEIS A051906 a(13)", or "OEIS A051906 a(29), no published term
+// to check".
+func checkedTerm(q variant.Sequence, known bool) string {
+	if known {
+		return fmt.Sprintf("matches OEIS %s %s", q.ID, q.Term)
+	}
+	return fmt.Sprintf("OEIS %s %s, no published term to check", q.ID, q.Term)
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 func TestCountVariants(t *testing.T) {
@@ -13,15 +16,16 @@ func TestCountVariants(t *testing.T) {
 		stdout   string // exact, if not empty
 		inStderr string
 	}{
-		{[]string{"count", "13", "--torus"}, 0, "total 4524 (OEIS A051906, a(13))\nunique 572 (classes under the 8 symmetries of the square; turns of the torus not merged)\n", ""},
-		{[]string{"count", "11", "--super"}, 0, "total 44 (OEIS A051223, a(11))\nunique 6 (classes under the 8 symmetries of the square; OEIS A051224)\n", ""},
-		{[]string{"count", "8", "--queens", "3"}, 0, "total 10320 (OEIS A047659, a(8))\n", ""},
-		{[]string{"count", "6", "--cols", "9"}, 0, "total 2292 (OEIS A269133, T(9, 6))\n", ""},
-		{[]string{"count", "9", "--cols", "6", "--queens", "6"}, 0, "total 2292 (OEIS A269133, T(9, 6))\n", ""},
+		{[]string{"count", "13", "--torus"}, 0, "total 4524 (matches OEIS A051906 a(13))\nunique 572 (classes under the 8 symmetries of the square; turns of the torus not merged)\n", ""},
+		{[]string{"count", "11", "--super"}, 0, "total 44 (matches OEIS A051223 a(11))\nunique 6 (classes under the 8 symmetries of the square; matches OEIS A051224 a(11))\n", ""},
+		{[]string{"count", "8", "--queens", "3"}, 0, "total 10320 (matches OEIS A047659 a(8))\n", ""},
+		{[]string{"count", "6", "--cols", "9"}, 0, "total 2292 (matches OEIS A269133 T(9, 6))\n", ""},
+		{[]string{"count", "9", "--cols", "6", "--queens", "6"}, 0, "total 2292 (matches OEIS A269133 T(9, 6))\n", ""},
 		{[]string{"count", "8", "--queens", "8"}, 0, "total 92\nunique 12\n", ""}, // the plain problem, by count's engine
 		{[]string{"count", "8", "--queens", "9"}, 0, "total 0\n", "at most 8 can"},
 		{[]string{"count", "9", "--cols", "6"}, 0, "total 0\n", "at most 6 can"},
-		{[]string{"count", "7", "--torus", "--super", "--queens", "3"}, 0, "", ""},
+		{[]string{"count", "7", "--torus", "--super", "--queens", "3"}, 0, "total 588\n", ""},
+		{[]string{"count", "30", "--torus", "--queens", "2"}, 0, "total 352800 (OEIS A172517 a(30), no published term to check)\n", ""},
 		{[]string{"count", "8", "--cols", "0"}, 2, "", "--cols must be between 1 and 64"},
 		{[]string{"count", "8", "--queens", "0"}, 2, "", "--queens must be 1 or more"},
 		{[]string{"count", "8", "--torus", "--cols", "9"}, 2, "", "square"},
@@ -49,11 +53,23 @@ func TestCountVariantJSON(t *testing.T) {
 		t.Fatalf("exit %d, output %q", code, out)
 	}
 	want := map[string]any{"n": 10.0, "cols": 10.0, "queens": 10.0, "torus": false, "piece": "superqueen", "total": 4.0, "unique": 1.0,
-		"symmetries": 8.0, "oeis": "A051223", "oeis_unique": "A051224"}
+		"symmetries": 8.0, "oeis": "A051223", "oeis_unique": "A051224", "reference": map[string]any{"total": 4.0, "unique": 1.0}, "matches": true}
 	for k, v := range want {
-		if j[k] != v {
+		if !reflect.DeepEqual(j[k], v) {
 			t.Errorf("%s = %v, want %v (%s)", k, j[k], v, out)
 		}
+	}
+}
+
+// TestCountVariantMismatch: a variant counted wrong (a fault build adds 8
+// to every unit's total) is an error naming the published term, exit 1,
+// and no number on stdout, as for the plain count. The API's count job
+// fails the same way: the check is variant.Count's.
+func TestCountVariantMismatch(t *testing.T) {
+	p := testkit.StartFaulty(t, "count", []string{"NQUEENS_FAULT_ADD_TOTAL=8"}, "count", "7", "--torus", "--json")
+	if code := p.Wait(t); code != 1 || p.Stdout.String() != "" ||
+		!strings.Contains(p.Stderr.String(), "7 queens on a 7 × 7 torus: the total 60 does not match the published term 28 (OEIS A051906 a(7)); the result is wrong, and was not printed") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, p.Stdout.String(), p.Stderr.String())
 	}
 }
 

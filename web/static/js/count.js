@@ -174,13 +174,15 @@ export class CountPanel {
       $('count-reference-name').textContent = 'published count';
       $('count-reference').textContent = d.reference === null ? 'not published' : d.matches ? 'matches OEIS A000170 and A002562' : 'DOES NOT MATCH the published count';
     } else {
-      // A variant: the sequences its numbers are terms of, and which
-      // symmetries its classes are counted under.
+      // A variant: the sequences its numbers are terms of, whether the
+      // server checked them against the published terms (a count that
+      // differs fails), and which symmetries its classes are counted under.
       const what = `${d.piece}s${d.torus ? ' on a torus' : ''}`;
+      const seqs = `${d.oeis}${d.oeis_unique && d.reference && d.reference.unique !== null ? ` and ${d.oeis_unique}` : ''}`;
       $('count-reference-name').textContent = 'OEIS';
-      $('count-reference').textContent = d.oeis
-        ? `solutions of ${what}: a term of ${d.oeis}${d.oeis_unique ? `, classes of ${d.oeis_unique}` : ''}`
-        : `no OEIS sequence of ${what} in nqueens' table`;
+      $('count-reference').textContent = !d.oeis ? `no OEIS sequence of ${what} in nqueens' table`
+        : d.matches ? `matches ${seqs} (solutions of ${what}${d.oeis_unique ? ', and their classes' : ''})`
+          : `solutions of ${what}: a term of ${d.oeis} not published, so not checked`;
       $('count-unique').textContent += ` (under the ${d.symmetries} symmetries of the square${d.torus ? '; turns of the torus not merged' : ''})`;
     }
     $('count-result').hidden = false;
