@@ -10,6 +10,7 @@ import (
 	"github.com/nqueens/nqueens/count"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
 )
 
 // progressState is what every long job reports: count, a shard, the
@@ -27,7 +28,8 @@ func fromCount(p count.Progress) progressState {
 }
 
 // progressView shows a job's progress on stderr: on a terminal a bar (done
-// of all, rate, ETA) once the job has run barAfter, else a plain status
+// of all, rate, ETA) once the job has run barAfter, else (and on a
+// terminal of no size) a plain status
 // line every statusEvery once it has run linesAfter. It redraws on its own
 // clock, so a job that reports rarely (or is stuck on one big unit) still
 // shows it is alive. Quiet views show nothing.
@@ -72,6 +74,14 @@ func newProgressView(w io.Writer, label, unit string, quiet bool) *progressView 
 	v := &progressView{w: w, label: label, unit: unit, quiet: quiet, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	v.tty, v.lock = terminalOf(w)
+	if v.tty != nil {
+		// A terminal that says it has no columns (script(1) run without
+		// a terminal of its own, some CI runners) shows none of mpb's
+		// bar, which it cuts to that size: status lines instead.
+		if cols, rows, err := term.GetSize(int(v.tty.Fd())); err != nil || cols <= 0 || rows <= 0 {
+			v.tty = nil
+		}
+	}
 	if quiet {
 		close(v.done)
 		return v

@@ -103,6 +103,26 @@ func TestCountProgressPiped(t *testing.T) {
 	}
 }
 
+// TestCountProgressUnsizedTerminal: a terminal of no size (script(1)
+// without a terminal on its stdin) gets status lines, where mpb's bar,
+// cut to no rows, showed nothing at all.
+func TestCountProgressUnsizedTerminal(t *testing.T) {
+	quickProgress(t)
+	tty, screen := onTerminal(t, 0, 0)
+	h := faults.HoldUnit(12, 0)
+	defer h.Release()
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, tty) }()
+	testkit.Receive(t, "the held unit", h.Reached())
+	line := regexp.MustCompile(`nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\r?\n`)
+	waitFor(t, "two status lines", screen, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
+	h.Release()
+	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
+		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+}
+
 // fileText reads a file afresh each time.
 type fileText struct{ path string }
 
