@@ -63,17 +63,22 @@ func countK9AVX2(tab *blockRow, offs *uint32, n int) uint64
 //go:noescape
 func rowsAVX2(has, tab, valid *blockRow, k, w int)
 
-var countKAVX2 = [...]func(tab *blockRow, offs *uint32, n int) uint64{
-	nil, countK1AVX2, countK2AVX2, countK3AVX2, countK4AVX2,
-	countK5AVX2, countK6AVX2, countK7AVX2, countK8AVX2, countK9AVX2,
-}
+// countKernels are the count loops of one instruction set, by the number
+// of chunks (1 … 9).
+type countKernels [10]func(tab *blockRow, offs *uint32, n int) uint64
 
-func countBlockAVX2(tab []blockRow, offs []uint32, k int) uint64 {
+// count is countBlockGo by the loop for k chunks.
+func (c *countKernels) count(tab []blockRow, offs []uint32, k int) uint64 {
 	n := len(offs) / k
 	if n == 0 {
 		return 0
 	}
-	return countKAVX2[k](&tab[0], &offs[0], n)
+	return c[k](&tab[0], &offs[0], n)
+}
+
+var countKAVX2 = countKernels{
+	nil, countK1AVX2, countK2AVX2, countK3AVX2, countK4AVX2,
+	countK5AVX2, countK6AVX2, countK7AVX2, countK8AVX2, countK9AVX2,
 }
 
 func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
@@ -82,22 +87,14 @@ func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
 
 // avx2Ops are the AVX2 and BMI2 loops, for CPUs without AVX-512: the
 // joins, filters, reversal and bit planes stay in Go.
-var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, cutValuesVector, compressVector, offsetsVector, planesGo, rowsVectorAVX2, countBlockAVX2}
+var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, cutValuesVector, compressVector, offsetsVector, planesGo, rowsVectorAVX2, countKAVX2.count}
 
-var countKAVX512 = [...]func(tab *blockRow, offs *uint32, n int) uint64{
+var countKAVX512 = countKernels{
 	nil, countK1AVX512, countK2AVX512, countK3AVX512, countK4AVX512,
 	countK5AVX512, countK6AVX512, countK7AVX512, countK8AVX512, countK9AVX512,
 }
 
-func countBlockAVX512(tab []blockRow, offs []uint32, k int) uint64 {
-	n := len(offs) / k
-	if n == 0 {
-		return 0
-	}
-	return countKAVX512[k](&tab[0], &offs[0], n)
-}
-
-var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, cutValuesVector, compressVector, offsetsVector, planesVector, rowsVector, countBlockAVX512}
+var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, cutValuesVector, compressVector, offsetsVector, planesVector, rowsVector, countKAVX512.count}
 
 func joinVector(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64 {
 	n := len(out)
