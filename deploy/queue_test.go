@@ -341,7 +341,7 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 	if code := coord.wait(t, 2*time.Minute, "coordinator"); code != 0 || coord.output() != published(t, n) {
 		t.Fatalf("coordinator: exit %d, stdout %q, want %q", code, coord.output(), published(t, n))
 	}
-	summary := regexp.MustCompile(`worker (w\d): (\d+) unit\(s\) counted, .*\b(\d+) alarm\(s\), (\d+) failure\(s\)`)
+	summary := regexp.MustCompile(`worker (w\d): (\d+) units? counted, .*\b(\d+) alarms?, (\d+) failures?`)
 	units := 0
 	for i, w := range workers {
 		if code := w.wait(t, 30*time.Second, fmt.Sprintf("worker %d", i+1)); code != 0 {
