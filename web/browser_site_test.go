@@ -374,7 +374,7 @@ func githubPages(next http.Handler) http.Handler {
 		w.Header().Set("Cache-Control", "max-age=600")
 		switch path.Ext(r.URL.Path) {
 		case ".html", ".js", ".css", ".json", ".svg", "":
-			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			if accepts(r.Header.Get("Accept-Encoding"), "gzip") {
 				w.Header().Set("Content-Encoding", "gzip")
 				w.Header().Add("Vary", "Accept-Encoding")
 				zw := gzip.NewWriter(w)
