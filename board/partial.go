@@ -40,7 +40,7 @@ func (p Partial) check(full bool) error {
 	if err := p.blockedOnBoard(); err != nil {
 		return err
 	}
-	if err := check(context.Background(), p.Queens, full); err != nil {
+	if err := check(context.Background(), p.Queens, full, nil); err != nil {
 		return err
 	}
 	return CheckBlocked(p.Queens, p.Blocked)

@@ -130,23 +130,29 @@ func (p *Problem) MarshalJSON() ([]byte, error) { return json.Marshal(p.JSON()) 
 // Verify reports whether c is a full solution: nil if so, else a *[Problem]
 // for the first row (top down) where something is wrong. Cost O(n) time and
 // 5n bits of memory, so boards of 10^9 rows can be checked.
-func Verify(c Columns) error { return check(context.Background(), c, true) }
+func Verify(c Columns) error { return check(context.Background(), c, true, nil) }
 
 // VerifyContext is [Verify] that stops with ctx.Err() when ctx ends: a
 // board of 10^9 rows takes seconds.
-func VerifyContext(ctx context.Context, c Columns) error { return check(ctx, c, true) }
+func VerifyContext(ctx context.Context, c Columns) error { return check(ctx, c, true, nil) }
+
+// VerifyProgress is [VerifyContext] that calls progress with the rows
+// checked so far about every million rows, on the caller's goroutine.
+func VerifyProgress(ctx context.Context, c Columns, progress func(rows int)) error {
+	return check(ctx, c, true, progress)
+}
 
 // VerifyMemory is the memory in bytes that [Verify] takes for n rows.
 func VerifyMemory(n int) int64 { return 8 * int64((n+63)/64+2*((2*n-1+63)/64)) }
 
 // Check is [Verify] for partial boards: empty rows are allowed, every placed
 // queen must be in range and attack no other.
-func Check(c Columns) error { return check(context.Background(), c, false) }
+func Check(c Columns) error { return check(context.Background(), c, false, nil) }
 
 // checkRows is how many rows check runs between two looks at its context.
 const checkRows = 1 << 20
 
-func check(ctx context.Context, c Columns, full bool) error {
+func check(ctx context.Context, c Columns, full bool, progress func(rows int)) error {
 	n := c.N()
 	cols := newBits(n)
 	diag := newBits(2*n - 1) // index row-col+n-1
@@ -155,6 +161,9 @@ func check(ctx context.Context, c Columns, full bool) error {
 		if r%checkRows == checkRows-1 {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if progress != nil {
+				progress(r + 1)
 			}
 		}
 		col := c.Col(r)

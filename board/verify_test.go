@@ -1,8 +1,10 @@
 package board
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -118,5 +120,32 @@ func TestProblemJSON(t *testing.T) {
 	}
 	if _, err := json.Marshal(ProblemKind(0)); err == nil {
 		t.Error("the zero kind has no name, but was written")
+	}
+}
+
+// TestVerifyProgress: the rows checked are reported every 2^20 rows, in
+// order, and the verdict is Verify's.
+func TestVerifyProgress(t *testing.T) {
+	const n = 3<<20 + 5
+	var got []int
+	sol := make(Placement, n)
+	for r := range sol {
+		sol[r] = int32(r) // the diagonal: every queen attacks the next
+	}
+	err := VerifyProgress(context.Background(), sol, func(rows int) { got = append(got, rows) })
+	if err == nil || err.Error() != Verify(sol).Error() {
+		t.Errorf("VerifyProgress: %v, Verify: %v", err, Verify(sol))
+	}
+	// n mod 6 = 5: the even columns, then the odd ones, is a solution.
+	for r := range sol {
+		if r < n/2 {
+			sol[r] = int32(2*r + 1)
+		} else {
+			sol[r] = int32(2 * (r - n/2))
+		}
+	}
+	got = nil
+	if err := VerifyProgress(context.Background(), sol, func(rows int) { got = append(got, rows) }); err != nil || !slices.Equal(got, []int{1 << 20, 2 << 20, 3 << 20}) {
+		t.Errorf("a solution of %d rows: %v, progress %v", n, err, got)
 	}
 }

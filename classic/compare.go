@@ -2,6 +2,7 @@ package classic
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"time"
 )
@@ -47,13 +48,15 @@ type ComparisonCounters struct {
 
 // Compare measures each strategy of list for n within timeout
 // ([Measure]), in the order given, and compares their times with
-// bitmask's. Only a cancellation of ctx or a size out of range is an
-// error. Cost: at most about timeout a strategy, plus the calibrations.
+// bitmask's. Only a cancellation of ctx (its error wrapped, saying where
+// the comparison stopped) or a size out of range is an error. Cost: at most about timeout a strategy, plus the calibrations.
 func Compare(ctx context.Context, list []Strategy, n int, timeout time.Duration) ([]Comparison, error) {
 	rows := make([]Comparison, 0, len(list))
-	for _, s := range list {
+	for i, s := range list {
 		m, err := Measure(ctx, s, n, timeout)
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
+			return nil, fmt.Errorf("the comparison of n = %d stopped in %s, strategy %d of %d: %w", n, s.Name(), i+1, len(list), err)
+		} else if err != nil {
 			return nil, err
 		}
 		rows = append(rows, m.comparison(s, n))

@@ -14,8 +14,10 @@ type RandomOptions struct {
 	// Seed selects the solution: the same (n, Seed) gives the same board on
 	// every machine, different seeds almost always give different boards.
 	Seed uint64
-	// Progress, if set, is called about every 1% of the work with the rows
-	// placed so far and n; it runs on the caller's goroutine.
+	// Progress, if set, is called with 0 rows once the set-up (a shuffle
+	// of the columns, seconds for 10^8) is over, then about every 1% of the
+	// work with the rows placed so far and n; it runs on the caller's
+	// goroutine.
 	Progress func(done, total int)
 }
 
@@ -110,6 +112,9 @@ func (s *search) attempt(ctx context.Context) (bool, error) {
 	n, p := s.N, s.Cols
 	if err := s.shuffle(ctx); err != nil {
 		return false, err
+	}
+	if s.progress != nil {
+		s.progress(0, n) // the set-up is over
 	}
 	s.Diag.Reset()
 	s.Anti.Reset()

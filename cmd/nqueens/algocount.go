@@ -29,7 +29,7 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 	var se *classic.SizeError
 	switch {
 	case ctx.Err() != nil:
-		return ctx.Err()
+		return interruptedf("%s stopped after %s; nothing was printed", s.Name(), c)
 	case errors.As(stopped, &se):
 		return &usageError{stopped}
 	}
@@ -42,7 +42,7 @@ func (o *countOptions) runAlgo(ctx context.Context) error {
 		var err error
 		if c, err = s.Solve(ctx, n, nil); err != nil {
 			if ctx.Err() != nil {
-				return interruptedf("%s stopped after %s", s.Name(), c)
+				return interruptedf("%s stopped after %s; nothing was printed", s.Name(), c)
 			}
 			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
 		}

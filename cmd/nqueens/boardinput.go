@@ -35,6 +35,9 @@ func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, s
 	br := bufio.NewReader(newCtxReader(ctx, in))
 	if err := checkEncoding(br, name); err != nil {
 		in.Close()
+		if isInterrupt(ctx, err) {
+			return nil, "", interruptedf("stopped before anything was read from %s", name)
+		}
 		return nil, "", err
 	}
 	return readCloser{br, in}, name, nil

@@ -253,3 +253,19 @@ func TestPlurals(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputSize: the size solve's progress announces is that of the
+// output, byte for byte, in list and json.
+func TestOutputSize(t *testing.T) {
+	for _, n := range []int{1, 4, 9, 10, 11, 99, 100, 1000, 12345} {
+		for _, f := range []string{"list", "json"} {
+			code, out, _ := runCLI("solve", strconv.Itoa(n), "--format", f)
+			if want := outputSize(n, board.Format(f)); code != 0 || int64(len(out)) != want {
+				t.Errorf("solve %d --format %s: exit %d, %d bytes; outputSize says %d", n, f, code, len(out), want)
+			}
+		}
+	}
+	if outputSize(8, board.Grid) != 0 {
+		t.Error("the grid's size is not known in advance")
+	}
+}

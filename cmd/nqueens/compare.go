@@ -70,6 +70,9 @@ func (o *compareOptions) validate(args []string) error {
 
 func (o *compareOptions) run(ctx context.Context) error {
 	rows, err := classic.Compare(ctx, o.list, o.n, o.timeout)
+	if ie := stoppedEarly(ctx, err, "compare", "nothing was printed (the table comes at the end)"); ie != nil {
+		return ie
+	}
 	var se *classic.SizeError
 	if errors.As(err, &se) {
 		return &usageError{err}

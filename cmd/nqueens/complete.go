@@ -24,6 +24,7 @@ type completeOptions struct {
 	seed                     uint64
 	yes                      bool
 	progress                 func(nodes uint64) // of the exact search
+	nodes                    uint64             // the last progress's
 	inf                      board.Format
 	path                     string
 }
@@ -60,7 +61,7 @@ exit 1. Every completion is verified before it is printed.`,
 	fl := cmd.Flags()
 	fl.StringVarP(&o.format, "format", "f", "", "output format: list, grid, dots, unicode, json, svg, png (default: the input's, or list past 1000 rows)")
 	fl.StringVar(&o.inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
 	fl.BoolVar(&o.count, "count", false, "print the exact number of completions (n ≤ 64)")
 	fl.BoolVar(&o.all, "all", false, "print every completion (n ≤ 64)")
 	fl.IntVar(&o.limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
@@ -142,7 +143,12 @@ func (o *completeOptions) run(ctx context.Context) error {
 		view = newProgressView(o.stderr, fmt.Sprintf("complete %d×%d", n, n), "nodes", false)
 		defer view.finish(false)
 		o.progress = func(nodes uint64) {
-			view.update(progressState{Done: int(min(nodes, math.MaxInt)), Units: int(max(est, float64(nodes)))})
+			o.nodes = nodes
+			units := 0 // unknown: an estimate past an int is no bar anyway
+			if est < math.MaxInt/2 {
+				units = int(max(est, float64(nodes)))
+			}
+			view.update(progressState{Done: int(min(nodes, math.MaxInt)), Units: units})
 		}
 	}
 	err = o.writeOutput(ctx, o.output, func(w *bufio.Writer) error {
@@ -166,6 +172,9 @@ func (o *completeOptions) run(ctx context.Context) error {
 func (o *completeOptions) checkSearch(ctx context.Context, p board.Partial) (float64, error) {
 	n := len(p.Queens)
 	f, err := complete.Plan(ctx, p, 100*time.Millisecond)
+	if ie := stoppedEarly(ctx, err, "the estimate of the search", "nothing was written"); ie != nil {
+		return 0, ie
+	}
 	if err != nil || f.Seconds < 1 {
 		return f.Nodes, err
 	}
@@ -189,7 +198,9 @@ func (o *completeOptions) checkSearch(ctx context.Context, p board.Partial) (flo
 // writeCount prints the number of completions of p.
 func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p board.Partial) error {
 	k, err := complete.Count(ctx, p, complete.Options{Seed: o.seed, Progress: o.progress})
-	if err != nil {
+	if isInterrupt(ctx, err) {
+		return interruptedf("complete --count stopped after %d nodes of its search", o.nodes)
+	} else if err != nil {
 		return err
 	}
 	if o.jsonOut {
@@ -203,16 +214,20 @@ func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p boa
 func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board.Partial, f board.Format) error {
 	k := 0
 	for sol, err := range complete.All(ctx, p, complete.Options{Seed: o.seed, Progress: o.progress}) {
-		if err != nil {
+		if isInterrupt(ctx, err) {
+			return interruptedf("complete --all stopped after %s", plural(k, "completion"))
+		} else if err != nil {
 			return err
 		}
 		if err := checkCompletion(sol, p); err != nil {
 			return err
 		}
-		k++
-		if err := writeListed(w, sol, f, k, 0); err != nil {
+		if err := writeListed(w, sol, f, k+1, 0); isInterrupt(ctx, err) {
+			return interruptedf("complete --all stopped after %s", plural(k, "completion"))
+		} else if err != nil {
 			return err
 		}
+		k++
 		if k == o.limit {
 			break
 		}

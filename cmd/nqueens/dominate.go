@@ -81,7 +81,9 @@ type dominateJSON struct {
 
 func (o *dominateOptions) run(ctx context.Context) error {
 	r, err := dominate.Solve(ctx, o.n, dominate.Options{Independent: o.independent, Count: o.count, Workers: o.workers})
-	if err != nil {
+	if ie := stoppedEarly(ctx, err, fmt.Sprintf("dominate %d", o.n), "nothing was printed"); ie != nil {
+		return ie
+	} else if err != nil {
 		return err
 	}
 	seqMin, seqCount := "A075458", "A002564"

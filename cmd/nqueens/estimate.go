@@ -79,7 +79,9 @@ func (o *estimateOptions) validate(args []string) error {
 func (o *estimateOptions) run(ctx context.Context) error {
 	start := time.Now()
 	e, err := count.EstimateTree(ctx, o.n, o.probes, o.seed)
-	if err != nil {
+	if ie := stoppedEarly(ctx, err, fmt.Sprintf("the estimate of N = %d", o.n), "nothing was printed"); ie != nil {
+		return ie
+	} else if err != nil {
 		return err
 	}
 	probeTime := time.Since(start)

@@ -8,10 +8,8 @@ import (
 	"io"
 	"math"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
-	"github.com/google/renameio/v2"
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/solve"
@@ -123,7 +121,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	// A reader that goes away (| head) must end the listing quietly: with
 	// SIGPIPE ignored, the write fails with EPIPE instead of killing us.
 	signal.Ignore(syscall.SIGPIPE)
-	out, commit, err := o.create()
+	out, commit, err := o.openOutput(o.output)
 	if err != nil {
 		return err
 	}
@@ -139,35 +137,16 @@ func (o *listOptions) run(ctx context.Context) error {
 		if o.f.IsBoard() {
 			lines *= uint64(o.n + 1)
 		}
-		if o.output != "" && o.output != "-" {
+		if isPending(o.output) {
 			return interruptedf("list %d stopped after %d solutions; %s was not written", o.n, res.Solutions, o.output)
+		} else if o.output != "" && o.output != "-" {
+			return interruptedf("list %d wrote %d solutions (%d lines) to %s", o.n, res.Solutions, lines, o.output)
 		}
 		return interruptedf("list %d wrote %d solutions (%d lines) to stdout", o.n, res.Solutions, lines)
 	case errors.Is(err, syscall.EPIPE):
 		return nil // the reader had enough
 	}
 	return err
-}
-
-// create opens where the listing goes: stdout, or a temporary file beside
-// --output that commit renames to it once the listing is complete (and
-// removes otherwise), so that no run that stopped early leaves a file that
-// looks complete.
-func (o *listOptions) create() (w io.Writer, commit func(error) error, err error) {
-	if o.output == "" || o.output == "-" {
-		return o.stdout, func(err error) error { return err }, nil
-	}
-	pf, err := renameio.NewPendingFile(o.output, renameio.WithPermissions(0o666), renameio.WithTempDir(filepath.Dir(o.output)))
-	if err != nil {
-		return nil, nil, err
-	}
-	return pf, func(err error) error {
-		if err == nil {
-			return pf.CloseAtomicallyReplace()
-		}
-		pf.Cleanup()
-		return err
-	}, nil
 }
 
 // runVariant lists the solutions of a variant board (--torus, --queens, …)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -210,6 +211,24 @@ func (v *progressView) line(p progressState) string {
 	return s
 }
 
+// short writes a number of the bar in at most 7 digits (3 significant
+// ones from 10^7 on: 21M, 300M, 2.85G): the bar of 300 million queens lost
+// its bar and its ETA to an 80-column terminal. Status lines keep every
+// digit.
+func (v *progressView) short(k int) string {
+	if k < 10_000_000 {
+		return strconv.Itoa(k)
+	}
+	x, suffix := float64(k), ""
+	for _, s := range []string{"k", "M", "G", "T", "P", "E"} {
+		if x < 999.5 {
+			break
+		}
+		x, suffix = x/1000, s
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64) + suffix
+}
+
 // barView is the mpb bar of a view on a terminal.
 type barView struct {
 	p   *mpb.Progress
@@ -225,9 +244,9 @@ func (v *progressView) newBar() *barView {
 	counters := decor.Any(func(decor.Statistics) string {
 		p := v.state()
 		if p.Units > 0 {
-			return fmt.Sprintf("%d/%d %s", p.Done, p.Units, v.unit)
+			return fmt.Sprintf("%s/%s %s", v.short(p.Done), v.short(p.Units), v.unit)
 		}
-		return fmt.Sprintf("%d %s", p.Done, v.unit)
+		return fmt.Sprintf("%s %s", v.short(p.Done), v.unit)
 	})
 	rest := decor.Any(func(decor.Statistics) string {
 		p := v.state()

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/syncbuf"
@@ -190,6 +191,20 @@ func TestSolveRandomProgressOnTerminal(t *testing.T) {
 	}
 }
 
+// TestSolveWritingProgressOnTerminal: a long output shows the bytes
+// written of all, held by its stdout (solve 10^9 wrote 10 GB with no sign
+// of life).
+func TestSolveWritingProgressOnTerminal(t *testing.T) {
+	quickProgress(t)
+	total := outputSize(1000000, board.List)
+	frame := regexp.MustCompile(fmt.Sprintf(`solve 1000000: writing \d+/%d bytes \[[=>\-_ ]*\] *\d+ %% +[0-9.e+]+ bytes/s +ETA `, total))
+	screen, code, lines := heldByPipe(t, "", frame, "solve", "1000000")
+	if code != 0 || lines != 1 {
+		t.Fatalf("exit %d, %d lines", code, lines)
+	}
+	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%d/%d bytes", total, total)) })
+}
+
 // TestCount19Process is the issue's promise on the command itself: on a
 // terminal, nqueens count 19 --workers 2 draws a bar that is redrawn every
 // second; with stderr in a file it writes status lines; stdout stays empty
@@ -272,7 +287,8 @@ func TestSolveRandomInterruptedProcess(t *testing.T) {
 	sent := time.Now()
 	cmd.Wait()
 	// About the promise: stopped within a second of Ctrl-C.
-	if d := time.Since(sent); d > 1500*time.Millisecond || cmd.ProcessState.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), "nqueens: interrupted\n") {
+	if d := time.Since(sent); d > 1500*time.Millisecond || cmd.ProcessState.ExitCode() != 130 ||
+		!strings.HasSuffix(errOut.String(), "nqueens: interrupted; solve --random of 300000000 queens stopped in its set-up (shuffling the columns); nothing was written\n") {
 		t.Errorf("stopped %v after Ctrl-C, exit %d, stderr %q", d, cmd.ProcessState.ExitCode(), errOut.String())
 	}
 }

@@ -30,9 +30,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/google/renameio/v2"
 	"github.com/nqueens/nqueens/board"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -299,6 +301,25 @@ func stoppedHow(err error) string {
 // Unwrap makes an interruption a cancellation for errors.Is.
 func (e *interrupted) Unwrap() error { return context.Canceled }
 
+// isInterrupt reports whether err is the end of ctx (Ctrl-C or SIGTERM).
+func isInterrupt(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
+}
+
+// stoppedEarly is the interruption of a command that writes its result
+// only at its end (nil if err is not one): where it stopped, from the
+// library's message or else "what stopped", and kept, what is left.
+func stoppedEarly(ctx context.Context, err error, what, kept string) error {
+	if !isInterrupt(ctx, err) {
+		return nil
+	}
+	how := stoppedHow(err)
+	if how == err.Error() {
+		how = what + " stopped"
+	}
+	return interruptedf("%s; %s", how, kept)
+}
+
 // interruptedf says what an interrupted command kept.
 func interruptedf(format string, args ...any) error {
 	return &interrupted{fmt.Sprintf(format, args...)}
@@ -376,17 +397,56 @@ func checkFormat(name string, allowed []board.Format) (board.Format, error) {
 	return "", usagef("format %q is not available here (want one of %s)", name, joinFormats(allowed))
 }
 
-// openOutput returns stdout for "" or "-", else a new file. The file is
-// written in place; done closes it and reports any write error.
-func (s *streams) openOutput(path string) (w io.Writer, done func() error, err error) {
+// openOutput opens where a command's output goes: stdout for "" or "-";
+// a regular file, new or replaced, through a temporary file beside it that
+// commit renames to it once the output is complete and removes otherwise,
+// so that no run that stopped early leaves a file that looks complete;
+// anything else (a device such as /dev/null, a named pipe) is written
+// directly, as renaming over it would replace it. commit(err) returns err,
+// or the error of completing the file.
+func (s *streams) openOutput(path string) (w io.Writer, commit func(error) error, err error) {
 	if path == "" || path == "-" {
-		return s.stdout, func() error { return nil }, nil
+		return s.stdout, func(err error) error { return err }, nil
 	}
-	f, err := os.Create(path)
+	target := path
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, func(err error) error {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}, nil
+	} else if err == nil {
+		// A link to a file: replace the file, not the link.
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	pf, err := renameio.NewPendingFile(target, renameio.WithPermissions(0o666), renameio.WithTempDir(filepath.Dir(target)))
 	if err != nil {
 		return nil, nil, err
 	}
-	return f, f.Close, nil
+	return pf, func(err error) error {
+		if err == nil {
+			return pf.CloseAtomicallyReplace()
+		}
+		pf.Cleanup()
+		return err
+	}, nil
+}
+
+// isPending reports whether openOutput writes path through a temporary
+// file, which an interrupted command removes.
+func isPending(path string) bool {
+	if path == "" || path == "-" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err != nil || fi.Mode().IsRegular()
 }
 
 // openInput returns stdin for "" or "-", else the named file.

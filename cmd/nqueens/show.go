@@ -57,7 +57,7 @@ func newShowCmd() *cobra.Command {
 	o.format = formatFlag(cmd, board.Unicode, board.Formats)
 	fl := cmd.Flags()
 	fl.StringVar(&o.inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
 	fl.StringVar(&o.transform, "transform", "", "apply this symmetry of the square first")
 	fl.BoolVar(&o.orbit, "orbit", false, "print every distinct image of each board under the 8 symmetries")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines, a board a line (the same as --format json)")

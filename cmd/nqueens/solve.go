@@ -79,7 +79,7 @@ func newSolveCmd() *cobra.Command {
 	}
 	o.format = formatFlag(cmd, board.List, board.Formats)
 	fl := cmd.Flags()
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
 	fl.BoolVar(&o.random, "random", false, "find a random solution by local search")
 	fl.Uint64Var(&o.seed, "seed", 1, "seed of --random: the same seed gives the same solution")
 	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
@@ -139,11 +139,8 @@ func (o *solveOptions) run(ctx context.Context) error {
 			return err
 		}
 		if !o.noVerify {
-			if err := board.VerifyContext(ctx, p); err != nil {
-				if ctx.Err() != nil {
-					return err
-				}
-				return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
+			if err := o.verifyRandom(ctx, p); err != nil {
+				return err
 			}
 		}
 		sol = p
@@ -159,7 +156,11 @@ func (o *solveOptions) run(ctx context.Context) error {
 		}
 		sol = pat
 	}
-	return o.writeOutput(ctx, o.output, func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
+	label := fmt.Sprintf("solve %d", o.n)
+	if o.random {
+		label += " --random"
+	}
+	return o.writeOutputShown(ctx, o.output, label+": writing", outputSize(o.n, o.f), func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
 }
 
 // noSolution turns "no solution for n = 2 or 3" into a plain failure.
@@ -252,10 +253,17 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 	opts := solve.RandomOptions{Seed: o.seed, Progress: func(done, total int) {
 		view.update(progressState{Done: done, Units: total})
 	}}
-	view.update(progressState{Units: n}) // the set-up takes seconds on large boards
+	view.update(progressState{Units: n, Note: "shuffling"}) // the set-up: seconds on large boards
 	start := time.Now()
 	sol, err := solve.Random(ctx, n, opts)
 	view.finish(err == nil)
+	if err != nil && ctx.Err() != nil {
+		phase := "in its set-up (shuffling the columns)"
+		if p := view.state(); p.Note == "" {
+			phase = fmt.Sprintf("after placing %d of %d queens", p.Done, n)
+		}
+		return nil, interruptedf("solve --random of %d queens stopped %s; nothing was written", n, phase)
+	}
 	if err != nil {
 		return nil, noSolution(err)
 	}
@@ -265,24 +273,104 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 	return sol, nil
 }
 
-// writeOutput buffers the output of write to stdout or to the -o file and
-// reports the first error of writing, flushing or closing. Writing stops
-// when ctx ends, so that a long output (a board of 10^9 rows) ends within a
-// buffer's write of Ctrl-C.
+// verifyRandom checks the board the local search found, showing its
+// progress (seconds for 10^8 queens).
+func (o *solveOptions) verifyRandom(ctx context.Context, p board.Placement) error {
+	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random: checking", o.n), "queens", false)
+	err := board.VerifyProgress(ctx, p, func(rows int) { view.update(progressState{Done: rows, Units: o.n}) })
+	view.finish(err == nil)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return interruptedf("solve --random of %d queens stopped while checking the board it found; nothing was written", o.n)
+	case err != nil:
+		return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
+	}
+	return nil
+}
+
+// writeOutput buffers the output of write to stdout or to the -o file
+// (openOutput) and reports the first error of writing, flushing or
+// closing. Writing stops when ctx ends, so that a long output (a board of
+// 10^9 rows) ends within a buffer's write of Ctrl-C; the interruption says
+// what was written.
 func (s *streams) writeOutput(ctx context.Context, path string, write func(w *bufio.Writer) error) error {
-	out, done, err := s.openOutput(path)
+	return s.writeOutputShown(ctx, path, "", 0, write)
+}
+
+// writeOutputShown is writeOutput with the bytes written shown as a job's
+// progress under label (of total bytes, 0 if unknown), for outputs that
+// take long by themselves: a board of 10^9 rows is 10 GB.
+func (s *streams) writeOutputShown(ctx context.Context, path, label string, total int64, write func(w *bufio.Writer) error) error {
+	out, commit, err := s.openOutput(path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(ctxWriter{ctx, out}, outputBuffer)
+	written := &countingWriter{w: out}
+	if label != "" {
+		view := newProgressView(s.stderr, label, "bytes", false)
+		view.update(progressState{Units: int(total)})
+		written.shown = func(n int64) { view.update(progressState{Done: int(n), Units: int(max(total, n))}) }
+		defer func() { view.finish(err == nil) }()
+	}
+	bw := bufio.NewWriterSize(ctxWriter{ctx, written}, outputBuffer)
 	err = write(bw)
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
-	if cerr := done(); err == nil {
-		err = cerr
+	err = commit(err)
+	if err == nil || ctx.Err() == nil {
+		return err
 	}
-	return err
+	where := "stdout"
+	if path != "" && path != "-" {
+		where = path
+	}
+	note := fmt.Sprintf("the output stopped after %s written to %s, incomplete", formatBytes(written.n), where)
+	switch {
+	case isPending(path):
+		note = path + " was not written"
+	case written.n == 0:
+		note = "nothing was written to " + where
+	}
+	var ie *interrupted
+	if errors.As(err, &ie) && ie.kept != "" {
+		return interruptedf("%s; %s", ie.kept, note)
+	}
+	return interruptedf("%s", note)
+}
+
+// countingWriter counts the bytes written through it, and shows the
+// count if asked to.
+type countingWriter struct {
+	w     io.Writer
+	n     int64
+	shown func(n int64) // nil: not shown
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	k, err := c.w.Write(p)
+	c.n += int64(k)
+	if c.shown != nil {
+		c.shown(c.n)
+	}
+	return k, err
+}
+
+// outputSize is the size in bytes of an n-row solution in format f (list
+// or json: each column 1 … n once, so the digits are known), or 0 when it
+// is not known in advance.
+func outputSize(n int, f board.Format) int64 {
+	var digits int64 // of 1 … n
+	for d, lo := int64(1), 1; lo <= n; d, lo = d+1, lo*10 {
+		digits += d * int64(min(n, lo*10-1)-lo+1)
+	}
+	switch f {
+	case board.List:
+		return digits + int64(n) // a space after each column, the last a newline
+	case board.JSON:
+		return int64(len(fmt.Sprintf(`{"n":%d,"queens":[]}`, n))) + digits + int64(n) // commas and the newline
+	}
+	return 0
 }
 
 // ctxWriter fails every write once ctx has ended.

@@ -104,13 +104,17 @@ const variantRateFrom = 1e8
 func (o *countOptions) runVariant(ctx context.Context) error {
 	s := o.spec
 	e, err := variant.EstimateTree(ctx, s, 2000, 1)
-	if err != nil {
+	if ie := stoppedEarly(ctx, err, "the estimate of "+s.String(), "nothing was printed"); ie != nil {
+		return ie
+	} else if err != nil {
 		return err
 	}
 	var est float64
 	if e.Nodes >= variantRateFrom {
 		rt, err := variant.MeasureRate(ctx, s)
-		if err != nil {
+		if ie := stoppedEarly(ctx, err, "the measure of the node rate of "+s.String(), "nothing was printed"); ie != nil {
+			return ie
+		} else if err != nil {
 			return fmt.Errorf("measuring the node rate: %w", err)
 		}
 		secs := e.Nodes / rt.NodesPerSec / float64(workersOf(o.workers))
@@ -129,7 +133,9 @@ func (o *countOptions) runVariant(ctx context.Context) error {
 		prog.update(progressState{Done: p.UnitsDone, Units: p.Units, Nodes: p.Nodes, Elapsed: p.Elapsed})
 	}})
 	prog.finish(err == nil)
-	if err != nil {
+	if ie := stoppedEarly(ctx, err, "the count of "+s.String(), "nothing was saved: the count of a variant keeps no checkpoint, and starts again"); ie != nil {
+		return ie
+	} else if err != nil {
 		return err
 	}
 	if r.Note != "" && !o.quiet {
