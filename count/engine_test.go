@@ -152,3 +152,32 @@ func TestJoinMemory(t *testing.T) {
 		t.Fatalf("count of N = 16 in 1 MB: %v", err)
 	}
 }
+
+// TestJoinResume resumes a count of a join N (14) from half of its units,
+// the join units and the rotation units alike: the same result, and only
+// the other half searched.
+func TestJoinResume(t *testing.T) {
+	const n = 14
+	var all []UnitResult
+	full, err := Count(context.Background(), n, Options{Workers: 2, OnUnit: func(u UnitResult) { all = append(all, u) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var half []UnitResult
+	for _, u := range all {
+		if u.Index%2 == 0 {
+			half = append(half, u)
+		}
+	}
+	searched := 0
+	r, err := Count(context.Background(), n, Options{Resume: half, OnUnit: func(UnitResult) { searched++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Total != full.Total || r.Unique != full.Unique || r.Rot180 != full.Rot180 || r.Nodes != full.Nodes {
+		t.Errorf("resumed %+v, uninterrupted %+v", r, full)
+	}
+	if searched != Units(n)-len(half) {
+		t.Errorf("resumed run searched %d units, want %d", searched, Units(n)-len(half))
+	}
+}
