@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"time"
 
 	"github.com/nqueens/nqueens/internal/join"
 	"github.com/nqueens/nqueens/internal/kernel"
+	"golang.org/x/sync/errgroup"
 )
 
 // Estimate is the outcome of [EstimateTree]: estimates of the engine's work
@@ -128,7 +130,8 @@ const (
 )
 
 // estimateJoin is EstimateTree over the keys of the join scheme s, which
-// make up units units.
+// make up units units. The probes run on every core, each with a worker of
+// its own, so that they take about the share of a count they measure.
 func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, probes int, seed uint64) (Estimate, error) {
 	e := Estimate{N: s.n, Units: units}
 	if len(keys) == 0 {
@@ -136,6 +139,7 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 	}
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	// The tables first (their time is part of a count's).
 	start := time.Now()
 	w, err := s.worker(&stop)
 	if err != nil {
@@ -144,33 +148,73 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 	if w == nil {
 		return Estimate{}, ctx.Err()
 	}
-	defer s.putWorker(w)
+	s.putWorker(w)
 	build := time.Since(start).Seconds()
 	rng := rand.New(rand.NewPCG(seed, uint64(s.n)))
-	// One key untimed first: the worker's buffers grow on the first keys.
-	if _, _, ok := w.CountKeys(keys[rng.IntN(len(keys)):][:1], &stop); !ok {
-		return Estimate{}, ctx.Err()
+	picks := make([]int, min(probes, joinProbes))
+	for i := range picks {
+		picks[i] = rng.IntN(len(keys))
+	}
+	type probe struct {
+		done                  bool
+		total, pairs, seconds float64
+	}
+	results := make([]probe, len(picks))
+	var next atomic.Int64
+	var g errgroup.Group
+	for range max(1, min(runtime.GOMAXPROCS(0), len(picks))) {
+		g.Go(func() error {
+			w, err := s.worker(&stop)
+			if err != nil || w == nil {
+				return err
+			}
+			defer s.putWorker(w)
+			// One key untimed first: the worker's buffers grow on the
+			// first keys.
+			if _, _, ok := w.CountKeys(keys[picks[0]:][:1], &stop); !ok {
+				return nil
+			}
+			t0 := time.Now()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(picks) || i >= 10 && time.Since(t0) > joinProbeTime {
+					return nil
+				}
+				k0 := time.Now()
+				total, pairs, ok := w.CountKeys(keys[picks[i]:][:1], &stop)
+				if !ok {
+					return nil
+				}
+				results[i] = probe{true, float64(total), float64(pairs), time.Since(k0).Seconds()}
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Estimate{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Estimate{}, err
 	}
 	var st [3]struct{ sum, sum2 float64 }
 	scale := float64(len(keys))
-	p := 0
-	for t0 := time.Now(); p < min(probes, joinProbes) && (p < 10 || time.Since(t0) < joinProbeTime); p++ {
-		i := rng.IntN(len(keys))
-		k0 := time.Now()
-		total, pairs, ok := w.CountKeys(keys[i:i+1], &stop)
-		if !ok {
-			return Estimate{}, ctx.Err()
+	for _, r := range results {
+		if !r.done {
+			continue
 		}
-		for j, x := range [3]float64{float64(total), float64(pairs), time.Since(k0).Seconds()} {
+		e.Probes++
+		for j, x := range [3]float64{r.total, r.pairs, r.seconds} {
 			x *= scale
 			st[j].sum += x
 			st[j].sum2 += x * x
 		}
 	}
-	e.Probes = p
+	if e.Probes == 0 {
+		return Estimate{}, fmt.Errorf("no probe of the join of N = %d finished", s.n)
+	}
+	p := float64(e.Probes)
 	mean := func(j int) (float64, float64) {
-		m := st[j].sum / float64(p)
-		return m, math.Sqrt(max(0, st[j].sum2/float64(p)-m*m) / float64(max(1, p-1)))
+		m := st[j].sum / p
+		return m, math.Sqrt(max(0, st[j].sum2/p-m*m) / max(1, p-1))
 	}
 	e.Total, e.TotalErr = mean(0)
 	e.Nodes, e.NodesErr = mean(1)
