@@ -63,11 +63,13 @@ is kept current every --checkpoint-every while the count runs, or else to
 nqueens-count-N.ckpt.json in the current folder, which the next plain
 "count N" resumes (and removes when the count is complete). --resume FILE
 continues a checkpoint (N comes from the file) and gives exactly the count
-of an uninterrupted run. A checkpoint that cannot be written stops the count
-at once (exit 1) unless --ignore-save-errors is given. Checkpoints carry a
-keyed seal (HMAC-SHA-256) made with the user's seal key, created on first
-use in the configuration folder (~/.config/nqueens/seal.key), or with
---key-file: one edited, or sealed under another key, is refused.
+of an uninterrupted run; a file named by --checkpoint or --resume is kept
+once the count is complete (a note says so). A checkpoint that cannot be
+written stops the count at once (exit 1) unless --ignore-save-errors is
+given. Checkpoints carry a keyed seal (HMAC-SHA-256) made with the user's
+seal key, created on first use in the configuration folder
+(~/.config/nqueens/seal.key), or with --key-file: one edited, or sealed
+under another key, is refused.
 
 --range A-B prints a table of N, total, unique and seconds, checking each row
 against the published counts.
@@ -233,6 +235,11 @@ func (o *countOptions) run(ctx context.Context) error {
 	}
 	if err := printCountResult(o.stdout, r, o.jsonOut); err != nil {
 		return err
+	}
+	if ck != nil && ck.Path() != defaultCheckpoint(n) && !o.quiet {
+		// A file the user named is theirs to keep or remove: say that it
+		// is complete, not just left behind.
+		fmt.Fprintf(o.stderr, "nqueens: %s holds the complete count of N = %d (count --resume %s prints it again at once); remove it when you no longer need it\n", ck.Path(), n, ck.Path())
 	}
 	return cleanup()
 }
