@@ -11,8 +11,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
@@ -375,5 +377,43 @@ func TestRunShardCancel(t *testing.T) {
 	_, err = RunShard(ctx, 12, Shard{0, 2}, l, ShardOptions{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
+	}
+}
+
+// TestRunShardProgress: the units counted are reported at every hand-over,
+// before the save that writes them (a bar that moved only at saves, every
+// 2 s, looked stuck). A held unit keeps the run going while the test
+// looks.
+func TestRunShardProgress(t *testing.T) {
+	l, err := Open(filepath.Join(t.TempDir(), "l.jsonl"), 12, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	h := faults.HoldUnit(12, 100)
+	defer h.Release()
+	seen := make(chan ShardProgress, 1000)
+	type result struct {
+		p   ShardProgress
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := RunShard(context.Background(), 12, Shard{0, 1}, l, ShardOptions{Workers: 1, SaveEvery: time.Hour,
+			Progress: func(p ShardProgress) {
+				select {
+				case seen <- p:
+				default:
+				}
+			}})
+		done <- result{p, err}
+	}()
+	testkit.Receive(t, "the held unit", h.Reached())
+	for p := testkit.Receive(t, "a report", seen); p.Waiting == 0; p = testkit.Receive(t, "a report", seen) {
+	}
+	h.Release()
+	r := testkit.Receive(t, "the end of the shard", done)
+	if r.err != nil || r.p.Done != r.p.Units || r.p.Waiting != 0 {
+		t.Errorf("%+v, %v", r.p, r.err)
 	}
 }

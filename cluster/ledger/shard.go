@@ -110,7 +110,8 @@ type ShardProgress struct {
 	Units   int           // units of the shard
 	Resumed int           // found in the ledger at the start
 	Done    int           // in the ledger now (resumed included)
-	Nodes   count.Uint128 // nodes of the units counted in this run
+	Waiting int           // counted, to be written at the next save
+	Nodes   count.Uint128 // nodes of the units counted in this run, waiting ones included
 	Elapsed time.Duration
 }
 
@@ -167,9 +168,7 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 			return err
 		}
 		p.Done += len(waiting.Units)
-		for _, u := range waiting.Units {
-			p.Nodes, _ = p.Nodes.Add(count.U128(u.Nodes))
-		}
+		p.Waiting = 0
 		waiting = count.Batch{}
 		lastSave = time.Now()
 		if o.Progress != nil {
@@ -184,8 +183,18 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 			// b is reused after Take returns: keep copies.
 			waiting.Units = append(waiting.Units, b.Units...)
 			waiting.Seconds += b.Seconds
+			p.Waiting = len(waiting.Units)
+			for _, u := range b.Units {
+				p.Nodes, _ = p.Nodes.Add(count.U128(u.Nodes))
+			}
 			if len(waiting.Units) >= maxRecordUnits || time.Since(lastSave) >= every {
 				return save()
+			}
+			// Every hand-over, not only every save: a bar that moved
+			// every 2 s looked stuck.
+			if o.Progress != nil {
+				p.Elapsed = time.Since(start)
+				o.Progress(p)
 			}
 			return nil
 		},

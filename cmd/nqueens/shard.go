@@ -97,7 +97,7 @@ func (o *countOptions) runShard(ctx context.Context) error {
 		Workers:   o.workers,
 		SaveEvery: s.saveEvery,
 		Progress: func(p ledger.ShardProgress) {
-			view.update(progressState{Done: p.Done, Units: p.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed})
+			view.update(progressState{Done: p.Done + p.Waiting, Units: p.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed})
 		},
 	})
 	view.finish(err == nil)
