@@ -29,7 +29,9 @@ func newCompareCmd() *cobra.Command {
 		Use:   "compare N",
 		Short: "Run the classic algorithms one after another and compare their work",
 		Long: `Run the classic algorithms for the N×N board one after another and print a
-table of solutions, nodes, tries, time and time relative to bitmask.
+table of solutions, nodes, tries, reads (of the classic strategies), time
+and time relative to bitmask; --json writes the same rows as GET
+/api/compare (docs/json.md).
 
 A brute-force method whose candidates (known in closed form: C(N², N), N^N,
 N!) would take longer than --timeout at the rate measured in a short

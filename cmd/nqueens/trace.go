@@ -52,7 +52,7 @@ line of the algorithm's pseudocode ("line") and what its check read
 ("scan", "compared", "flags" or "masks"; see docs/algorithms.md). --every K shows
 only every K-th event (and the last), --limit K stops the search after K
 events. --play animates the board in place on a terminal at --speed events
-per second; Ctrl-C stops it.`,
+per second; Ctrl-C stops it (exit 130, naming the step shown).`,
 		Example: `  nqueens trace 4 --algo stack
   nqueens trace 8 --algo bitmask --format json --limit 100
   nqueens trace 8 --play --speed 20`,
@@ -137,7 +137,7 @@ func (o *traceOptions) run(ctx context.Context) error {
 	defer stop()
 	seq := trace(search, n)
 	if o.play {
-		return playTrace(ctx, screen, o.stderr, tr.Name(), n, seq, o)
+		return playTrace(ctx, screen, tr.Name(), n, seq, o)
 	}
 	w := bufio.NewWriter(out)
 	if o.format == "text" {

@@ -132,8 +132,9 @@ func fitFrame(title string, e classic.Event, width, height int) []string {
 
 // playTrace animates the events on the terminal, redrawing each frame over
 // the last one, until the search ends, --limit is reached or ctx is
-// cancelled (Ctrl-C), which is a clean stop, not a failure.
-func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n int, seq iter.Seq2[classic.Event, error], o *traceOptions) error {
+// cancelled (Ctrl-C: interrupted, naming the step shown, exit 130 as for
+// every command).
+func playTrace(ctx context.Context, t terminal, name string, n int, seq iter.Seq2[classic.Event, error], o *traceOptions) error {
 	const hideCursor, showCursor = "\x1b[?25l", "\x1b[?25h"
 	fmt.Fprint(t.w, hideCursor)
 	defer fmt.Fprint(t.w, showCursor)
@@ -187,7 +188,7 @@ func playTrace(ctx context.Context, t terminal, msg io.Writer, name string, n in
 	}
 	if interrupted || ctx.Err() != nil {
 		// The step on the screen: the search may have gone one further.
-		fmt.Fprintf(msg, "nqueens: trace stopped at step %d\n", drawn.Step)
+		return interruptedf("trace stopped at step %d", drawn.Step)
 	}
 	return nil
 }
