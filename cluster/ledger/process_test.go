@@ -110,7 +110,7 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 	// A ledger given twice holds equal duplicates only.
 	p = merge(append(all, ledgerOf(2))...)
-	if code := p.Wait(t); code != 0 || !strings.Contains(p.Stderr.String(), fmt.Sprintf("%d unit(s) were counted more than once", size)) {
+	if code := p.Wait(t); code != 0 || !strings.Contains(p.Stderr.String(), fmt.Sprintf("%d units were counted more than once", size)) {
 		t.Errorf("merge with a ledger twice: exit %d: %s", code, p.Stderr.String())
 	}
 	if err := reference.CheckOutput(n, p.Stdout.String()); err != nil {

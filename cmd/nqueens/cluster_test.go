@@ -59,7 +59,7 @@ func TestMergeCommand(t *testing.T) {
 		inStderr string
 	}{
 		{"complete", []string{p("a.jsonl"), p("b.jsonl")}, 0, "total 92\nunique 12\n", ""},
-		{"equal duplicates", []string{p("a.jsonl"), p("b.jsonl"), p("a.jsonl")}, 0, "total 92\nunique 12\n", "40 unit(s) were counted more than once"},
+		{"equal duplicates", []string{p("a.jsonl"), p("b.jsonl"), p("a.jsonl")}, 0, "total 92\nunique 12\n", "40 units were counted more than once"},
 		{"missing", []string{p("b.jsonl")}, 1, "", "40 of 78 units of N = 8 are missing: 0-39"},
 		{"conflict", []string{p("a.jsonl"), p("b.jsonl"), p("c.jsonl")}, 1, "", fmt.Sprintf("unit 11 of N = 8 has two different results: total=0 rot180=0 rot90=0 nodes=%[1]d in %[2]s:1 and total=8 rot180=0 rot90=0 nodes=%[1]d in %[3]s:1", all[11].Nodes, p("a.jsonl"), p("c.jsonl"))},
 		{"different runs", []string{p("a.jsonl"), p("n9.jsonl")}, 1, "", "ledgers of different runs"},

@@ -269,12 +269,12 @@ func loopbackHost(host string) bool {
 
 // runState is the coordinator's progress.
 func runState(p queue.RunProgress) progressState {
-	note := fmt.Sprintf("%d worker(s)", p.Workers)
+	note := plural(p.Workers, "worker")
 	if p.Checking > 0 {
-		note += fmt.Sprintf(", %d block(s) being counted again here", p.Checking)
+		note += ", " + plural(p.Checking, "block") + " being counted again here"
 	}
 	if len(p.Failed) > 0 {
-		note += fmt.Sprintf(", %d block(s) set aside after failing", len(p.Failed))
+		note += ", " + plural(len(p.Failed), "block") + " set aside after failing"
 	}
 	if len(p.Banned) > 0 {
 		// Worker names are the workers' own choice: escaped.

@@ -72,7 +72,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 			size += fi.Size()
 		}
 	}
-	view := newProgressView(o.stderr, fmt.Sprintf("merge of %d ledger(s)", len(o.paths)), "bytes", false)
+	view := newProgressView(o.stderr, "merge of "+plural(len(o.paths), "ledger"), "bytes", false)
 	defer view.finish(false)
 	files := make([]*ledger.File, 0, len(o.paths))
 	for _, path := range o.paths {
@@ -105,14 +105,18 @@ func (o *mergeOptions) run(ctx context.Context) error {
 		return err
 	}
 	if rep.Duplicates > 0 {
-		fmt.Fprintf(o.stderr, "nqueens: %d unit(s) were counted more than once, with equal results\n", rep.Duplicates)
+		was := "was"
+		if rep.Duplicates != 1 {
+			was = "were"
+		}
+		fmt.Fprintf(o.stderr, "nqueens: %s %s counted more than once, with equal results\n", plural(rep.Duplicates, "unit"), was)
 	}
 	if _, _, known := count.Known(rep.Result.N); !known {
 		if err := count.CheckSpread(ctx, rep.Result); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stderr, "nqueens: N = %d is past the published counts: backed by %d ledger(s) sealed under %s, every unit present once, the total within the estimate's spread\n",
-			rep.Result.N, rep.Files, key)
+		fmt.Fprintf(o.stderr, "nqueens: N = %d is past the published counts: backed by %s sealed under %s, every unit present once, the total within the estimate's spread\n",
+			rep.Result.N, plural(rep.Files, "ledger"), key)
 	}
 	return printCountResult(o.stdout, rep.Result, o.jsonOut)
 }

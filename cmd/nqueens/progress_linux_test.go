@@ -354,7 +354,7 @@ func TestMergeProgressOnTerminal(t *testing.T) {
 	var out syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- run([]string{"merge", a, fifo}, strings.NewReader(""), &out, tty) }()
-	frame := regexp.MustCompile(`merge of 2 ledger\(s\) \d+/\d+ bytes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ bytes/s +ETA `)
+	frame := regexp.MustCompile(`merge of 2 ledgers \d+/\d+ bytes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ bytes/s +ETA `)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	data, err := os.ReadFile(b)
 	if err != nil {

@@ -349,7 +349,7 @@ func errorText(err error) string {
 func exactArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s needs %s, got %d argument(s)", cmd.CommandPath(), names, len(args))
+			return usagef("%s needs %s, got %s", cmd.CommandPath(), names, plural(len(args), "argument"))
 		}
 		return nil
 	}
@@ -359,7 +359,7 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 func maxArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usagef("%s takes at most %d argument(s), got %d", cmd.CommandPath(), n, len(args))
+			return usagef("%s takes at most %s, got %d", cmd.CommandPath(), plural(n, "argument"), len(args))
 		}
 		return nil
 	}

@@ -55,7 +55,7 @@ func TestSiteErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"site"}, 2, "needs the folder to write (DIR)"},
-		{[]string{"site", "a", "b"}, 2, "got 2 argument(s)"},
+		{[]string{"site", "a", "b"}, 2, "got 2 arguments"},
 		{[]string{"site", t.TempDir(), "--source", t.TempDir()}, 2, "no go.mod of github.com/nqueens/nqueens there"},
 		{[]string{"site", full}, 1, "is not empty and holds no site written by nqueens site"},
 	} {

@@ -119,8 +119,8 @@ func (o *countOptions) runVariant(ctx context.Context) error {
 		}
 		secs := e.Nodes / rt.NodesPerSec / float64(workersOf(o.workers))
 		if !o.quiet {
-			fmt.Fprintf(o.stderr, "nqueens: %v: about %s on %d worker(s) (%.3g ± %.1g nodes at %.3g nodes/s; an estimate)\n",
-				s, formatSeconds(secs), workersOf(o.workers), e.Nodes, e.NodesErr, rt.NodesPerSec)
+			fmt.Fprintf(o.stderr, "nqueens: %v: about %s on %s (%.3g ± %.1g nodes at %.3g nodes/s; an estimate)\n",
+				s, formatSeconds(secs), plural(workersOf(o.workers), "worker"), e.Nodes, e.NodesErr, rt.NodesPerSec)
 		}
 		if secs > longRun.Seconds() && !o.yes {
 			return usagef("the count of %v would take about %s; add --yes to start it", s, formatSeconds(secs))
