@@ -421,3 +421,20 @@ func TestFileModesAsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStateNote: the coordinator's progress names its workers and
+// blocks in words ("1 worker(s)" before).
+func TestRunStateNote(t *testing.T) {
+	for _, tc := range []struct {
+		p    queue.RunProgress
+		want string
+	}{
+		{queue.RunProgress{Workers: 1, Checking: 1}, "1 worker, 1 block being counted again here"},
+		{queue.RunProgress{Workers: 3, Failed: make([]queue.Block, 2)}, "3 workers, 2 blocks set aside after failing"},
+		{queue.RunProgress{}, "0 workers"},
+	} {
+		if got := runState(tc.p).Note; got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
