@@ -4,7 +4,8 @@
 //
 // Exit codes: 0 success, 1 failure (an invalid board, a failed count), 2 bad
 // usage (a malformed argument or flag, N out of range, an unknown format),
-// 130 interrupted (Ctrl-C or SIGTERM; what was kept is said on stderr).
+// 130 interrupted (Ctrl-C or SIGTERM; what was kept is said on stderr;
+// serve and worker, which run until stopped, shut down and exit 0).
 // Data goes to stdout; messages and progress go to stderr, one line per error.
 package main
 

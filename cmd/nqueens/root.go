@@ -136,7 +136,8 @@ solutions and their symmetry classes, verifies and converts boards between
 formats (list, grid, dots, unicode, json, svg, png), and more.
 
 Data goes to stdout, messages to stderr. Exit codes: 0 ok, 1 failure, 2 usage,
-130 interrupted (Ctrl-C).`,
+130 interrupted (Ctrl-C or SIGTERM; serve and worker, which run until they
+are stopped, shut down and exit 0).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Cobra checks flag groups after this hook: check them first, so
