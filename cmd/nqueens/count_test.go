@@ -123,11 +123,18 @@ func TestEstimateCommand(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["rate_n"] != 15.0 {
 		t.Errorf("exit %d, JSON %q", code, out)
 	}
-	// N = 17, counted by the join: keys counted and timed.
-	code, out, _ = runCLI("estimate", "17", "--json")
+	// N = 17, counted by the join: keys counted and timed, at most 200
+	// whatever --probes says, as the help says (it spoke only of the tree).
+	code, out, _ = runCLI("estimate", "17", "--probes", "50000", "--json")
 	j = nil
-	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["seconds_one_worker"].(float64) <= 0 || j["rate_n"] != 0.0 {
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["seconds_one_worker"].(float64) <= 0 || j["rate_n"] != 0.0 || j["probes"].(float64) > 200 {
 		t.Errorf("exit %d, JSON %q", code, out)
+	}
+	_, help, _ := runCLI("estimate", "--help")
+	for _, want := range []string{"From N = 24 on (the tree search)", "counting N = 15 on one worker", "For N = 16 to 23 (the join", "at most 200 probes", "Up to N = 15"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help does not say %q", want)
+		}
 	}
 	if code, _, _ := runCLI("estimate", "65"); code != 2 {
 		t.Errorf("estimate 65: exit %d", code)

@@ -11,14 +11,25 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const estimateLong = `estimate runs Knuth's random probes (Math. Comp. 1975) down the exact
-counter's own search tree: each probe picks a work unit at random and follows
-one random path; the product of the branching factors met is an unbiased
-estimate of the nodes and solutions. It prints the mean with its standard
-error, and the expected run time from the node rate measured by counting
-N = 15 on one worker (the rate per node slows a little as N grows, so long
-runs take somewhat longer than shown). Useful for N from 20 to 40; a board
-up to N = 15 is counted in full instead, which is quicker than measuring.`
+var estimateLong = fmt.Sprintf(`estimate forecasts the solutions of N and the time an exact count (nqueens
+count N) would take, with Knuth's random probes (Math. Comp. 1975) down the
+count engine's own work: each probe picks a work unit at random. It prints
+each mean with its standard error.
+
+From N = %d on (the tree search), a probe follows one random path down the
+unit's search tree: the product of the branching factors met is an unbiased
+estimate of the nodes and solutions, and the time comes from the node rate
+measured by counting N = %d on one worker (the rate per node slows a little
+as N grows, so long runs take somewhat longer than shown).
+
+For N = %d to %d (the join of half boards, see docs/engine.md), a probe
+counts one key of its unit in full and times it, so the solutions, the pairs
+of half boards compared ("nodes" in --json) and the time are all unbiased
+estimates; these take at most 200 probes or 2 seconds of them, whatever
+--probes says.
+
+Up to N = %d the board is counted in full instead, which is quicker than
+measuring.`, count.JoinTo+1, rateN, rateN+1, count.JoinTo, rateN)
 
 // estimateOptions are the flags and arguments of estimate.
 type estimateOptions struct {
@@ -57,7 +68,7 @@ func newEstimateCmd() *cobra.Command {
 		Long:  estimateLong,
 		Args:  exactArgs(1, "N"),
 	}
-	cmd.Flags().IntVar(&o.probes, "probes", 50000, "number of random probes")
+	cmd.Flags().IntVar(&o.probes, "probes", 50000, "number of random probes (N = 16 to 23: at most 200)")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same estimate)")
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object")
 	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
