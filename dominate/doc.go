@@ -20,5 +20,5 @@
 //
 // Tests hold the results against a brute force over all sets of squares
 // for N ≤ 6 and against the OEIS terms for N ≤ 12 (the terms are in
-// ../variant/oeis.tsv, with their sources).
+// ../internal/oeis/oeis.tsv, with their sources).
 package dominate

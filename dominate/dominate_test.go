@@ -2,19 +2,21 @@ package dominate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
-	"github.com/nqueens/nqueens/variant"
+	"github.com/nqueens/nqueens/internal/oeis"
 )
 
 // terms returns the row named what of the one table of published terms,
-// embedded in package variant (see variant/oeis.tsv for the sources).
+// package internal/oeis (see its oeis.tsv for the sources).
 func terms(t *testing.T, what string) (id string, from int, vals []uint64) {
 	t.Helper()
-	row, ok := variant.Published(what)
+	row, ok := oeis.Published(what)
 	if !ok {
 		t.Fatalf("no %s row", what)
 	}
@@ -168,5 +170,37 @@ func TestSameArrangement(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPublished: the terms of the table for a result, and a result that
+// differs from them is an error naming the term, never a result.
+func TestPublished(t *testing.T) {
+	ref := Published(8, false)
+	if ref == nil || ref.Minimum == nil || *ref.Minimum != 5 || ref.Count == nil || *ref.Count != 4860 {
+		t.Fatalf("N = 8: %+v", ref)
+	}
+	if ref := Published(40, false); ref != nil {
+		t.Errorf("N = 40 has no published term: %+v", ref)
+	}
+	if ref := Published(20, false); ref == nil || ref.Minimum == nil || *ref.Minimum != 11 || ref.Count != nil {
+		t.Errorf("N = 20: the minimum is published, the count not: %+v", ref)
+	}
+	r := Result{N: 8, Minimum: 5, Exact: true, Count: 4860, Counted: true}
+	if m := r.Matches(); m == nil || !*m || r.checkPublished() != nil {
+		t.Errorf("the right numbers: matches %v, %v", m, r.checkPublished())
+	}
+	r.Count = 4861
+	want := "N = 8: the count 4861 does not match the published term 4860 (OEIS A002564 a(8)); the result is wrong, and was not printed"
+	var me *MismatchError
+	if err := r.checkPublished(); !errors.As(err, &me) || err.Error() != want {
+		t.Errorf("a count 1 too high: %v", err)
+	}
+	r = Result{N: 8, Independent: true, Minimum: 6, Exact: true}
+	if err := r.checkPublished(); err == nil || !strings.Contains(err.Error(), "the minimum 6 does not match the published term 5 (OEIS A075324 a(8))") {
+		t.Errorf("an independent minimum 1 too high: %v", err)
+	}
+	if m := (Result{N: 30, Minimum: 16}).Matches(); m != nil {
+		t.Errorf("nothing proved, nothing published: matches %v", *m)
 	}
 }

@@ -76,7 +76,9 @@ func LowerBound(n int) int { return n / 2 }
 // is proved first and every size from it up to the answer is searched in
 // full. Past ExactReach, Solve runs a greedy choice and a local search of
 // Options.Steps moves per size and returns the smallest set found with Exact false,
-// unless it meets [LowerBound]; asking for a count there is an error.
+// unless it meets [LowerBound]; asking for a count there is an error. A
+// proved minimum or a count that differs from its published term
+// ([Published]) is a [*MismatchError], never a result.
 //
 // The search branches on the undominated square with the fewest squares
 // that could dominate it, one branch per such square with the earlier ones
@@ -95,7 +97,13 @@ func Solve(ctx context.Context, n int, o Options) (Result, error) {
 		}
 		err := res.heuristic(ctx, o)
 		res.Elapsed = time.Since(start)
-		return res, err
+		if err != nil {
+			return res, err
+		}
+		if err := res.checkPublished(); err != nil { // a minimum proved by the lower bound
+			return Result{}, err
+		}
+		return res, nil
 	}
 	plain := newProblem(n, false)
 	k, first, err := minimum(ctx, plain, max(1, res.LowerBound-1), o.Workers, &res.Nodes)
@@ -123,6 +131,9 @@ func Solve(ctx context.Context, n int, o Options) (Result, error) {
 		res.Count, res.Counted = r.found, true
 	}
 	res.Elapsed = time.Since(start)
+	if err := res.checkPublished(); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 

@@ -58,6 +58,7 @@
 // sets of squares, with the attack rule written square by square, for
 // boards up to 7 × 7 and 6 × 7; every count is checked against its
 // published OEIS term where there is one ([Spec.Reference], from the
-// embedded table oeis.tsv, which says where each came from), and a
+// table embedded in package internal/oeis, which says where each came
+// from), and a
 // difference is an error.
 package variant

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/oeis"
 )
 
 // TestOEIS counts every variant of the table of published terms within
@@ -40,7 +42,7 @@ func TestOEIS(t *testing.T) {
 		checks = append(checks, check{fmt.Sprintf("rect-%d", r), func(m int) Spec { return Spec{Rows: r, Cols: m} }, limit(10, 8), false})
 	}
 	for _, c := range checks {
-		row, ok := Published(c.what)
+		row, ok := oeis.Published(c.what)
 		if !ok {
 			t.Fatalf("oeis.tsv has no %s row", c.what)
 		}
@@ -139,31 +141,5 @@ func TestMismatch(t *testing.T) {
 	line, _ = json.Marshal(r.JSON())
 	if !strings.Contains(string(line), `"reference":null,"matches":null`) {
 		t.Errorf("JSON %s: want a null reference and match", line)
-	}
-}
-
-// TestParseTerms: the table's reader refuses a damaged row, naming the
-// line.
-func TestParseTerms(t *testing.T) {
-	for text, want := range map[string]string{
-		"A1\tx\t1\t1,2\n":                  "oeis.tsv:1: 4 columns, want 5",
-		"# c\nA1\tx\tone\t1,2\tsrc\n":      "oeis.tsv:2: first index",
-		"A1\tx\t1\t1,-2\tsrc\n":            "oeis.tsv:1: strconv.ParseUint",
-		"A1\tx\t1\t1\t\n":                  "oeis.tsv:1: no source",
-		"A1\tx\t1\t1\ts\nA2\tx\t1\t2\ts\n": "oeis.tsv:2: a second x row",
-	} {
-		if _, err := parseTerms(text); err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("%q: %v, want %s…", text, err, want)
-		}
-	}
-	rows, err := parseTerms(oeisTable)
-	if err != nil || len(rows) < 20 {
-		t.Fatalf("the embedded table: %d rows, %v", len(rows), err)
-	}
-	if v, ok := rows["torus"].Term(13); !ok || v != 4524 {
-		t.Errorf("torus a(13) = %d, %v", v, ok)
-	}
-	if _, ok := rows["queens5"].Term(4); ok {
-		t.Error("queens5 has a term before its first index")
 	}
 }

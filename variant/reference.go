@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/oeis"
 )
 
 // Reference is the published count of a variant: the term of the OEIS
@@ -44,7 +45,7 @@ func (q Sequence) published() (Uint128, bool) {
 		}
 		return total, ok
 	}
-	row, ok := Published(q.row)
+	row, ok := oeis.Published(q.row)
 	if !ok {
 		return Uint128{}, false
 	}

@@ -147,7 +147,7 @@ type Sequence struct {
 
 // OEIS returns the sequences that the total and the unique count of s are
 // terms of, where there are such (an empty ID otherwise). Their published
-// terms are in the embedded table oeis.tsv ([Published]); those of the
+// terms are in the embedded table of package internal/oeis; those of the
 // plain problem, A000170 and A002562, in package count ([count.Known]).
 func (s Spec) OEIS() (total, unique Sequence) {
 	s = s.Normal()

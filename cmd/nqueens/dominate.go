@@ -19,8 +19,11 @@ Up to N = 13 the minimum is proved by exhaustive search: no arrangement of
 one queen fewer dominates the board (for --independent, none of any size
 from the plain minimum up). Past that, dominate prints the smallest
 arrangement a greedy choice and a local search find, beside the proved lower
-bound ⌈(N − 1)/2⌉, and says how wide the gap is; --count is refused there.
-Every arrangement printed is checked square by square.`
+bound ⌈(N − 1)/2⌉, and says how wide the gap is, and the published minimum
+where there is one; --count is refused there. Every arrangement printed is
+checked square by square, and a proved minimum or count is compared with
+its published OEIS term where there is one ("matches OEIS A075458 a(8)"): a
+difference is an error (exit 1), never a number.`
 
 // dominateOptions are the flags and arguments of dominate.
 type dominateOptions struct {
@@ -77,6 +80,10 @@ type dominateJSON struct {
 	OEIS        string   `json:"oeis"`
 	OEISCount   string   `json:"oeis_count,omitempty"`
 	Seconds     float64  `json:"seconds"`
+	// The published terms, and whether the proved numbers equal them
+	// (null when nothing proved has one), as a count's (docs/json.md).
+	Reference *dominate.Reference `json:"reference"`
+	Matches   *bool               `json:"matches"`
 }
 
 func (o *dominateOptions) run(ctx context.Context) error {
@@ -91,7 +98,8 @@ func (o *dominateOptions) run(ctx context.Context) error {
 		seqMin, seqCount = "A075324", "A002568"
 	}
 	if o.jsonOut {
-		j := dominateJSON{N: r.N, Independent: r.Independent, Found: r.Minimum, LowerBound: r.LowerBound, Exact: r.Exact, OEIS: seqMin, Seconds: r.Elapsed.Seconds()}
+		j := dominateJSON{N: r.N, Independent: r.Independent, Found: r.Minimum, LowerBound: r.LowerBound, Exact: r.Exact, OEIS: seqMin, Seconds: r.Elapsed.Seconds(),
+			Reference: dominate.Published(r.N, r.Independent), Matches: r.Matches()}
 		if r.Exact {
 			j.Minimum = &r.Minimum
 		}
@@ -108,14 +116,22 @@ func (o *dominateOptions) run(ctx context.Context) error {
 	if o.independent {
 		what = "independent queens"
 	}
+	// Solve has checked every published term: one that differs never
+	// comes here.
+	ref := dominate.Published(o.n, o.independent)
+	term := func(seq string, known bool) string { return checkedTerm(seq, fmt.Sprintf("a(%d)", o.n), known) }
 	switch {
 	case r.Exact && o.n <= dominate.ExactReach:
-		fmt.Fprintf(w, "minimum %d (OEIS %s, a(%d); no %d %s dominate the board: exhaustive search)\n", r.Minimum, seqMin, o.n, r.Minimum-1, what)
+		fmt.Fprintf(w, "minimum %d (%s; no %d %s dominate the board: exhaustive search)\n", r.Minimum, term(seqMin, ref != nil && ref.Minimum != nil), r.Minimum-1, what)
 	case r.Exact:
-		fmt.Fprintf(w, "minimum %d (OEIS %s, a(%d); it meets the lower bound ⌈(N − 1)/2⌉)\n", r.Minimum, seqMin, o.n)
+		fmt.Fprintf(w, "minimum %d (%s; it meets the lower bound ⌈(N − 1)/2⌉)\n", r.Minimum, term(seqMin, ref != nil && ref.Minimum != nil))
 	default:
-		fmt.Fprintf(w, "found %d %s; lower bound %d (⌈(N − 1)/2⌉): the minimum is %d … %d, not proved here (exhaustive search reaches N = %d)\n",
-			r.Minimum, what, r.LowerBound, r.LowerBound, r.Minimum, dominate.ExactReach)
+		published := ""
+		if ref != nil && ref.Minimum != nil {
+			published = fmt.Sprintf("; the published minimum is %d (OEIS %s a(%d))", *ref.Minimum, seqMin, o.n)
+		}
+		fmt.Fprintf(w, "found %d %s; lower bound %d (⌈(N − 1)/2⌉): the minimum is %d … %d, not proved here (exhaustive search reaches N = %d)%s\n",
+			r.Minimum, what, r.LowerBound, r.LowerBound, r.Minimum, dominate.ExactReach, published)
 	}
 	rows := make([][]byte, o.n)
 	for i := range rows {
@@ -128,7 +144,7 @@ func (o *dominateOptions) run(ctx context.Context) error {
 		fmt.Fprintf(w, "%s\n", row)
 	}
 	if r.Counted {
-		fmt.Fprintf(w, "count %d (OEIS %s, a(%d): every minimum arrangement, rotations and mirrors included)\n", r.Count, seqCount, o.n)
+		fmt.Fprintf(w, "count %d (%s: every minimum arrangement, rotations and mirrors included)\n", r.Count, term(seqCount, ref != nil && ref.Count != nil))
 	}
 	return nil
 }

@@ -166,11 +166,11 @@ func printVariantResult(w io.Writer, r variant.Result, jsonOut bool) error {
 	// comes here.
 	t := ""
 	if total.ID != "" {
-		t = " (" + checkedTerm(total, ref != nil) + ")"
+		t = " (" + checkedTerm(total.ID, total.Term, ref != nil) + ")"
 	}
 	u := " (" + symmetryNote(s)
 	if unique.ID != "" {
-		u += "; " + checkedTerm(unique, ref != nil && ref.Unique != nil)
+		u += "; " + checkedTerm(unique.ID, unique.Term, ref != nil && ref.Unique != nil)
 	}
 	_, err := fmt.Fprintf(w, "total %s%s\nunique %s%s)\n", r.Total, t, r.Unique, u)
 	return err
@@ -243,12 +243,12 @@ func (o *solveOptions) checkSearch(ctx context.Context, s variant.Spec, nodes ui
 	return nil
 }
 
-// checkedTerm names the term of q a count is and whether it was checked:
-// "matches OEIS A051906 a(13)", or "OEIS A051906 a(29), no published term
-// to check".
-func checkedTerm(q variant.Sequence, known bool) string {
+// checkedTerm names the term of sequence id a number is and whether it was
+// checked: "matches OEIS A051906 a(13)", or "OEIS A051906 a(29), no
+// published term to check".
+func checkedTerm(id, term string, known bool) string {
 	if known {
-		return fmt.Sprintf("matches OEIS %s %s", q.ID, q.Term)
+		return fmt.Sprintf("matches OEIS %s %s", id, term)
 	}
-	return fmt.Sprintf("OEIS %s %s, no published term to check", q.ID, q.Term)
+	return fmt.Sprintf("OEIS %s %s, no published term to check", id, term)
 }

@@ -75,8 +75,8 @@ func TestCountVariantMismatch(t *testing.T) {
 
 func TestDominate(t *testing.T) {
 	code, out, errOut := runCLI("dominate", "5", "--count")
-	want := "minimum 3 (OEIS A075458, a(5); no 2 queens dominate the board: exhaustive search)\n"
-	if code != 0 || !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "count 186 (OEIS A002564, a(5): every minimum arrangement, rotations and mirrors included)\n") {
+	want := "minimum 3 (matches OEIS A075458 a(5); no 2 queens dominate the board: exhaustive search)\n"
+	if code != 0 || !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "count 186 (matches OEIS A002564 a(5): every minimum arrangement, rotations and mirrors included)\n") {
 		t.Errorf("exit %d, %q, %q", code, out, errOut)
 	}
 	if got := strings.Count(out, "Q"); got != 3 {
@@ -91,8 +91,18 @@ func TestDominate(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.N != 12 || j.Minimum != 7 || len(j.Queens) != 7 || j.Count != nil {
 		t.Errorf("exit %d: %s", code, out)
 	}
+	if !strings.HasSuffix(out, `"reference":{"minimum":7,"count":840},"matches":true}`+"\n") {
+		t.Errorf("no published terms checked: %s", out)
+	}
+	// Past exact reach: nothing proved to compare, the published minimum
+	// said.
 	code, out, _ = runCLI("dominate", "16", "--json")
-	if code != 0 || strings.Contains(out, `"minimum"`) || !strings.Contains(out, `"lower_bound":8`) {
+	var top map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &top) != nil || top["minimum"] != nil || top["lower_bound"] != 8.0 ||
+		!strings.HasSuffix(out, `"reference":{"minimum":9,"count":2968},"matches":null}`+"\n") {
+		t.Errorf("exit %d: %s", code, out)
+	}
+	if code, out, _ = runCLI("dominate", "16"); code != 0 || !strings.Contains(out, "the published minimum is 9 (OEIS A075458 a(16))") {
 		t.Errorf("exit %d: %s", code, out)
 	}
 }

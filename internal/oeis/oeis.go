@@ -1,4 +1,8 @@
-package variant
+// Package oeis holds the published terms of the OEIS sequences that the
+// counts of package variant and the minima of package dominate are checked
+// against: one table, oeis.tsv, embedded, which says where each term was
+// read. The tests of both packages read the same table.
+package oeis
 
 import (
 	"bufio"
@@ -38,7 +42,7 @@ var published = sync.OnceValue(func() map[string]Terms {
 	if err != nil {
 		// The table is embedded and read by the tests; a damaged copy must
 		// not pass for "no published term".
-		panic("variant: the embedded table of OEIS terms is unreadable: " + err.Error())
+		panic("oeis: the embedded table of OEIS terms is unreadable: " + err.Error())
 	}
 	return rows
 })
