@@ -300,3 +300,116 @@ func CheckSpread(ctx context.Context, r Result) error {
 	}
 	return nil
 }
+
+// UnitEstimate is Knuth's estimate of the search of one unit counted by
+// the tree, from random probes down its own tree ([EstimateUnit]): a
+// check of a result that does not trust whoever counted it.
+type UnitEstimate struct {
+	N, Index int
+	Probes   int
+	Nodes    float64 // expected search nodes of the unit
+	Total    float64 // expected total, times its orbit size as a result has it
+	Hits     int     // probes that reached a solution
+	weight   uint64  // the orbit size
+}
+
+// The bounds of [UnitEstimate.Allows]. With 1000 probes, the estimates of
+// every unit of the N = 8 to 13 the tree counts (three seeds) and of the
+// tree's own units of N = 14 to 17 (two seeds) lay within 0.89 to 1.12 of
+// the true nodes and, where 10 probes or more found a solution, within
+// 0.37 to 4.1 of the true total; where fewer did, the total was at most
+// 6.3 × (hits + 1) / probes × the estimated nodes, times the orbit size
+// (TestUnitEstimateAllowsEveryRealUnit logs the scan). The bounds leave a
+// margin of 3.5 to 10 beyond that, so that a true result is seldom
+// counted again for bad luck; past N = 17 one probe's spread grows (its
+// standard deviation is about twice its mean at N = 28, 1.2 times at
+// N = 20), which 1000 probes divide by 30.
+const (
+	UnitProbes        = 1000 // probes per unit the coordinator runs
+	unitNodesFactor   = 4    // nodes within this factor of the estimate
+	unitTotalFactor   = 16   // the total within this factor of it
+	unitHitsForTotal  = 10   // hits it takes to estimate the total
+	unitFewHitsFactor = 64   // the total's bound with fewer hits
+)
+
+// EstimateUnit runs probes random probes (at least 1) down the search tree
+// of unit index of N, from seed, as [EstimateTree] does over all units. It
+// is for the N the tree counts: a unit of the join is no tree. Cost
+// O(probes · N²): about 4 ms for 1000 probes of a unit of N = 28.
+func EstimateUnit(n, index, probes int, seed uint64) (UnitEstimate, error) {
+	if n < 1 || n > MaxN {
+		return UnitEstimate{}, errSize(n)
+	}
+	if usesJoin(n) {
+		return UnitEstimate{}, fmt.Errorf("N = %d is counted by the join of half boards, whose units have no search tree to probe", n)
+	}
+	if probes < 1 {
+		return UnitEstimate{}, fmt.Errorf("need at least 1 probe, got %d", probes)
+	}
+	all := units(n)
+	if index < 0 || index >= len(all) {
+		return UnitEstimate{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", index, len(all)-1, n)
+	}
+	return estimateSpec(n, index, all[index], probes, seed), nil
+}
+
+// estimateSpec is EstimateUnit for the tree's unit s, numbered index.
+func estimateSpec(n, index int, s UnitSpec, probes int, seed uint64) UnitEstimate {
+	w, _ := s.orbit(n)
+	e := UnitEstimate{N: n, Index: index, Probes: probes, weight: uint64(w)}
+	rng := rand.New(rand.NewPCG(seed, uint64(n)<<32|uint64(index)))
+	pick := func(k int) int { return rng.IntN(k) }
+	b, placed := s.board(n)
+	for range probes {
+		nodes, sols := kernel.Probe(&b, pick)
+		e.Nodes += nodes + float64(placed)
+		e.Total += sols * float64(w)
+		if sols > 0 {
+			e.Hits++
+		}
+	}
+	e.Nodes /= float64(probes)
+	e.Total /= float64(probes)
+	return e
+}
+
+// EstimateError reports a unit result far outside what its unit's
+// estimate allows: a result to count again before it is trusted.
+type EstimateError struct {
+	N, Index int
+	Reason   string
+}
+
+func (e *EstimateError) Error() string {
+	return fmt.Sprintf("unit %d of N = %d lies outside its estimate: %s", e.Index, e.N, e.Reason)
+}
+
+// Allows reports whether u, a result of e's unit, lies within what the
+// estimate allows, or else an [*EstimateError] saying how far off: its
+// nodes within a factor 4 of the estimate; a total above 0 if a probe
+// found a solution (a proof that there is one); a total within a factor
+// 16 of the estimate when 10 probes or more found solutions, and at most
+// 64 × (hits + 1) / probes × the estimated nodes, times the orbit size,
+// when fewer did. The first two are exact or nearly so (the mean of the
+// probes exceeds 4 times the true nodes with probability under 1/4 by
+// Markov's inequality, and far less in fact); the others rest on the
+// measured spread of the estimates (see the constants' comment). A true
+// result may fail by bad luck, rarely: a caller counts it again rather
+// than refuse it. Cost O(1).
+func (e UnitEstimate) Allows(u UnitResult) error {
+	bad := func(format string, args ...any) error {
+		return &EstimateError{N: e.N, Index: e.Index, Reason: fmt.Sprintf(format, args...)}
+	}
+	nodes, total := float64(u.Nodes), float64(u.Total)
+	switch {
+	case nodes < e.Nodes/unitNodesFactor || nodes > e.Nodes*unitNodesFactor:
+		return bad("nodes = %d, but %d random probes estimate %.4g", u.Nodes, e.Probes, e.Nodes)
+	case e.Hits > 0 && u.Total == 0:
+		return bad("total = 0, but %d of %d random probes found solutions", e.Hits, e.Probes)
+	case e.Hits >= unitHitsForTotal && (total < e.Total/unitTotalFactor || total > e.Total*unitTotalFactor):
+		return bad("total = %d, but %d random probes estimate %.4g", u.Total, e.Probes, e.Total)
+	case e.Hits < unitHitsForTotal && total > unitFewHitsFactor*float64(e.weight)*float64(e.Hits+1)/float64(e.Probes)*e.Nodes:
+		return bad("total = %d, but only %d of %d random probes found a solution", u.Total, e.Hits, e.Probes)
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type joinScheme struct {
 	layout *join.Layout
 	rot    []UnitSpec
 	gcd    []uint8 // per join unit, the greatest common divisor of its keys' weights
+	maxW   []uint8 // and the largest weight
 
 	mu      sync.Mutex
 	tables  *join.Tables
@@ -55,11 +57,12 @@ func newJoinScheme(n int) *joinScheme {
 		// JoinFrom and JoinTo keep n within what the layout takes.
 		panic("count: " + err.Error())
 	}
-	s := &joinScheme{n: n, layout: l, rot: rotationUnits(n), gcd: make([]uint8, l.Units())}
+	s := &joinScheme{n: n, layout: l, rot: rotationUnits(n), gcd: make([]uint8, l.Units()), maxW: make([]uint8, l.Units())}
 	for u := range s.gcd {
 		g := 0
 		for _, k := range l.UnitKeys(u) {
 			g = gcdInt(g, int(k.Weight))
+			s.maxW[u] = max(s.maxW[u], k.Weight)
 		}
 		s.gcd[u] = uint8(g)
 	}
@@ -144,11 +147,17 @@ func (s *joinScheme) check(u UnitResult) error {
 	bad := func(format string, args ...any) error {
 		return &ImplausibleError{N: s.n, Units: []int{u.Index}, Reason: fmt.Sprintf(format, args...)}
 	}
+	// A key's count is of pairs of half placements compared, and the
+	// unit's nodes are those pairs: its total is at most the largest
+	// weight times them.
+	hi, lo := bits.Mul64(uint64(s.maxW[u.Index]), u.Nodes)
 	switch g := uint64(s.gcd[u.Index]); {
 	case u.Rot180 != 0 || u.Rot90 != 0:
 		return bad("rot180 = %d and rot90 = %d, but the unit counts no rotations", u.Rot180, u.Rot90)
 	case u.Total%g != 0:
 		return bad("total = %d is not a multiple of %d, the weight its keys share", u.Total, g)
+	case hi == 0 && u.Total > lo:
+		return bad("total = %d exceeds what nodes = %d allow: one solution for each pair of halves compared, times %d, the largest weight of its keys", u.Total, u.Nodes, s.maxW[u.Index])
 	}
 	return nil
 }

@@ -138,6 +138,8 @@ func checkRotations(n int, s UnitSpec, u UnitResult) error {
 		return bad("rot90 = %d, but a quarter turn does not fix its constellation", u.Rot90)
 	case u.Rot90 > u.Rot180:
 		return bad("rot90 = %d exceeds rot180 = %d (a quarter turn fixes only what a half turn fixes)", u.Rot90, u.Rot180)
+	case u.Nodes != 0:
+		return bad("nodes = %d, but its searches of symmetric solutions report no nodes", u.Nodes)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package count
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
@@ -54,10 +55,15 @@ func (e *ImplausibleError) Error() string {
 // (the weight), the rotation counts are zero unless the unit is its
 // constellation's first and the rotation fixes the constellation, a quarter
 // turn fixes no more solutions than a half turn, and for a whole
-// constellation a rotation fixes no more solutions than there are. For the
-// join: a unit of keys counts no rotations and a total that is a multiple
-// of the weight its keys share; a rotation unit counts no total and
-// rotations as for the tree. A result that passes may still be wrong; the
+// constellation a rotation fixes no more solutions than there are; and the
+// nodes reported allow the total: a solution lies as many nodes deep as
+// rows are left below the last three, and a node with three rows left has
+// at most 6 completions. For the join: a unit of keys counts no rotations
+// and a total that is a multiple of the weight its keys share, and no more
+// than one solution per pair of halves compared (its nodes) times its
+// largest weight; a rotation unit counts no total, no nodes, and rotations
+// as for the tree. Every result of a correct search passes, whatever the
+// machine; a result that passes may still be wrong; the
 // sums and the published counts are checked by [Tally.Result]. Cost O(1)
 // after the unit table of N.
 func Check(n int, u UnitResult) error {
@@ -96,7 +102,44 @@ func check(n int, s UnitSpec, u UnitResult) error {
 	case s.Row < 0 && u.Rot180 > u.Total:
 		return bad("rot180 = %d exceeds total = %d", u.Rot180, u.Total)
 	}
+	return checkTreeNodes(n, s, u, uint64(w), bad)
+}
+
+// checkTreeNodes checks a unit's nodes against its total, by what the
+// tree search does (internal/kernel): with e rows left empty by the unit's
+// queens, e ≤ 3 are counted in closed form without a node (at most e!
+// ways); otherwise a solution lies e − 3 nodes deep, and each node at that
+// last level, one with three rows left, has at most 3! = 6 completions,
+// so the total is at most 6 × w × (nodes − (e − 4)): e − 4 nodes above the
+// last level lead to any one of them. The split queen of a split unit is
+// a node of its own. Every true result meets these bounds; a forged one
+// must at least claim the nodes its total needs.
+func checkTreeNodes(n int, s UnitSpec, u UnitResult, w uint64, bad func(string, ...any) error) error {
+	b, placed := s.board(n)
+	e := uint64(bits.OnesCount64(b.Rows))
+	if u.Nodes < placed {
+		return bad("nodes = %d, but its split queen is a node", u.Nodes)
+	}
+	searched, sols := u.Nodes-placed, u.Total/w
+	switch {
+	case e <= 3 && searched != 0:
+		return bad("nodes = %d, but the %d rows its queens leave are counted without a search", u.Nodes, e)
+	case e <= 3 && sols > factorial(e):
+		return bad("total = %d, but the %d rows its queens leave hold at most %d solutions, times %d for its orbit", u.Total, e, factorial(e), w)
+	case e > 3 && sols > 0 && searched < e-3:
+		return bad("total = %d with nodes = %d, but a solution lies %d nodes deep", u.Total, u.Nodes, e-3+placed)
+	case e > 3 && sols > 0 && (sols+5)/6 > searched-(e-4):
+		return bad("total = %d exceeds what nodes = %d allow: 6 solutions for each node with three rows left, of which there are at most %d, times %d for its orbit", u.Total, u.Nodes, searched-(e-4), w)
+	}
 	return nil
+}
+
+func factorial(k uint64) uint64 {
+	f := uint64(1)
+	for i := uint64(2); i <= k; i++ {
+		f *= i
+	}
+	return f
 }
 
 func firstNote(s UnitSpec) string {
