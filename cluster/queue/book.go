@@ -51,6 +51,7 @@ type ballot struct {
 	verdict []count.UnitResult // the decided result, nil until then
 	drawn   bool               // the spot-check draw was made
 	checked bool               // and picked this block
+	doubted bool               // a vote lies outside its units' estimate
 	recount bool               // a recount was asked for and has not come back
 	truth   []count.UnitResult // the coordinator's own count
 	backers int                // distinct signing voters behind the verdict, when no recount decided it
@@ -127,6 +128,25 @@ func (b *book) add(k int, v vote) {
 	b.decide(k)
 }
 
+// doubt records that v, a vote for block k about to be added, lies
+// outside its units' estimate (why: reason): the block is counted again
+// by the coordinator before it is decided, and reopened if it was decided
+// already. A vote that add would ignore is no reason to doubt.
+func (b *book) doubt(k int, v vote, reason error) {
+	by := v.by()
+	bl := &b.ballots[k]
+	if _, bad := b.banned[by]; bad || !b.eligible[b.voterOf(by)] || bl.truth != nil {
+		return
+	}
+	if _, ok := bl.votes[by]; ok {
+		return
+	}
+	b.note(slog.LevelInfo, "a result lies outside its units' estimate; the coordinator counts it again", "units", v.block(), "worker", v.Worker, "voter", voterName(b.voterOf(by)), "reason", reason)
+	bl.doubted = true
+	b.undecide(k)
+	b.askRecount(k)
+}
+
 // recounted records the coordinator's own count of block k.
 func (b *book) recounted(k int, units []count.UnitResult) {
 	bl := &b.ballots[k]
@@ -193,7 +213,7 @@ func (b *book) decide(k int) {
 		bl.drawn = true
 		bl.checked = b.rng.Float64() < b.fraction
 	}
-	if bl.checked {
+	if bl.checked || bl.doubted {
 		b.askRecount(k)
 		return
 	}

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -135,5 +136,55 @@ func TestBookBanReopens(t *testing.T) {
 		if d := bk.deficit(k, 1); d != 0 {
 			t.Errorf("block %d with a queued copy: deficit %d, want 0", k, d)
 		}
+	}
+}
+
+// TestBookDoubt: a vote outside its units' estimate is not trusted: its
+// block waits for the coordinator's recount, which bans the voter if it
+// lied and clears it if not; a doubtful vote equal to an accepted result
+// reopens the block; a banned voter's vote raises no doubt.
+func TestBookDoubt(t *testing.T) {
+	const n = 9
+	all := testkit.AllUnits(t, n, count.Units, count.CountUnit)
+	run := runFor(n, 4, 1)
+	bk := newBook(run, 0, [2]uint64{1, 2}, []string{"a", "r"})
+	truth := func(k int) []count.UnitResult { b := run.block(k); return slices.Clone(all[b.First : b.Last+1]) }
+	doubt := errors.New("outside its estimate")
+	step := func(k int, v vote, doubtful bool) []int {
+		if doubtful {
+			bk.doubt(k, v, doubt)
+		}
+		bk.add(k, v)
+		r, _, _ := bk.drain()
+		return r
+	}
+	// A lie, doubted: recounted, and its voter banned.
+	if r := step(0, voteOf(t, run, all, 0, "r", "R", 8), true); !slices.Equal(r, []int{0}) || bk.ballots[0].verdict != nil {
+		t.Fatalf("a doubted lie: recounts %v, verdict %v", r, bk.ballots[0].verdict)
+	}
+	bk.recounted(0, truth(0))
+	if _, ok := bk.banned["r"]; !ok || !sameUnits(bk.ballots[0].verdict, truth(0)) {
+		t.Errorf("after the recount: banned %v, verdict %v", bk.banned, bk.ballots[0].verdict)
+	}
+	// A true result, doubted: recounted, and decided with nobody banned.
+	if r := step(1, voteOf(t, run, all, 1, "a", "A", 0), true); !slices.Equal(r, []int{1}) {
+		t.Fatalf("a doubted true result: recounts %v", r)
+	}
+	bk.recounted(1, truth(1))
+	if _, ok := bk.banned["a"]; ok || bk.ballots[1].verdict == nil {
+		t.Errorf("a true result recounted: banned %v, decided %v", bk.banned, bk.ballots[1].verdict != nil)
+	}
+	// A doubtful vote equal to a result accepted from another voter
+	// reopens its block.
+	bk2 := newBook(run, 0, [2]uint64{1, 2}, []string{"a", "b"})
+	bk2.add(2, voteOf(t, run, all, 2, "a", "A", 0))
+	bk2.doubt(2, voteOf(t, run, all, 2, "b", "B", 0), doubt)
+	bk2.add(2, voteOf(t, run, all, 2, "b", "B", 0))
+	if r, _, notes := bk2.drain(); !slices.Equal(r, []int{2}) || bk2.ballots[2].verdict != nil || len(notes) != 1 || !strings.Contains(notes[0].msg, "outside its units' estimate") {
+		t.Errorf("a doubt after the block was decided: recounts %v, verdict %v, notes %v", r, bk2.ballots[2].verdict, notes)
+	}
+	// The banned voter's later votes are ignored, doubtful or not.
+	if r := step(3, voteOf(t, run, all, 3, "r", "R", 8), true); len(r) != 0 || bk.ballots[3].doubted {
+		t.Errorf("a banned voter's doubtful vote: recounts %v, doubted %v", r, bk.ballots[3].doubted)
 	}
 }

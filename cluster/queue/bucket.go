@@ -77,6 +77,11 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 		}
 	}
 	delete(c.failed, k)
+	if c.checker != nil {
+		c.checking[k]++
+		c.checker.add(estimateCheck{k: k, v: v})
+		return
+	}
 	c.book.add(k, v)
 }
 
@@ -141,20 +146,20 @@ func (c *coordinator) advisory(ctx context.Context, m *nats.Msg) {
 	if json.Unmarshal(m.Data, &adv) != nil || adv.StreamSeq == 0 {
 		return
 	}
-	msg, err := c.stream.GetMsg(ctx, adv.StreamSeq)
+	subject, err := c.io.subjectOf(ctx, adv.StreamSeq)
 	if err != nil {
 		c.o.Log.Warn("a block message failed, and cannot be read", "seq", adv.StreamSeq, "deliveries", adv.Deliveries, "error", err)
 		return
 	}
-	k, b, err := c.run.blockOf(msg.Subject)
+	k, b, err := c.run.blockOf(subject)
 	if err != nil {
-		c.o.Log.Warn("a message that is no block failed", "seq", adv.StreamSeq, "subject", msg.Subject, "deliveries", adv.Deliveries, "error", err)
+		c.o.Log.Warn("a message that is no block failed", "seq", adv.StreamSeq, "subject", subject, "deliveries", adv.Deliveries, "error", err)
 		return
 	}
 	if c.book.ballots[k].verdict != nil {
 		// A copy nobody needed any more (declined by every worker that
 		// already voted on the block): drop it.
-		_ = c.stream.DeleteMsg(ctx, adv.StreamSeq)
+		_ = c.io.deleteMsg(ctx, adv.StreamSeq)
 		return
 	}
 	c.giveUp(ctx, k, b, adv.StreamSeq, adv.Deliveries)
@@ -171,7 +176,7 @@ func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliverie
 		f.Error = "no worker finished it (killed, or lost its connection, each time)"
 	}
 	v, _ := json.Marshal(f)
-	if _, err := c.kv.Put(ctx, failedKey(b), v); err != nil {
+	if err := c.io.put(ctx, failedKey(b), v); err != nil {
 		c.o.Log.Warn("cannot record a block's failure", "units", b, "error", err)
 	}
 	// The watcher will bring the same record; keep it now so that the

@@ -248,7 +248,7 @@ type StoreFullError struct {
 
 func (e *StoreFullError) Error() string {
 	return fmt.Sprintf("run %s stopped with %d of %d units counted: the NATS server can store no more (%v): its store folder is full, or its JetStream limits are reached; "+
-		"free space in the store (--store of an embedded server) or raise the limits, then run the same command again: every result stored so far is kept", e.Run, e.Done, e.Units, e.Err)
+		"free space in the store (--store of an embedded server; a server of your own also needs a restart after its disk was full) or raise the limits, then run the same command again: every result stored so far is kept", e.Run, e.Done, e.Units, e.Err)
 }
 
 func (e *StoreFullError) Unwrap() error { return e.Err }

@@ -42,6 +42,16 @@ type CoordinatorOptions struct {
 	// your server). Without them every worker votes with one shared
 	// credential, and Replicas must be 1.
 	Voters []string
+	// UnitProbes is the number of random probes down each unit's search
+	// tree by which the coordinator checks every result against its
+	// unit's estimate ([count.UnitEstimate]): a result far outside it is
+	// counted again by the coordinator before it counts, and a worker
+	// whose result differs is banned. 0 means [count.UnitProbes] past the
+	// published counts, where nothing else checks a unit's size, and none
+	// within them (the table checks the total); negative means none. The
+	// N counted by the join of half boards have no such estimate (all are
+	// within the table). The checks run on VerifyWorkers cores.
+	UnitProbes int
 	// VerifyFraction is the share of blocks (0 to 1) that the coordinator
 	// counts again itself, chosen at random after a worker's result
 	// arrives; a worker whose result differs is banned and all its results
@@ -52,6 +62,10 @@ type CoordinatorOptions struct {
 	// StreamReplicas is the number of copies of the run's stream and
 	// bucket on a clustered NATS server (default 1).
 	StreamReplicas int
+	// StoreHealth, if set, reports a write error of the server's store,
+	// such as a full disk ([EmbeddedServer.StoreError]): the coordinator
+	// asks it when nothing was decided between two checks.
+	StoreHealth func() error
 	// Progress, if set, is called about every ProgressEvery (default 5 s)
 	// and once at the end, from one goroutine.
 	Progress      func(RunProgress)
@@ -98,7 +112,8 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 	if err != nil {
 		return RunResult{}, err
 	}
-	c := &coordinator{o: o, js: js, nc: nc, start: time.Now(), failed: map[int]failure{}, seen: map[string]seen{}}
+	c := newCoordinator(o)
+	c.js, c.nc = js, nc
 	if err := c.open(ctx, n); err != nil {
 		return RunResult{}, err
 	}
@@ -107,7 +122,7 @@ func Coordinate(ctx context.Context, nc *nats.Conn, n int, o CoordinatorOptions)
 		return RunResult{}, err
 	}
 	c.retryGaveUp(ctx)
-	if err := c.reconcile(ctx, true); err != nil {
+	if err := c.reconcile(ctx, true, false); err != nil {
 		return RunResult{}, err
 	}
 	if err := c.loop(ctx); err != nil {
@@ -180,6 +195,16 @@ func (o CoordinatorOptions) withDefaults(n int) (CoordinatorOptions, error) {
 	case o.Key == nil:
 		return o, errors.New("a run needs the pool's seal key")
 	}
+	_, _, known := count.Known(n)
+	join := n >= count.JoinFrom && n <= count.JoinTo
+	switch {
+	case o.UnitProbes > 0 && join:
+		return o, fmt.Errorf("unit probes: the board of %d rows is counted by the join of half boards, whose units have no probe estimate to check results against", n)
+	case o.UnitProbes == 0 && !known && !join:
+		o.UnitProbes = count.UnitProbes
+	case o.UnitProbes < 0:
+		o.UnitProbes = 0
+	}
 	return o, nil
 }
 
@@ -196,20 +221,26 @@ type coordinator struct {
 	kv      jetstream.KeyValue
 	cons    jetstream.Consumer
 	watcher jetstream.KeyWatcher
-	adv     chan *nats.Msg
 	advSub  *nats.Subscription
 
+	// What the loop reads and writes: the server (jsIO), the bucket's
+	// entries as they are stored, and the server's advisories of blocks
+	// it stopped delivering.
+	io      queueIO
+	updates <-chan jetstream.KeyValueEntry
+	adv     chan *nats.Msg
+
 	book      *book
+	pace      pacer
 	resumed   int
 	nodes     count.Uint128 // of the results that arrived live
 	failed    map[int]failure
 	recounter *recounter
-	stalls    int
-	dirty     bool // a ban since the last reconcile
+	checker   *checker    // the estimate checks of votes; nil without UnitProbes
+	checking  map[int]int // votes under an estimate check, by block
+	dirty     bool        // a ban since the last reconcile
 
-	probed   int             // units decided at the last probe of the store
-	seen     map[string]seen // workers at work, by voter and label (presence records)
-	waitSaid time.Time       // when the coordinator last said it waits for voters
+	seen map[string]seen // workers at work, by voter and label (presence records)
 }
 
 // seen is a worker that stored a presence record.
@@ -218,15 +249,20 @@ type seen struct {
 	at           time.Time // when the record arrived here
 }
 
+// newCoordinator returns a coordinator with options o (defaults filled
+// in), before its run is opened.
+func newCoordinator(o CoordinatorOptions) *coordinator {
+	now := time.Now()
+	return &coordinator{o: o, start: now, pace: pacer{start: now}, failed: map[int]failure{}, checking: map[int]int{}, seen: map[string]seen{}}
+}
+
 // open creates or finds the run's stream, bucket and consumer and starts
 // listening to the bucket and to the server's advisories.
 func (c *coordinator) open(ctx context.Context, n int) error {
 	if err := c.ensureRun(ctx, n); err != nil {
 		return err
 	}
-	var seed [16]byte
-	_, _ = crand.Read(seed[:]) // workers must not guess which blocks are checked
-	c.book = newBook(c.run, c.o.VerifyFraction, [2]uint64{binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])}, c.o.Voters)
+	c.io = &jsIO{run: c.run, js: c.js, stream: c.stream, cons: c.cons, kv: c.kv}
 	c.adv = make(chan *nats.Msg, 64)
 	var err error
 	c.advSub, err = c.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+c.run.Stream+"."+consumer, c.adv)
@@ -236,13 +272,28 @@ func (c *coordinator) open(ctx context.Context, n int) error {
 	if c.watcher, err = c.kv.WatchAll(ctx); err != nil {
 		return fmt.Errorf("watching bucket %s: %w", c.run.Bucket, err)
 	}
-	c.recounter = startRecounter(ctx, c.run, c.o.VerifyWorkers)
+	c.updates = c.watcher.Updates()
+	c.begin(ctx)
 	return nil
+}
+
+// begin starts the book and the coordinator's own counting of c.run.
+func (c *coordinator) begin(ctx context.Context) {
+	var seed [24]byte
+	_, _ = crand.Read(seed[:]) // workers must not guess which blocks are checked, nor how
+	c.book = newBook(c.run, c.o.VerifyFraction, [2]uint64{binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16])}, c.o.Voters)
+	c.recounter = startRecounter(ctx, c.run, c.o.VerifyWorkers)
+	if c.o.UnitProbes > 0 {
+		c.checker = startChecker(ctx, c.run, c.o.UnitProbes, c.o.VerifyWorkers, binary.LittleEndian.Uint64(seed[16:]))
+	}
 }
 
 func (c *coordinator) close() {
 	if c.recounter != nil {
 		c.recounter.stop()
+	}
+	if c.checker != nil {
+		c.checker.stop()
 	}
 	if c.watcher != nil {
 		_ = c.watcher.Stop()
@@ -330,7 +381,7 @@ func (c *coordinator) load(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case e, ok := <-c.watcher.Updates():
+		case e, ok := <-c.updates:
 			if !ok {
 				return errors.New("bucket watcher stopped")
 			}
@@ -356,10 +407,10 @@ func (c *coordinator) retryGaveUp(ctx context.Context) {
 			continue
 		}
 		b := c.run.block(k)
-		if err := c.stream.DeleteMsg(ctx, f.StreamSeq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+		if err := c.io.deleteMsg(ctx, f.StreamSeq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
 			c.o.Log.Warn("cannot remove a failed block's message", "units", b, "seq", f.StreamSeq, "error", err)
 		}
-		_ = c.kv.Delete(ctx, failedKey(b))
+		_ = c.io.deleteKey(ctx, failedKey(b))
 		delete(c.failed, k)
 		retried = append(retried, b)
 	}
@@ -368,14 +419,20 @@ func (c *coordinator) retryGaveUp(ctx context.Context) {
 	}
 }
 
-// loop runs until every block is decided.
+// loop runs until every block is decided: it takes in the bucket's
+// entries, the server's advisories and its own counts as they come, and
+// reports progress and checks the run (check) on its timers.
 func (c *coordinator) loop(ctx context.Context) error {
 	tick := time.NewTicker(c.o.ProgressEvery)
 	defer tick.Stop()
-	check := time.NewTicker(min(max(c.o.AckWait, time.Second), 5*time.Second))
+	check := time.NewTicker(checkEvery(c.o.AckWait))
 	defer check.Stop()
+	var checked <-chan estimateCheck // nil without estimate checks: never ready
+	if c.checker != nil {
+		checked = c.checker.results
+	}
 	for !c.book.done() {
-		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.book.decided+blocksLen(failed) == c.run.Units && c.recounter.idle() {
+		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.book.decided+blocksLen(failed) == c.run.Units && c.recounter.idle() && c.checkersIdle() {
 			c.report()
 			return fmt.Errorf("run %s: %d block(s) failed %d times and were set aside: units %s; restart the coordinator to retry them",
 				c.run.ID, len(failed), c.o.MaxDeliver, formatBlocks(failed))
@@ -384,7 +441,7 @@ func (c *coordinator) loop(ctx context.Context) error {
 		case <-ctx.Done():
 			c.report()
 			return fmt.Errorf("run %s interrupted with %d of %d units counted: %w", c.run.ID, c.book.decided, c.run.Units, ctx.Err())
-		case e, ok := <-c.watcher.Updates():
+		case e, ok := <-c.updates:
 			if !ok {
 				return errors.New("bucket watcher stopped")
 			}
@@ -398,18 +455,16 @@ func (c *coordinator) loop(ctx context.Context) error {
 				return fmt.Errorf("run %s: counting %s again: %w", c.run.ID, c.run.block(r.k), r.err)
 			}
 			c.book.recounted(r.k, r.units)
+		case r := <-checked:
+			c.estimated(r)
 		case <-tick.C:
 			c.report()
 			continue
 		case <-check.C:
-			if err := c.reconcile(ctx, false); err != nil {
-				return err
-			}
-			if err := c.probe(ctx); err != nil {
+			if err := c.check(ctx, time.Now()); err != nil {
 				c.report()
 				return err
 			}
-			c.checkVoters(time.Now())
 			continue
 		}
 		c.act(ctx)
@@ -417,31 +472,59 @@ func (c *coordinator) loop(ctx context.Context) error {
 	return nil
 }
 
-// probe finds a server that can store no more (a full disk, JetStream's
-// limits), which stalls a run without a word: when nothing was decided
-// since the last check, it writes a small record, and a refusal for lack
-// of room ends the run with a [*StoreFullError].
-func (c *coordinator) probe(ctx context.Context) error {
-	if c.book.decided != c.probed {
-		c.probed = c.book.decided
-		return nil
+// check is the coordinator's periodic check, paced by c.pace: it publishes
+// the block messages that are missing, probes the store when nothing was
+// decided since the last check, and says when the run waits for voters.
+func (c *coordinator) check(ctx context.Context, now time.Time) error {
+	idle, err := c.io.consumerIdle(ctx)
+	if publish, stalled := c.pace.publish(err == nil && idle, c.dirty); publish {
+		if err := c.reconcile(ctx, false, stalled); err != nil {
+			return err
+		}
 	}
-	_, err := c.kv.Put(ctx, "probe.coordinator", []byte(time.Now().UTC().Format(time.RFC3339)))
-	if storageError(err) {
-		return &StoreFullError{Run: c.run.ID, Done: c.book.decided, Units: c.run.Units, Err: err}
+	if c.pace.probe(c.book.decided) {
+		if err := c.probe(ctx, err == nil); err != nil {
+			return err
+		}
 	}
+	c.checkVoters(now)
 	return nil
 }
 
-// Presence: workers store a record every presenceEvery; one seen within
-// activeWindow is at work. The coordinator says it waits for voters once
-// the workers have had waitGrace to start, and again every waitRepeat.
-const (
-	presenceEvery = 5 * time.Second
-	activeWindow  = 3 * presenceEvery
-	waitGrace     = 10 * time.Second
-	waitRepeat    = 30 * time.Second
-)
+func (c *coordinator) checkersIdle() bool { return c.checker == nil || c.checker.idle() }
+
+// probeTimeout bounds the probe's write: a server with a full disk gives
+// no answer to a write.
+const probeTimeout = 5 * time.Second
+
+// probe finds a server that can store no more (a full disk, JetStream's
+// limits), which stalls a run without a word: it asks StoreHealth, then
+// writes a small record; a refusal for lack of room ends the run with a
+// [*StoreFullError], and so does a write that gets no answer at two
+// probes in a row while the server answers reads (answered: the check's
+// read of the consumer) — JetStream answers nothing to a write that its
+// disk refused.
+func (c *coordinator) probe(ctx context.Context, answered bool) error {
+	full := func(err error) error {
+		return &StoreFullError{Run: c.run.ID, Done: c.book.decided, Units: c.run.Units, Err: err}
+	}
+	if c.o.StoreHealth != nil {
+		if err := c.o.StoreHealth(); err != nil {
+			return full(err)
+		}
+	}
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	err := c.io.put(pctx, "probe.coordinator", []byte(time.Now().UTC().Format(time.RFC3339)))
+	timedOut := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+	switch {
+	case storageError(err):
+		return full(err)
+	case c.pace.unanswered(timedOut && answered):
+		return full(fmt.Errorf("it answers reads, and no write at %d probes in a row (%v)", unansweredProbes, err))
+	}
+	return nil
+}
 
 // checkVoters says, and says again while it lasts, when fewer distinct
 // voters are at work than a block needs: the run waits for a worker with
@@ -456,14 +539,9 @@ func (c *coordinator) checkVoters(now time.Time) {
 			atWork[s.voter] = append(atWork[s.voter], s.label)
 		}
 	}
-	if len(atWork) >= c.run.Replicas {
-		c.waitSaid = time.Time{}
+	if !c.pace.sayWait(now, len(atWork) < c.run.Replicas) {
 		return
 	}
-	if now.Sub(c.start) < waitGrace || now.Sub(c.waitSaid) < waitRepeat {
-		return
-	}
-	c.waitSaid = now
 	var workers []string
 	for v, labels := range atWork {
 		slices.Sort(labels)
@@ -487,7 +565,7 @@ func (c *coordinator) act(ctx context.Context) {
 		b.At = time.Now().UTC()
 		v, err := c.o.Key.Seal(b)
 		if err == nil {
-			_, err = c.kv.Put(ctx, bannedKey(b.token()), v)
+			err = c.io.put(ctx, bannedKey(b.token()), v)
 		}
 		if err != nil {
 			c.o.Log.Warn("cannot record a ban", "worker", b.Worker, "error", err)

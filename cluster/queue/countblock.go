@@ -77,35 +77,37 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 }
 
 // decline hands a block copy this worker may not count to another worker:
-// after a while it queues a fresh copy and acknowledges this one, so that
-// declines do not use up the message's deliveries. Until then the copy is
-// held (within a third of the ack wait, so the server does not deliver it
-// again), and the slot goes on with other work. The while doubles each
-// time this worker declines the same block again, up to declineMax: when
-// no other voter is at work, a copy goes round slower and slower instead
-// of some twenty times a second. A worker that stops queues its held
-// copies at once.
+// after declineWait it queues a fresh copy and acknowledges this one, so
+// that declines do not use up the message's deliveries. Until then the
+// copy is held, and the slot goes on with other work. A worker that stops
+// queues its held copies at once.
 func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	w.mu.Lock()
 	times := w.declined[msg.Subject()]
 	w.declined[msg.Subject()]++
 	w.rep.Declined++
 	w.mu.Unlock()
-	delay := min(declineDelay<<min(times, 20), declineMax, max(h.ackWait/3, declineDelay))
+	delay := declineWait(times, h.ackWait)
 	id := fmt.Sprintf("%s.declined.%s.%d", msg.Subject(), workerID(w.token), time.Now().UnixNano())
 	w.held.Go(func() {
 		select {
 		case <-ctx.Done():
 		case <-time.After(delay):
 		}
-		pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if _, err := w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id)); err != nil {
-			_ = msg.Nak() // back to the queue as it is
-			return
-		}
-		_ = msg.Ack()
+		w.requeue(msg, id)
 	})
+}
+
+// publishCopy queues a copy of msg under message id, and acknowledges msg;
+// when that fails, msg goes back to the queue as it is.
+func (w *worker) publishCopy(msg jetstream.Msg, id string) {
+	pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id)); err != nil {
+		_ = msg.Nak()
+		return
+	}
+	_ = msg.Ack()
 }
 
 // take marks the block of subject as being counted by a slot, unless one

@@ -27,8 +27,10 @@
 //
 // The coordinator decides each block like BOINC validates volunteers'
 // work: a block is decided when Replicas different workers agree; a block
-// whose results disagree, or that a random spot check picks
-// (VerifyFraction), is counted again by the coordinator itself; a worker
+// whose results disagree, that a random spot check picks
+// (VerifyFraction), or whose result lies outside its units' random-probe
+// estimate (UnitProbes, by default past the published counts) is counted
+// again by the coordinator itself; a worker
 // whose result differs from that count is banned, all its results are
 // discarded, and their blocks are published again for others. A block that
 // keeps failing is reported (key failed.<first>) and retried when the
@@ -45,9 +47,15 @@
 // coordinator.go runs a run; publish.go puts block messages on the
 // stream; bucket.go reads the results, failures, alarms and bans stored in
 // the run's bucket; book.go decides each block from its votes (vote.go);
-// recount.go counts blocks again on the coordinator's cores. worker.go
-// finds runs and pulls blocks; countblock.go counts one and stores its
-// vote. run.go and keys.go name a run's blocks, streams and bucket keys;
-// connect.go and server.go are the client connection and the embedded
-// nats-server; storelock.go keeps one coordinator per store.
+// recount.go counts blocks again and unitcheck.go checks votes against
+// their units' estimates, on the coordinator's cores (pool.go). pace.go
+// makes the timed decisions of coordinator and worker (when to publish
+// again, probe the store, say the run waits; how long a declined copy
+// rests, when a worker is idle), and jsio.go is every call the
+// coordinator's loop makes to JetStream: apart, so that the tests of the
+// timing run on a fake clock. worker.go finds runs and pulls blocks;
+// countblock.go counts one and stores its vote. run.go and keys.go name a
+// run's blocks, streams and bucket keys; connect.go and server.go are the
+// client connection and the embedded nats-server; storelock.go keeps one
+// coordinator per store.
 package queue

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/syncbuf"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
@@ -120,7 +122,7 @@ func TestForgedRunPastTheTable(t *testing.T) {
 				go func() {
 					for ctx.Err() == nil {
 						c.kv.Put(ctx, presenceKey(forger.token("forger")), p)
-						time.Sleep(presenceEvery)
+						time.Sleep(presenceEvery) // the pace of a worker's presence records, which the forger imitates
 					}
 				}()
 			}
@@ -154,10 +156,12 @@ func TestForgedRunPastTheTable(t *testing.T) {
 // coordinator says, within seconds, that it waits for another credential,
 // naming --replicas and the worker, and the worker's copies of the blocks
 // it already voted on go round slower and slower (they went round some
-// twenty times a second, for ever).
+// twenty times a second, for ever): by the time the coordinator says it
+// waits, no copy has gone round more often than the back-off allows in
+// that time (TestDeclinedCopiesBackOff times each rest on the fake clock).
 func TestOneVoterWaits(t *testing.T) {
 	if testing.Short() {
-		t.Skip("watches a waiting run for a quarter of a minute")
+		t.Skip("waits for the coordinator's grace of ten seconds")
 	}
 	const n, size = 8, 16
 	a, b := newIdentity(t), newIdentity(t)
@@ -169,45 +173,92 @@ func TestOneVoterWaits(t *testing.T) {
 		Log: slog.New(slog.NewTextHandler(&logged, nil))}
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
+	start := time.Now()
 	go Coordinate(rctx, connect(t, url), n, o)
 	go Work(rctx, connect(t, url), WorkerOptions{Key: testKey, Identity: a, Name: "w-a", Workers: 2})
 	run := runFor(n, size, 2)
 	js, _ := jetstream.New(connect(t, url))
-	var kv jetstream.KeyValue
-	testkit.WaitFor(t, "a's vote on every block", func() bool {
-		var err error
-		if kv == nil {
-			if kv, err = js.KeyValue(ctx, run.Bucket); err != nil {
-				return false
-			}
-		}
-		for k := range run.blocks() {
-			if vs, _ := votesFor(ctx, kv, run.block(k).First, testKey); len(vs) == 0 {
-				return false
-			}
-		}
-		return true
-	})
 	testkit.WaitFor(t, "the coordinator to say why it waits", func() bool {
 		return strings.Contains(logged.String(), `replicas=2 credentials_at_work=1 workers="w-a (`+voterName(a.Public())+`)"`)
 	})
-	seq := func() uint64 {
-		s, err := js.Stream(ctx, run.Stream)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := s.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info.State.LastSeq
+	elapsed := time.Since(start)
+	s, err := js.Stream(ctx, run.Stream)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Each copy a has declined ten times by now waits some seconds
-	// before it goes round again.
-	time.Sleep(5 * time.Second)
-	before := seq()
-	time.Sleep(5 * time.Second)
-	if went := seq() - before; went > uint64(2*run.blocks()) {
-		t.Errorf("the copies went round %d times in 5 s (%d blocks): the worker spins", went, run.blocks())
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two copies of each block at first, one of which a counts; the
+	// other goes round once per rest, the rests doubling from
+	// declineFirst: k rounds take declineFirst × (2^k − 1).
+	rounds := uint64(math.Log2(float64(elapsed)/float64(declineFirst)+1)) + 1
+	if limit := uint64(run.blocks()) * (2 + rounds); info.State.LastSeq > limit {
+		t.Errorf("%d messages in %s (%d blocks): more than the back-off allows (%d); the worker spins", info.State.LastSeq, elapsed.Round(time.Millisecond), run.blocks(), limit)
+	}
+	t.Logf("%d messages in %s for %d blocks", info.State.LastSeq, elapsed.Round(time.Millisecond), run.blocks())
+}
+
+// TestLazyWorkerRecounted: a worker with an NKey of its own stores, for
+// every block of N = 12, results it made up without counting (totals of
+// 0 and few nodes, which every check of a single result lets pass), before
+// the coordinator starts. With the estimate checks (UnitProbes) the
+// coordinator finds them outside their units' estimates, counts those
+// blocks itself, bans the worker, and an honest worker's results give the
+// exact count, with no spot check and one replica. Without them, the
+// published table refuses the total.
+func TestLazyWorkerRecounted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the coordinator's check to publish the banned worker's blocks again")
+	}
+	const n = 12
+	lazy, honest := newIdentity(t), newIdentity(t)
+	for _, probes := range []int{count.UnitProbes, -1} {
+		t.Run(fmt.Sprintf("probes %d", probes), func(t *testing.T) {
+			_, url := startServer(t, t.TempDir())
+			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+			defer cancel()
+			var logged syncbuf.Buffer
+			o := CoordinatorOptions{Key: testKey, Voters: []string{lazy.Public(), honest.Public()}, BlockSize: 64, AckWait: time.Second,
+				UnitProbes: probes, Log: slog.New(slog.NewTextHandler(&logged, nil))}
+			c := openRun(ctx, t, url, n, o)
+			for k := range c.run.blocks() {
+				b := c.run.block(k)
+				v := vote{N: n, First: b.First, Last: b.Last, Worker: "lazy", Delivered: 1}
+				for u := b.First; u <= b.Last; u++ {
+					v.Units = append(v.Units, count.UnitResult{Index: u, Nodes: 1})
+				}
+				if _, err := storeVote(ctx, c.kv, v, testKey, lazy); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wctx, stop := context.WithCancel(ctx)
+			defer stop()
+			go Work(wctx, connect(t, url), WorkerOptions{Key: testKey, Identity: honest, Name: "honest", Workers: 2})
+			r, err := Coordinate(ctx, connect(t, url), n, o)
+			if probes < 0 {
+				var me *count.MismatchError
+				if !errors.As(err, &me) {
+					t.Fatalf("without estimate checks: %v, %v; want the table to refuse the total", r.Total, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reference.Check(n, r.Total.String(), r.Unique.String()); err != nil {
+				t.Error(err)
+			}
+			for _, want := range []string{`msg="a result lies outside its units' estimate; the coordinator counts it again" units=0-63 worker=lazy`,
+				`msg="ALARM: a worker is banned; its results are discarded and counted again" worker=lazy`} {
+				if !strings.Contains(logged.String(), want) {
+					t.Errorf("the coordinator's log lacks %q:\n%s", want, logged.String())
+				}
+			}
+		})
+	}
+	if _, err := (CoordinatorOptions{Key: testKey, UnitProbes: 10}).withDefaults(16); err == nil || !strings.Contains(err.Error(), "no probe estimate") {
+		t.Errorf("estimate checks of a run of the join: %v", err)
 	}
 }

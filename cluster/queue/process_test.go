@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -350,4 +351,84 @@ func TestProcessEscapedName(t *testing.T) {
 	if code := rogue.Wait(t); code != 1 || strings.ContainsAny(rogue.Stderr.String(), "\x1b\x07") {
 		t.Errorf("rogue worker: exit %d, stderr %q", code, rogue.Stderr.String())
 	}
+}
+
+// TestProcessFullDisk fills the disk under an embedded server for real: a
+// tmpfs of 1 MB, nearly full before the run, holds the coordinator's store
+// (a JetStream limit is TestStoreFull's). The coordinator of N = 12 ends
+// with exit status 1 and an error that says the store is full (JetStream
+// answers no write on a full disk: it used to wait for ever), and nothing
+// is printed on stdout; once there is room again, the same command
+// resumes from every result the server had acknowledged and gives the
+// exact total.
+func TestProcessFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root; TestStoreFull fills a JetStream limit instead")
+	}
+	disk := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here (%v: %s); TestStoreFull fills a JetStream limit instead", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", disk).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", disk, err, out)
+		}
+	})
+	// 96 kB left: the run's stream and bucket take about 156 kB.
+	filler := filepath.Join(disk, "filler")
+	if err := os.WriteFile(filler, make([]byte, 928<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const n = 12
+	listen := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
+	args := []string{"coordinator", strconv.Itoa(n), "--listen", listen, "--store", filepath.Join(disk, "js"),
+		"--block-size", "4", "--ack-wait", "2s", "--progress-every", "1s"}
+	coord := testkit.StartFaulty(t, "coordinator", nil, args...)
+	coord.WaitMatch(t, `published the block messages messages=\d+`)
+	worker := testkit.StartFaulty(t, "worker", nil, "worker", "--nats", "nats://"+listen, "--workers", "1")
+	if code := coord.Wait(t); code != 1 {
+		t.Fatalf("coordinator on a full disk: exit %d, want 1", code)
+	}
+	m := regexp.MustCompile(`stopped with (\d+) of \d+ units counted: the NATS server can store no more \(.*no space left on device.*\): its store folder is full`).FindStringSubmatch(coord.Stderr.String())
+	if m == nil || coord.Stdout.String() != "" {
+		t.Fatalf("coordinator on a full disk: stdout %q, stderr:\n%s", coord.Stdout.String(), coord.Stderr.String())
+	}
+	counted, _ := strconv.Atoi(m[1])
+	// The worker's summary counts the results the server acknowledged:
+	// those must all be there after the disk is full. (The coordinator
+	// may have seen one more, which the server passed on from memory but
+	// could not write.)
+	if err := worker.Cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	worker.Wait(t)
+	sm := regexp.MustCompile(`worker \S+: (\d+) units? counted`).FindStringSubmatch(worker.Stderr.String())
+	if sm == nil {
+		t.Fatalf("no summary from the worker:\n%s", worker.Stderr.String())
+	}
+	stored, _ := strconv.Atoi(sm[1])
+
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	again := testkit.StartFaulty(t, "coordinator again", nil, args...)
+	again.WaitMatch(t, `resuming a run run=\S+ counted=\d+`)
+	// Before any worker is back, the rerun finds every result stored.
+	progress := regexp.MustCompile(fmt.Sprintf(`N = %d: (\d+)/\d+ units`, n))
+	testkit.WaitFor(t, fmt.Sprintf("the rerun to find the %d units the worker stored", stored), func() bool {
+		for _, p := range progress.FindAllStringSubmatch(again.Stderr.String(), -1) {
+			if d, _ := strconv.Atoi(p[1]); d >= stored && stored > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	testkit.StartFaulty(t, "worker again", nil, "worker", "--nats", "nats://"+listen, "--workers", "1", "--exit-when-idle", "2s")
+	if code := again.Wait(t); code != 0 {
+		t.Fatalf("the rerun: exit %d", code)
+	}
+	if err := reference.CheckOutput(n, again.Stdout.String()); err != nil {
+		t.Error(err)
+	}
+	t.Logf("stopped at %d units counted, %d stored by the worker", counted, stored)
 }

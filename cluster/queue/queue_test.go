@@ -90,10 +90,12 @@ func openRun(ctx context.Context, t *testing.T, url string, n int, o Coordinator
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &coordinator{o: o, js: js}
+	c := newCoordinator(o)
+	c.js = js
 	if err := c.ensureRun(ctx, n); err != nil {
 		t.Fatal(err)
 	}
+	c.io = &jsIO{run: c.run, js: c.js, stream: c.stream, cons: c.cons, kv: c.kv}
 	return c
 }
 
@@ -293,9 +295,16 @@ func TestGiveUpReportedAndRetried(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// The server announces a message that used up its deliveries.
+			gaveUp, err := connect(t, url).SubscribeSync("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + c.run.Stream + "." + consumer)
+			if err != nil {
+				t.Fatal(err)
+			}
 			held := takeBlock(ctx, t, c)
 			if !coordinatorFirst {
-				time.Sleep(2 * o.AckWait) // its one delivery runs out
+				if _, err := gaveUp.NextMsg(testkit.WaitLimit); err != nil { // its one delivery ran out
+					t.Fatal(err)
+				}
 				go coordinate()
 			}
 			wctx, stopWorker := context.WithCancel(ctx)
@@ -330,7 +339,7 @@ func (c *coordinator) publishAll(ctx context.Context) error {
 	for k := range c.run.blocks() {
 		all = append(all, c.run.block(k))
 	}
-	return c.publish(ctx, all, func(b Block) string { return fmt.Sprintf("%s.%d", c.run.ID, b.First) })
+	return c.io.publish(ctx, all, func(b Block) string { return fmt.Sprintf("%s.%d", c.run.ID, b.First) })
 }
 
 // takeBlock takes one block message like a worker that dies with it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -81,6 +82,21 @@ func StartServer(o ServerOptions) (*EmbeddedServer, error) {
 	es.Server = s
 	es.conn.InProcess = s
 	return es, nil
+}
+
+// StoreError returns the first write error JetStream met in the server's
+// store (a full disk: "no space left on device"), or nil. After one, the
+// server answers reads but no writes of that stream until it restarts:
+// it gives a client that writes no reply at all, so the coordinator
+// asks here why. Cost: a look at every stream of the store.
+func (s *EmbeddedServer) StoreError() error {
+	h := s.Healthz(&server.HealthzOptions{Details: true})
+	for _, e := range h.Errors {
+		if e.Type == server.HealthzErrorStream && strings.Contains(e.Error, "write error") {
+			return errors.New(e.Error)
+		}
+	}
+	return nil
 }
 
 // workerPermissions are what the user of public key pub may do on an

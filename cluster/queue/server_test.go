@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
@@ -289,7 +290,9 @@ func TestIdleExitNeedsAnAnswer(t *testing.T) {
 		_, err := Work(wctx, nc, WorkerOptions{Key: testKey, IdleExit: idle})
 		done <- err
 	}()
-	// Five idle times with the server gone: the worker must still wait.
+	// Five idle times with the server gone: the worker must still wait (a
+	// negative, so a wait: 20 looks in which it could leave;
+	// TestIdleExitOnTheFakeClock times the rule exactly).
 	select {
 	case err := <-done:
 		t.Fatalf("the worker stopped while the server was unreachable: %v", err)
@@ -306,9 +309,6 @@ func TestIdleExitNeedsAnAnswer(t *testing.T) {
 // its own key, and read only its own results and ban; it cannot write a
 // ban, or purge the run's stream. A worker counts blocks there as usual.
 func TestEmbeddedServerPermissions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits half a second for each refused write")
-	}
 	a, b := newIdentity(t), newIdentity(t)
 	dir := t.TempDir()
 	users := filepath.Join(dir, "workers.pub")
@@ -350,52 +350,72 @@ func TestEmbeddedServerPermissions(t *testing.T) {
 	blk := run.block(0)
 	v := vote{N: n, First: blk.First, Last: blk.Last, Units: testkit.AllUnits(t, n, count.Units, count.CountUnit)[blk.First : blk.Last+1], Worker: "a"}
 	own, _ := signVote(v, testKey, a)
+	// The server answers a refused publish with no reply, only with a
+	// permissions violation on the connection, which names the subject.
+	violations := make(chan error, 16)
+	nc.SetErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		if errors.Is(err, nats.ErrPermissionViolation) {
+			violations <- err
+		}
+	})
+	kvSubject := func(key string) string { return "$KV." + run.Bucket + "." + key }
 	for _, tc := range []struct {
-		what string
-		do   func(ctx context.Context) error
-		ok   bool
+		what    string
+		do      func(ctx context.Context) error
+		refused string // the subject the server refuses; "" for none
 	}{
-		{"its own vote", func(ctx context.Context) error { _, err := kv.Create(ctx, voteKey(blk, a.Public()), own); return err }, true},
-		{"reading its own vote", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(blk, a.Public())); return err }, true},
+		{"its own vote", func(ctx context.Context) error { _, err := kv.Create(ctx, voteKey(blk, a.Public()), own); return err }, ""},
+		{"reading its own vote", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(blk, a.Public())); return err }, ""},
 		{"a vote under b's key", func(ctx context.Context) error {
 			_, err := kv.Create(ctx, voteKey(run.block(1), b.Public()), own)
 			return err
-		}, false},
+		}, kvSubject(voteKey(run.block(1), b.Public()))},
 		{"a vote under a label of the shared credential", func(ctx context.Context) error {
 			_, err := kv.Create(ctx, voteKey(run.block(1), "s0011"), own)
 			return err
-		}, false},
+		}, kvSubject(voteKey(run.block(1), "s0011"))},
 		{"an alarm about b", func(ctx context.Context) error {
 			_, err := kv.Put(ctx, alarmKey(blk, b.Public(), 1), []byte("{}"))
 			return err
-		}, false},
+		}, kvSubject(alarmKey(blk, b.Public(), 1))},
 		{"a ban of b", func(ctx context.Context) error {
 			_, err := kv.Put(ctx, bannedKey(b.Public()), []byte("{}"))
 			return err
-		}, false},
+		}, kvSubject(bannedKey(b.Public()))},
 		{"b's presence", func(ctx context.Context) error {
 			_, err := kv.Put(ctx, presenceKey(b.Public()), []byte("{}"))
 			return err
-		}, false},
-		{"reading a vote of b", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(run.block(2), b.Public())); return err }, false},
+		}, kvSubject(presenceKey(b.Public()))},
+		{"reading a vote of b", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(run.block(2), b.Public())); return err },
+			"$JS.API.DIRECT.GET.KV_" + run.Bucket + "." + kvSubject(voteKey(run.block(2), b.Public()))},
 		{"purging the run's stream", func(ctx context.Context) error {
 			s, err := js.Stream(ctx, run.Stream)
 			if err == nil {
 				err = s.Purge(ctx)
 			}
 			return err
-		}, false},
+		}, "$JS.API.STREAM.PURGE." + run.Stream},
 	} {
-		// A refused write gets no answer: it ends with its context.
-		wait := testkit.WaitLimit
-		if !tc.ok {
-			wait = 500 * time.Millisecond
+		if tc.refused == "" {
+			if err := tc.do(ctx); err != nil {
+				t.Errorf("%s: %v", tc.what, err)
+			}
+			continue
 		}
-		rctx, rcancel := context.WithTimeout(ctx, wait)
-		err := tc.do(rctx)
+		// A refused call waits for a reply that never comes: it ends
+		// when the violation arrives.
+		rctx, rcancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- tc.do(rctx) }()
+		for {
+			err := testkit.Receive(t, "the server's refusal of "+tc.what, violations)
+			if strings.Contains(err.Error(), `"`+tc.refused+`"`) {
+				break
+			}
+		}
 		rcancel()
-		if (err == nil) != tc.ok {
-			t.Errorf("%s: %v, want ok %v", tc.what, err, tc.ok)
+		if err := <-done; err == nil {
+			t.Errorf("%s: done, want it refused", tc.what)
 		}
 	}
 	// And a's worker, under these permissions, counts the run to its end.

@@ -49,17 +49,6 @@ type WorkerReport struct {
 	Banned     []string // runs whose coordinator banned this worker
 }
 
-// Timing of the worker's loops.
-const (
-	discoverIdle = 250 * time.Millisecond // look for runs this often while idle
-	discoverBusy = 2 * time.Second        // and this often while busy
-	fetchWait    = time.Second            // longest wait for a block message
-	declineDelay = 50 * time.Millisecond  // a slot rests after declining a copy, doubling each time it declines the same block again
-	declineMax   = 30 * time.Second       // up to this
-	failDelay    = 2 * time.Second        // before a failed block is offered again
-	storeRetry   = 500 * time.Millisecond // between attempts to store a result
-)
-
 // Work serves every run it finds on the server reached through nc: it
 // pulls block messages from the runs' shared consumers, counts the units of
 // each block, stores its result under a key naming the block and this
@@ -92,8 +81,8 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 		return WorkerReport{}, errors.New("a worker needs the pool's seal key")
 	}
 	w := &worker{js: js, o: o, token: o.Identity.token(o.Name), runs: map[string]*runHandle{}, skipped: map[string]bool{},
-		inHand: map[string]bool{}, declined: map[string]int{}}
-	w.lastWork.Store(time.Now().UnixNano())
+		inHand: map[string]bool{}, declined: map[string]int{}, idle: &idleClock{exit: o.IdleExit, lastWork: time.Now()}}
+	w.requeue = w.publishCopy
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var idle atomic.Bool
@@ -101,43 +90,21 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	active, _ := w.discover(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTimer(0)
-		defer t.Stop()
-		for {
-			if active == 0 {
-				t.Reset(discoverIdle)
-			} else {
-				t.Reset(discoverBusy)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			known := false // the server said how much work there is
+		switch err := w.watch(ctx, active, func(ctx context.Context) (int, bool, error) {
 			if nc.IsClosed() {
-				cancel(closedError(nc))
-				return
+				return 0, false, closedError(nc)
 			}
-			if nc.IsConnected() {
-				active, known = w.discover(ctx)
-			} else {
-				active = 0 // no server: nothing to do, and a request would only time out
+			if !nc.IsConnected() {
+				return 0, false, nil // no server: nothing to do, and a request would only time out
 			}
-			switch {
-			case known && active == 0:
-				w.saidEmpty.Store(true)
-			case !known && !w.saidEmpty.Load():
-				// Unreachable is not idle: only a queue that said it was
-				// empty, the last time it answered, counts towards
-				// IdleExit.
-				w.lastWork.Store(time.Now().UnixNano())
-			}
-			if o.IdleExit > 0 && active == 0 && time.Since(time.Unix(0, w.lastWork.Load())) > o.IdleExit {
-				idle.Store(true)
-				cancel(nil)
-				return
-			}
+			active, known := w.discover(ctx)
+			return active, known, nil
+		}); {
+		case err == errIdle:
+			idle.Store(true)
+			cancel(nil)
+		case err != nil:
+			cancel(err)
 		}
 	})
 	for range o.Workers {
@@ -164,12 +131,14 @@ type runHandle struct {
 }
 
 type worker struct {
-	js        jetstream.JetStream
-	o         WorkerOptions
-	token     string // the identity's bucket key token
-	lastWork  atomic.Int64
-	saidEmpty atomic.Bool    // the server's last answer: no work in any run
-	held      sync.WaitGroup // declined copies waiting to be queued again
+	js    jetstream.JetStream
+	o     WorkerOptions
+	token string         // the identity's bucket key token
+	idle  *idleClock     // IdleExit
+	held  sync.WaitGroup // declined copies waiting to be queued again
+	// requeue queues a declined copy again (publishCopy; a test's own on
+	// the fake clock of pace_test.go).
+	requeue func(msg jetstream.Msg, id string)
 
 	mu       sync.Mutex
 	runs     map[string]*runHandle // by stream name
@@ -177,6 +146,39 @@ type worker struct {
 	inHand   map[string]bool // blocks some slot is counting, by subject
 	declined map[string]int  // times this worker declined each block, by subject
 	rep      WorkerReport
+}
+
+// errIdle ends watch when the worker has been idle for IdleExit.
+var errIdle = errors.New("idle")
+
+// watch looks for runs with look every discoverIdle, or every
+// discoverBusy while some have work (active, at the start), until ctx
+// ends (nil), look fails (its error), or the worker has been idle for
+// IdleExit (errIdle; see idleClock). look returns the runs with work, and
+// known false when the server did not answer.
+func (w *worker) watch(ctx context.Context, active int, look func(context.Context) (active int, known bool, err error)) error {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		if active == 0 {
+			t.Reset(discoverIdle)
+		} else {
+			t.Reset(discoverBusy)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		var known bool
+		var err error
+		if active, known, err = look(ctx); err != nil {
+			return err
+		}
+		if w.idle.look(time.Now(), active, known) {
+			return errIdle
+		}
+	}
 }
 
 // discover refreshes the list of runs and returns how many have messages;
@@ -292,10 +294,9 @@ func (w *worker) slot(ctx context.Context) {
 			}
 			for msg := range batch.Messages() {
 				got = true
-				w.saidEmpty.Store(false)
-				w.lastWork.Store(time.Now().UnixNano())
+				w.idle.worked(time.Now())
 				w.handle(ctx, h, msg)
-				w.lastWork.Store(time.Now().UnixNano())
+				w.idle.worked(time.Now())
 			}
 			if got {
 				break
@@ -303,7 +304,7 @@ func (w *worker) slot(ctx context.Context) {
 			answered = answered && batch.Error() == nil
 		}
 		if !got && answered {
-			w.saidEmpty.Store(true) // every run the server had answered: nothing
+			w.idle.empty() // every run the server had answered: nothing
 		}
 		if !got {
 			select {

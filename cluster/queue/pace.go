@@ -1,0 +1,169 @@
+package queue
+
+import (
+	"sync"
+	"time"
+)
+
+// The timing of a run, apart from the I/O it paces: what the coordinator
+// does at its periodic checks, and how often a worker's declined copies go
+// round and when it counts as idle. Nothing here reads a clock or waits on
+// the server: the loops that call it own the timers, so that their tests
+// run them on testing/synctest's fake clock (pace_test.go), and the
+// process tests run them on the real one against nats-server.
+
+// Presence: workers store a record every presenceEvery; one seen within
+// activeWindow is at work. The coordinator says it waits for voters once
+// the workers have had waitGrace to start, and again every waitRepeat.
+const (
+	presenceEvery = 5 * time.Second
+	activeWindow  = 3 * presenceEvery
+	waitGrace     = 10 * time.Second
+	waitRepeat    = 30 * time.Second
+)
+
+// checkEvery is the period of the coordinator's checks for a consumer with
+// ack wait ackWait: often enough to see a stall within a few ack waits,
+// at most every 5 s.
+func checkEvery(ackWait time.Duration) time.Duration {
+	return min(max(ackWait, time.Second), 5*time.Second)
+}
+
+// pacer makes the coordinator's timed decisions, check after check.
+type pacer struct {
+	start    time.Time // of the coordinator
+	stalls   int       // checks in a row that found the consumer idle
+	probed   int       // units decided at the last check
+	silent   int       // store probes in a row with no answer
+	waitSaid time.Time // when the run last said it waits for voters
+}
+
+// publish decides whether a check publishes missing block messages: after
+// a ban (dirty), whose blocks need results again, or when the consumer had
+// nothing pending or in flight at two checks in a row (stalled: a block
+// still short of results then lost one, to a server crash between storing
+// and acknowledging, and a message still in the stream used up its
+// deliveries while no coordinator listened, and is set aside). idle is
+// false when the server did not say.
+func (p *pacer) publish(idle, dirty bool) (publish, stalled bool) {
+	if idle {
+		p.stalls++
+	} else {
+		p.stalls = 0
+	}
+	stalled = p.stalls >= 2
+	if stalled {
+		p.stalls = 0
+	}
+	return stalled || dirty, stalled
+}
+
+// probe decides whether a check probes the store: when nothing was decided
+// since the last check, the server may be unable to store any more.
+func (p *pacer) probe(decided int) bool {
+	if decided != p.probed {
+		p.probed = decided
+		return false
+	}
+	return true
+}
+
+// unansweredProbes is how many store probes in a row may get no answer
+// from a server that answers reads before the coordinator takes its store
+// for full.
+const unansweredProbes = 2
+
+// unanswered records whether a store probe got no answer while the server
+// answered reads, and reports whether that happened at unansweredProbes
+// probes in a row.
+func (p *pacer) unanswered(noAnswer bool) bool {
+	if !noAnswer {
+		p.silent = 0
+		return false
+	}
+	p.silent++
+	return p.silent >= unansweredProbes
+}
+
+// sayWait decides whether the check at now says that the run waits for
+// voters, short telling whether fewer distinct voters are at work than a
+// block needs: once the workers have had waitGrace to start, and again
+// every waitRepeat while it lasts.
+func (p *pacer) sayWait(now time.Time, short bool) bool {
+	if !short {
+		p.waitSaid = time.Time{}
+		return false
+	}
+	if now.Sub(p.start) < waitGrace || now.Sub(p.waitSaid) < waitRepeat {
+		return false
+	}
+	p.waitSaid = now
+	return true
+}
+
+// Timing of the worker's loops.
+const (
+	discoverIdle = 250 * time.Millisecond // look for runs this often while idle
+	discoverBusy = 2 * time.Second        // and this often while busy
+	fetchWait    = time.Second            // longest wait for a block message
+	declineFirst = 50 * time.Millisecond  // a declined copy rests this long, doubling each time the worker declines the same block again
+	declineMax   = 30 * time.Second       // up to this
+	failDelay    = 2 * time.Second        // before a failed block is offered again
+	storeRetry   = 500 * time.Millisecond // between attempts to store a result
+)
+
+// declineWait is how long a copy of a block rests before it goes round
+// again when this worker declines it for the (times+1)-th time: doubling
+// from declineFirst up to declineMax, and within a third of the ack wait,
+// so that the server does not deliver the held copy again. When no other
+// voter is at work, a copy goes round slower and slower instead of some
+// twenty times a second.
+func declineWait(times int, ackWait time.Duration) time.Duration {
+	return min(declineFirst<<min(times, 20), declineMax, max(ackWait/3, declineFirst))
+}
+
+// idleClock tells when a worker with IdleExit has been idle long enough:
+// the queue must have said it holds no work, and time the server could
+// not be reached does not count, unless its last word was an empty queue.
+// The worker's look for runs and its slots, which pull blocks, tell it
+// what they find, from their goroutines.
+type idleClock struct {
+	exit time.Duration // IdleExit; 0: never
+
+	mu        sync.Mutex
+	lastWork  time.Time // when the worker last had work, or could not tell
+	saidEmpty bool      // the server's last answer: no work in any run
+}
+
+// look records at now what a look for runs found: active runs with work,
+// known false when the server did not answer. It reports whether the
+// worker has been idle for exit.
+func (c *idleClock) look(now time.Time, active int, known bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case known && active == 0:
+		c.saidEmpty = true
+	case known:
+		c.lastWork, c.saidEmpty = now, false
+	case !c.saidEmpty:
+		// Unreachable is not idle.
+		c.lastWork = now
+	}
+	return c.exit > 0 && active == 0 && now.Sub(c.lastWork) > c.exit
+}
+
+// worked records that a slot had a block at now.
+func (c *idleClock) worked(now time.Time) {
+	c.mu.Lock()
+	c.lastWork, c.saidEmpty = now, false
+	c.mu.Unlock()
+}
+
+// empty records that every run the server had answered a slot with no
+// block.
+func (c *idleClock) empty() {
+	c.mu.Lock()
+	c.saidEmpty = true
+	c.mu.Unlock()
+}

@@ -1,0 +1,438 @@
+package queue
+
+// The timing of the coordinator's and the worker's loops, on
+// testing/synctest's fake clock: each test runs the real loop with its
+// server (queueIO, or the worker's look and requeue) in memory, so that
+// the bubble's clock moves only when every goroutine waits on it, and the
+// times the loop acts at are exact. The process tests run the same loops
+// against nats-server on the real clock.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
+)
+
+// memIO is a server in memory for the coordinator's loop: a consumer
+// that is idle or not, the messages queued per block, and a record of
+// what the loop published and stored, at what time of the fake clock.
+type memIO struct {
+	mu        sync.Mutex
+	start     time.Time
+	idle      bool        // the consumer has nothing pending or in flight
+	queuedMsg map[int]int // messages in the stream, by block
+	full      bool        // every write fails for lack of room
+	silent    bool        // and every write gets no answer (a full disk)
+	published []event     // one per publish call: the blocks' first units
+	puts      []event     // one per key written
+}
+
+// event is something the loop did, at a time since the start.
+type event struct {
+	at   time.Duration
+	what string
+}
+
+func (m *memIO) record(to *[]event, what string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	*to = append(*to, event{time.Since(m.start), what})
+}
+
+func (m *memIO) events(of *[]event) []event {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(*of)
+}
+
+func (m *memIO) consumerIdle(context.Context) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.idle, nil
+}
+
+func (m *memIO) queued(context.Context) (map[int]int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[int]int{}
+	for k, v := range m.queuedMsg {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (m *memIO) publish(_ context.Context, blocks []Block, _ func(Block) string) error {
+	var firsts []string
+	for _, b := range blocks {
+		firsts = append(firsts, fmt.Sprint(b.First))
+	}
+	m.record(&m.published, strings.Join(firsts, ","))
+	return nil
+}
+
+func (m *memIO) lastSeq(context.Context, Block) (uint64, error)    { return 1, nil }
+func (m *memIO) subjectOf(context.Context, uint64) (string, error) { return "", errors.New("none") }
+func (m *memIO) deleteMsg(context.Context, uint64) error           { return nil }
+func (m *memIO) deleteKey(context.Context, string) error           { return nil }
+
+// errFull is what a server with no room answers (JetStream's error 10047).
+var errFull = &jetstream.APIError{Code: 500, ErrorCode: 10047, Description: "storage resources exceeded"}
+
+func (m *memIO) put(ctx context.Context, key string, _ []byte) error {
+	m.mu.Lock()
+	full, silent := m.full, m.silent
+	m.mu.Unlock()
+	switch {
+	case full:
+		return errFull
+	case silent:
+		<-ctx.Done()
+		m.record(&m.puts, key+" (no answer)")
+		return ctx.Err()
+	}
+	m.record(&m.puts, key)
+	return nil
+}
+
+// entry is a bucket entry as the coordinator's watcher delivers it.
+type entry struct {
+	key   string
+	value []byte
+}
+
+func (e entry) Bucket() string                  { return "" }
+func (e entry) Key() string                     { return e.key }
+func (e entry) Value() []byte                   { return e.value }
+func (e entry) Revision() uint64                { return 1 }
+func (e entry) Created() time.Time              { return time.Time{} }
+func (e entry) Delta() uint64                   { return 0 }
+func (e entry) Operation() jetstream.KeyValueOp { return jetstream.KeyValuePut }
+
+// logged records the messages of log records at their time since start.
+type logged struct {
+	mu    sync.Mutex
+	start time.Time
+	recs  []event
+}
+
+func (l *logged) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logged) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logged) WithGroup(string) slog.Handler            { return l }
+func (l *logged) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recs = append(l.recs, event{r.Time.Sub(l.start), r.Message})
+	return nil
+}
+
+// times returns when a message starting with prefix was logged.
+func (l *logged) times(prefix string) []time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []time.Duration
+	for _, r := range l.recs {
+		if strings.HasPrefix(r.what, prefix) {
+			out = append(out, r.at)
+		}
+	}
+	return out
+}
+
+// fakeRun runs the coordinator's loop for N = 8 in blocks of 16 units on
+// mem, in the bubble of the calling synctest test, until stop is called;
+// feed gives it bucket entries.
+type fakeRun struct {
+	c    *coordinator
+	mem  *memIO
+	log  *logged
+	feed chan<- jetstream.KeyValueEntry
+	stop func() error // cancels the loop and returns its error
+}
+
+func startFakeRun(t *testing.T, o CoordinatorOptions, idle bool, queued map[int]int) *fakeRun {
+	t.Helper()
+	const n = 8
+	now := time.Now()
+	l := &logged{start: now}
+	o.Key, o.BlockSize, o.Log = testKey, 16, slog.New(l)
+	o, err := o.withDefaults(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := &memIO{start: now, idle: idle, queuedMsg: queued}
+	c := newCoordinator(o)
+	c.run = runFor(n, o.BlockSize, max(1, o.Replicas))
+	c.io = mem
+	feed := make(chan jetstream.KeyValueEntry)
+	c.updates, c.adv = feed, make(chan *nats.Msg)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.begin(ctx)
+	done := make(chan error, 1)
+	go func() { done <- c.loop(ctx) }()
+	return &fakeRun{c: c, mem: mem, log: l, feed: feed, stop: func() error {
+		cancel()
+		err := <-done
+		c.close()
+		return err
+	}}
+}
+
+// presenceOf is the presence record of worker label signing as id.
+func presenceOf(t *testing.T, id Identity, label string) entry {
+	t.Helper()
+	v, err := testKey.Seal(presence{Worker: label, Voter: id.Public(), At: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entry{presenceKey(id.token(label)), v}
+}
+
+// at sleeps on the fake clock until d after start.
+func at(start time.Time, d time.Duration) { time.Sleep(time.Until(start.Add(d))) }
+
+// TestCoordinatorSaysItWaits: with --replicas 2 and one credential at
+// work, the coordinator says it waits at its first check once the workers
+// have had waitGrace to start (10 s, checking every 5 s), and again every
+// waitRepeat (30 s); from the check that sees a second credential at
+// work it says nothing, and once that one's presence is older than
+// activeWindow (15 s) it says so again at once.
+func TestCoordinatorSaysItWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, b := newIdentity(t), newIdentity(t)
+		start := time.Now()
+		r := startFakeRun(t, CoordinatorOptions{Replicas: 2, Voters: []string{a.Public(), b.Public()}}, false, nil)
+		// a stores its presence every presenceEvery, as a worker does, a
+		// second after each check; b from 51 s to 61 s.
+		for s := time.Duration(0); s <= 150*time.Second; s += presenceEvery {
+			at(start, s+time.Second)
+			r.feed <- presenceOf(t, a, "w-a")
+			if s >= 50*time.Second && s <= 60*time.Second {
+				r.feed <- presenceOf(t, b, "w-b")
+			}
+		}
+		if err := r.stop(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("loop: %v", err)
+		}
+		// b is at work at the checks of 55 to 75 s (seen at 51, 56 and 61
+		// s, within 15 s); from 80 s a works alone again.
+		want := []time.Duration{10 * time.Second, 40 * time.Second, 80 * time.Second, 110 * time.Second, 140 * time.Second}
+		if got := r.log.times("waiting:"); !slices.Equal(got, want) {
+			t.Errorf("the coordinator said it waits at %v, want %v", got, want)
+		}
+	})
+}
+
+// TestCoordinatorRepublishes: a check publishes missing block messages
+// after a ban, at the next check, and when the consumer has had nothing
+// pending or in flight at two checks in a row (checks every second with
+// an ack wait of 1 s); never while the consumer is busy.
+func TestCoordinatorRepublishes(t *testing.T) {
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
+	r := newIdentity(t)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		// Every block queued but block 0, which r counted; the consumer
+		// busy. r is one of two voters: the other can still count once r
+		// is banned.
+		run := startFakeRun(t, CoordinatorOptions{AckWait: time.Second, Voters: []string{r.Public(), newIdentity(t).Public()}}, false, map[int]int{1: 1, 2: 1, 3: 1, 4: 1})
+		b := run.c.run.block(0)
+		v, err := signVote(vote{N: 8, First: b.First, Last: b.Last, Units: all[b.First : b.Last+1], Worker: "r", Delivered: 1}, testKey, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run.feed <- entry{voteKey(b, r.Public()), v}
+		at(start, 3500*time.Millisecond)
+		ban, _ := testKey.Seal(ban{By: r.Public(), Worker: "r", Reason: "a test"})
+		run.feed <- entry{bannedKey(r.Public()), ban}
+		at(start, 6500*time.Millisecond)
+		// Now the consumer goes idle: the second idle check republishes
+		// what a block lacks (stalled).
+		run.mem.mu.Lock()
+		run.mem.idle = true
+		run.mem.mu.Unlock()
+		at(start, 9500*time.Millisecond)
+		if err := run.stop(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("loop: %v", err)
+		}
+		want := []event{{4 * time.Second, "0"}, {8 * time.Second, "0"}}
+		if got := run.mem.events(&run.mem.published); !slices.Equal(got, want) {
+			t.Errorf("published %v, want %v (block 0 after the ban at the next check, and again after two idle checks)", got, want)
+		}
+		// The blocks whose messages are still queued while the consumer
+		// is idle used up their deliveries: set aside at the same check.
+		want = []event{{3500 * time.Millisecond, bannedKey(r.Public())}, {8 * time.Second, "failed.16"}, {8 * time.Second, "failed.32"}, {8 * time.Second, "failed.48"}, {8 * time.Second, "failed.64"}}
+		got := slices.DeleteFunc(run.mem.events(&run.mem.puts), func(e event) bool { return e.what == "probe.coordinator" })
+		if !slices.Equal(got, want) {
+			t.Errorf("stored %v, want %v", got, want)
+		}
+	})
+}
+
+// TestCoordinatorProbesTheStore: each check that finds nothing decided
+// since the last one probes the store; one after a decision does not; a
+// store that refuses the probe for lack of room ends the run there.
+func TestCoordinatorProbesTheStore(t *testing.T) {
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		run := startFakeRun(t, CoordinatorOptions{}, false, map[int]int{0: 1, 1: 1, 2: 1, 3: 1, 4: 1})
+		at(start, 12*time.Second)
+		b := run.c.run.block(0)
+		v, _ := signVote(vote{N: 8, First: b.First, Last: b.Last, Units: all[b.First : b.Last+1], Worker: "w", Delivered: 1}, testKey, SharedIdentity())
+		run.feed <- entry{voteKey(b, SharedIdentity().token("w")), v}
+		at(start, 21*time.Second)
+		run.mem.mu.Lock()
+		run.mem.full = true
+		run.mem.mu.Unlock()
+		at(start, 26*time.Second)
+		err := run.stop()
+		var full *StoreFullError
+		if !errors.As(err, &full) || full.Done != b.Len() {
+			t.Fatalf("loop: %v, want a StoreFullError with %d units done", err, b.Len())
+		}
+		// Checks every 5 s: probes at 5 and 10 s, none at 15 s (the vote
+		// of 12 s), at 20 s, and the refused one at 25 s ended the loop.
+		want := []event{{5 * time.Second, "probe.coordinator"}, {10 * time.Second, "probe.coordinator"}, {20 * time.Second, "probe.coordinator"}}
+		if got := run.mem.events(&run.mem.puts); !slices.Equal(got, want) {
+			t.Errorf("probes %v, want %v", got, want)
+		}
+	})
+}
+
+// TestCoordinatorProbesASilentStore: a server whose disk is full answers
+// reads and no write at all; the coordinator's probe gives up waiting
+// after probeTimeout, and the second probe in a row with no answer ends
+// the run.
+func TestCoordinatorProbesASilentStore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		run := startFakeRun(t, CoordinatorOptions{}, false, map[int]int{0: 1, 1: 1, 2: 1, 3: 1, 4: 1})
+		at(start, 7*time.Second)
+		run.mem.mu.Lock()
+		run.mem.silent = true
+		run.mem.mu.Unlock()
+		at(start, time.Minute)
+		err := run.stop()
+		var full *StoreFullError
+		if !errors.As(err, &full) || !strings.Contains(err.Error(), "it answers reads, and no write at 2 probes in a row") {
+			t.Fatalf("loop: %v, want a StoreFullError", err)
+		}
+		// Probes at 5 s, at 10 s (no answer by 15 s), at the next tick,
+		// 15 s (no answer by 20 s): the end.
+		want := []event{{5 * time.Second, "probe.coordinator"}, {15 * time.Second, "probe.coordinator (no answer)"}, {20 * time.Second, "probe.coordinator (no answer)"}}
+		if got := run.mem.events(&run.mem.puts); !slices.Equal(got, want) {
+			t.Errorf("probes %v, want %v", got, want)
+		}
+	})
+}
+
+// fakeMsg is a block message a worker declines.
+type fakeMsg struct {
+	jetstream.Msg
+	subject string
+}
+
+func (m fakeMsg) Subject() string { return m.subject }
+
+// TestDeclinedCopiesBackOff: a copy the worker declines again and again
+// rests 50 ms, then twice as long each time, up to a third of the ack
+// wait (within which the server does not deliver a held copy again) or
+// 30 s, whichever is less; copies of another block start again at 50 ms.
+func TestDeclinedCopiesBackOff(t *testing.T) {
+	for _, tc := range []struct {
+		ackWait time.Duration
+		rests   []time.Duration // of the first 12 declines, in ms
+	}{
+		{time.Minute, []time.Duration{50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 20000, 20000, 20000}},
+		{5 * time.Minute, []time.Duration{50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 30000, 30000}},
+		{90 * time.Millisecond, []time.Duration{50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50}},
+	} {
+		t.Run(tc.ackWait.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				requeued := make(chan time.Time, 1)
+				w := &worker{declined: map[string]int{}, requeue: func(jetstream.Msg, string) { requeued <- time.Now() }}
+				h := &runHandle{ackWait: tc.ackWait}
+				var got []time.Duration
+				for range tc.rests {
+					t0 := time.Now()
+					w.decline(context.Background(), h, fakeMsg{subject: "nqueens.x.block.0"})
+					got = append(got, (<-requeued).Sub(t0)/time.Millisecond)
+				}
+				if !slices.Equal(got, tc.rests) {
+					t.Errorf("rests %v ms, want %v", got, tc.rests)
+				}
+				t0 := time.Now()
+				w.decline(context.Background(), h, fakeMsg{subject: "nqueens.x.block.16"})
+				if d := (<-requeued).Sub(t0); d != declineFirst {
+					t.Errorf("another block's copy rests %s, want %s", d, declineFirst)
+				}
+				w.held.Wait()
+				if rep := w.rep.Declined; rep != len(tc.rests)+1 {
+					t.Errorf("%d declines reported, want %d", rep, len(tc.rests)+1)
+				}
+			})
+		})
+	}
+}
+
+// TestIdleExitOnTheFakeClock: a worker with IdleExit 3 s leaves at the
+// first look more than 3 s after it last had work, once the queue said it
+// has none (looks every 250 ms while idle, every 2 s while busy: the last
+// busy look of "work until 10 s" is at 8.25 s); never while the server
+// cannot be reached, unless its last word was an empty queue.
+func TestIdleExitOnTheFakeClock(t *testing.T) {
+	const exit = 3 * time.Second
+	type answer struct {
+		until  time.Duration // this answer holds until then; 0: from then on
+		active int
+		known  bool
+	}
+	for _, tc := range []struct {
+		name    string
+		answers []answer // the server's answers over time; the last holds on
+		leaves  time.Duration
+	}{
+		{"the queue is empty", []answer{{0, 0, true}}, 3250 * time.Millisecond},
+		{"the server is unreachable", []answer{{0, 0, false}}, 0},
+		{"unreachable after saying it is empty", []answer{{time.Second, 0, true}, {0, 0, false}}, 3250 * time.Millisecond},
+		{"work until 10 s", []answer{{10 * time.Second, 1, true}, {0, 0, true}}, 8250*time.Millisecond + 3250*time.Millisecond},
+		{"unreachable for a minute, then empty", []answer{{time.Minute, 0, false}, {0, 0, true}}, time.Minute + 3*time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				start := time.Now()
+				w := &worker{idle: &idleClock{exit: exit, lastWork: start}}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				defer cancel()
+				err := w.watch(ctx, 0, func(context.Context) (int, bool, error) {
+					now := time.Since(start)
+					for _, a := range tc.answers {
+						if a.until == 0 || now < a.until {
+							return a.active, a.known, nil
+						}
+					}
+					return 0, false, nil
+				})
+				left := time.Since(start)
+				switch {
+				case tc.leaves == 0 && err != nil:
+					t.Errorf("the worker left at %s (%v), want it to stay until the end", left, err)
+				case tc.leaves != 0 && (err != errIdle || left != tc.leaves):
+					t.Errorf("watch = %v at %s, want errIdle at %s", err, left, tc.leaves)
+				}
+			})
+		})
+	}
+}
