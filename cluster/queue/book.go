@@ -97,11 +97,18 @@ func (b *book) note(level slog.Level, msg string, args ...any) {
 	b.notes = append(b.notes, note{level, msg, args})
 }
 
+// counts reports whether a vote of ballot identity by counts: its voter
+// may vote and is not banned.
+func (b *book) counts(by string) bool {
+	_, bad := b.banned[by]
+	return !bad && b.eligible[b.voterOf(by)]
+}
+
 // add records v, the vote of ballot identity v.by() for block k (v is
 // checked already). A vote of a voter that may not vote is ignored.
 func (b *book) add(k int, v vote) {
 	by := v.by()
-	if _, bad := b.banned[by]; bad || !b.eligible[b.voterOf(by)] {
+	if !b.counts(by) {
 		return
 	}
 	bl := &b.ballots[k]
@@ -135,7 +142,7 @@ func (b *book) add(k int, v vote) {
 func (b *book) doubt(k int, v vote, reason error) {
 	by := v.by()
 	bl := &b.ballots[k]
-	if _, bad := b.banned[by]; bad || !b.eligible[b.voterOf(by)] || bl.truth != nil {
+	if !b.counts(by) || bl.truth != nil {
 		return
 	}
 	if _, ok := bl.votes[by]; ok {

@@ -77,6 +77,13 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 		}
 	}
 	delete(c.failed, k)
+	if !c.book.counts(v.by()) {
+		// A copy of the block went on a vote that does not count (a
+		// banned worker's, stored before it learnt of its ban): its
+		// block may lack a copy now.
+		c.dirty = true
+		return
+	}
 	if c.checker != nil {
 		c.checking[k]++
 		c.checker.add(estimateCheck{k: k, v: v})

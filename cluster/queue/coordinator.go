@@ -431,6 +431,12 @@ func (c *coordinator) loop(ctx context.Context) error {
 	if c.checker != nil {
 		checked = c.checker.results
 	}
+	var settle *time.Timer // a second look at blocks whose copies were spent
+	defer func() {
+		if settle != nil {
+			settle.Stop()
+		}
+	}()
 	for !c.book.done() {
 		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.book.decided+blocksLen(failed) == c.run.Units && c.recounter.idle() && c.checkersIdle() {
 			c.report()
@@ -457,6 +463,12 @@ func (c *coordinator) loop(ctx context.Context) error {
 			c.book.recounted(r.k, r.units)
 		case r := <-checked:
 			c.estimated(r)
+		case <-timerC(settle):
+			settle = nil
+			if err := c.reconcile(ctx, false, false); err != nil {
+				return err
+			}
+			continue
 		case <-tick.C:
 			c.report()
 			continue
@@ -468,6 +480,20 @@ func (c *coordinator) loop(ctx context.Context) error {
 			continue
 		}
 		c.act(ctx)
+		if c.dirty {
+			// A ban's blocks, and a block whose copy a banned worker
+			// spent, need results again: publish them now, while workers
+			// are still there (one with --exit-when-idle leaves a queue
+			// that stays empty), and look again once the acknowledgements
+			// of the spent copies have come (pace.go). A failure leaves
+			// it to a check.
+			if err := c.reconcile(ctx, false, false); err != nil {
+				return err
+			}
+			if settle == nil {
+				settle = time.NewTimer(settleAfter)
+			}
+		}
 	}
 	return nil
 }
@@ -492,6 +518,14 @@ func (c *coordinator) check(ctx context.Context, now time.Time) error {
 }
 
 func (c *coordinator) checkersIdle() bool { return c.checker == nil || c.checker.idle() }
+
+// timerC is t's channel, or nil (never ready) for no timer.
+func timerC(t *time.Timer) <-chan time.Time {
+	if t == nil {
+		return nil
+	}
+	return t.C
+}
 
 // probeTimeout bounds the probe's write: a server with a full disk gives
 // no answer to a write.

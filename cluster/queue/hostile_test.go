@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -155,7 +154,7 @@ func TestForgedRunPastTheTable(t *testing.T) {
 // TestOneVoterWaits runs --replicas 2 with one worker's credential: the
 // coordinator says, within seconds, that it waits for another credential,
 // naming --replicas and the worker, and the worker's copies of the blocks
-// it already voted on go round slower and slower (they went round some
+// it already voted on slow down to a round every 2 s (they went round some
 // twenty times a second, for ever): by the time the coordinator says it
 // waits, no copy has gone round more often than the back-off allows in
 // that time (TestDeclinedCopiesBackOff times each rest on the fake clock).
@@ -192,8 +191,12 @@ func TestOneVoterWaits(t *testing.T) {
 	}
 	// Two copies of each block at first, one of which a counts; the
 	// other goes round once per rest, the rests doubling from
-	// declineFirst: k rounds take declineFirst × (2^k − 1).
-	rounds := uint64(math.Log2(float64(elapsed)/float64(declineFirst)+1)) + 1
+	// declineFirst to declineMax.
+	var rounds uint64
+	for rest, t := declineFirst, time.Duration(0); t <= elapsed; rest = min(2*rest, declineMax) {
+		t += rest
+		rounds++
+	}
 	if limit := uint64(run.blocks()) * (2 + rounds); info.State.LastSeq > limit {
 		t.Errorf("%d messages in %s (%d blocks): more than the back-off allows (%d); the worker spins", info.State.LastSeq, elapsed.Round(time.Millisecond), run.blocks(), limit)
 	}

@@ -22,6 +22,13 @@ const (
 	waitRepeat    = 30 * time.Second
 )
 
+// settleAfter is how long after a ban, or a vote that does not count, the
+// coordinator looks again at what blocks lack: the copy a vote came on is
+// acknowledged right after the vote is stored, so at the first look it may
+// still count as queued (and the block as short of nothing); a worker
+// with --exit-when-idle would leave before the next check.
+const settleAfter = time.Second
+
 // checkEvery is the period of the coordinator's checks for a consumer with
 // ack wait ackWait: often enough to see a stall within a few ack waits,
 // at most every 5 s.
@@ -39,7 +46,8 @@ type pacer struct {
 }
 
 // publish decides whether a check publishes missing block messages: after
-// a ban (dirty), whose blocks need results again, or when the consumer had
+// a ban (dirty) whose blocks the loop could not publish at once, or when
+// the consumer had
 // nothing pending or in flight at two checks in a row (stalled: a block
 // still short of results then lost one, to a server crash between storing
 // and acknowledging, and a message still in the stream used up its
@@ -107,7 +115,7 @@ const (
 	discoverBusy = 2 * time.Second        // and this often while busy
 	fetchWait    = time.Second            // longest wait for a block message
 	declineFirst = 50 * time.Millisecond  // a declined copy rests this long, doubling each time the worker declines the same block again
-	declineMax   = 30 * time.Second       // up to this
+	declineMax   = 2 * time.Second        // up to this
 	failDelay    = 2 * time.Second        // before a failed block is offered again
 	storeRetry   = 500 * time.Millisecond // between attempts to store a result
 )
@@ -116,8 +124,11 @@ const (
 // again when this worker declines it for the (times+1)-th time: doubling
 // from declineFirst up to declineMax, and within a third of the ack wait,
 // so that the server does not deliver the held copy again. When no other
-// voter is at work, a copy goes round slower and slower instead of some
-// twenty times a second.
+// voter is at work, a copy goes round once every 2 s instead of some
+// twenty times a second; when one is, but this worker keeps fetching the
+// copy first, the copy reaches it within a few rounds (a longer rest, up
+// to 30 s, kept such a block waiting long enough for workers with
+// --exit-when-idle to leave).
 func declineWait(times int, ackWait time.Duration) time.Duration {
 	return min(declineFirst<<min(times, 20), declineMax, max(ackWait/3, declineFirst))
 }

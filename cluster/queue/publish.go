@@ -79,5 +79,6 @@ func formatBlocks(bs []Block) string {
 			units = append(units, u)
 		}
 	}
+	slices.Sort(units)
 	return ledger.FormatUnits(slices.Compact(units))
 }
