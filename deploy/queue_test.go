@@ -2,11 +2,14 @@ package deploy
 
 // The NATS work queue as an operator runs it across machines, here on
 // loopback: a standalone nats-server (built from the nats-server module
-// nqueens uses) started with deploy/nats/nats-server.conf, a test CA and
-// certificates made here, a coordinator logging in with a password and two
-// workers with NKeys, all over mutual TLS; the workers run the arguments of
-// deploy/kubernetes/queue-workers.yaml. Then the server's door is tried
-// without each credential in turn.
+// nqueens uses) started with deploy/nats/nats-server.conf and the users
+// nats/users.sh writes, a test CA and certificates made here, a
+// coordinator logging in with a password and two workers with an NKey
+// each, every block counted by both (--replicas 2), all over mutual TLS;
+// the workers run the arguments of deploy/kubernetes/queue-workers.yaml.
+// Then the server's door is tried without each credential in turn. What a
+// worker's key may do there is checked by TestDeployServerPermissions of
+// package cluster/queue, which has a NATS client.
 
 import (
 	"bytes"
@@ -233,15 +236,18 @@ func queueWorkerArgs(t *testing.T, url, key string) []string {
 // and the files its clients need.
 type securedServer struct {
 	proc         *process
-	addr         string // host:port
-	ca, other    *pki   // the server's CA, and one nobody trusts
-	password     string // the coordinator's
-	seedFile     string // a worker's NKey seed
-	strangerFile string // an NKey seed the server does not know
+	addr         string   // host:port
+	ca, other    *pki     // the server's CA, and one nobody trusts
+	password     string   // the coordinator's
+	seedFiles    []string // the workers' NKey seeds, one each
+	workersPub   string   // their public keys (the coordinator's --auth-nkeys)
+	strangerFile string   // an NKey seed the server does not know
 }
 
 // startSecuredServer makes a test CA, certificates, a bcrypt password hash
-// and NKeys, and starts nats-server with the configuration in nats/.
+// and an NKey for each of two workers, writes the users with
+// nats/users.sh, and starts nats-server with the configuration in nats/
+// (copied beside the users, which it includes).
 func startSecuredServer(t *testing.T) *securedServer {
 	t.Helper()
 	server := binary(t, "nats-server", "github.com/nats-io/nats-server/v2")
@@ -250,7 +256,8 @@ func startSecuredServer(t *testing.T) *securedServer {
 		addr:         net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t))),
 		ca:           newPKI(t, dir, "ca"),
 		other:        newPKI(t, dir, "other-ca"),
-		seedFile:     filepath.Join(dir, "worker.nk"),
+		seedFiles:    []string{filepath.Join(dir, "worker1.nk"), filepath.Join(dir, "worker2.nk")},
+		workersPub:   filepath.Join(dir, "workers.pub"),
 		strangerFile: filepath.Join(dir, "stranger.nk"),
 	}
 	s.ca.issue(t, "server", x509.ExtKeyUsageServerAuth)
@@ -266,8 +273,31 @@ func startSecuredServer(t *testing.T) *securedServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	workerPub := writeNKey(t, s.seedFile)
+	pubs := "# the workers of the test\n"
+	for _, f := range s.seedFiles {
+		pubs += writeNKey(t, f) + "\n"
+	}
 	writeNKey(t, s.strangerFile)
+	if err := os.WriteFile(s.workersPub, []byte(pubs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("nats", "users.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := run(t, 10*time.Second, dir, nil, "sh", script, s.workersPub)
+	if users.code != 0 {
+		t.Fatalf("nats/users.sh: exit %d: %s", users.code, users.stderr)
+	}
+	conf, err := os.ReadFile(filepath.Join("nats", "nats-server.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"nats-server.conf": string(conf), "users.conf": users.stdout} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	s.proc = startProcess(t, []string{
 		"NQ_LISTEN=" + s.addr,
@@ -276,8 +306,7 @@ func startSecuredServer(t *testing.T) *securedServer {
 		"NQ_TLS_KEY=" + s.ca.file("server-key.pem"),
 		"NQ_TLS_CA=" + s.ca.file("ca.pem"),
 		"NQ_COORDINATOR_PASSWORD=" + string(hash),
-		"NQ_WORKER_NKEY=" + workerPub,
-	}, server, "-c", filepath.Join("nats", "nats-server.conf"))
+	}, server, "-c", filepath.Join(dir, "nats-server.conf"))
 	waitFor(t, 20*time.Second, func() bool {
 		select {
 		case <-s.proc.done:
@@ -328,14 +357,17 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 	const n = 15
 	key := filepath.Join(t.TempDir(), "seal.key")
 	writeSealKey(t, key)
+	// Each worker has an NKey of its own, listed with --auth-nkeys: every
+	// block is counted by both.
 	coord := startProcess(t, nil, bin, append([]string{"coordinator", strconv.Itoa(n), "--key-file", key,
-		"--nats", "tls://coordinator:" + s.password + "@" + s.addr, "--progress-every", "1s"}, clientTLS...)...)
+		"--nats", "tls://coordinator:" + s.password + "@" + s.addr, "--progress-every", "1s",
+		"--auth-nkeys", s.workersPub, "--replicas", "2"}, clientTLS...)...)
 	// The workers start once the blocks are published: started first, on a
 	// loaded machine --exit-when-idle could end them before there was work.
 	waitFor(t, time.Minute, func() bool { return strings.Contains(coord.errors(), "published") }, "the coordinator to publish the blocks")
 	var workers []*process
 	for i := range 2 {
-		args := append(queueWorkerArgs(t, url, key), "--nats-nkey", s.seedFile, "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
+		args := append(queueWorkerArgs(t, url, key), "--nats-nkey", s.seedFiles[i], "--name", fmt.Sprintf("w%d", i+1), "--exit-when-idle", "3s")
 		workers = append(workers, startProcess(t, nil, bin, append(args, clientTLS...)...))
 	}
 	if code := coord.wait(t, 2*time.Minute, "coordinator"); code != 0 || coord.output() != published(t, n) {
@@ -360,8 +392,8 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &whole); err != nil || whole.Units == 0 {
 		t.Fatalf("nqueens count %d --json: %q: %v", n, r.stdout, err)
 	}
-	if units != whole.Units {
-		t.Errorf("the workers counted %d units in all, want the %d units of N = %d", units, whole.Units, n)
+	if units != 2*whole.Units {
+		t.Errorf("the workers counted %d units in all, want the %d units of N = %d twice (--replicas 2)", units, whole.Units, n)
 	}
 
 	// The door is closed to whoever lacks one of the credentials. A
@@ -376,14 +408,14 @@ func TestQueueOnStandaloneServerWithTLSAndCredentials(t *testing.T) {
 		{"no user", append([]string{"--nats", url}, clientTLS...), "Authorization Violation", ""},
 		{"wrong password", append([]string{"--nats", "tls://coordinator:x" + s.password + "@" + s.addr}, clientTLS...), "Authorization Violation", ""},
 		{"an NKey the server does not know", append([]string{"--nats", url, "--nats-nkey", s.strangerFile}, clientTLS...), "Authorization Violation", ""},
-		{"a server it does not trust", []string{"--nats", url, "--nats-nkey", s.seedFile, "--tls-cert", s.ca.file("client.pem"), "--tls-key", s.ca.file("client-key.pem"), "--tls-ca", s.other.file("other-ca.pem")},
+		{"a server it does not trust", []string{"--nats", url, "--nats-nkey", s.seedFiles[0], "--tls-cert", s.ca.file("client.pem"), "--tls-key", s.ca.file("client-key.pem"), "--tls-ca", s.other.file("other-ca.pem")},
 			"certificate signed by unknown authority", ""},
 		// With TLS 1.3 the client may learn only that the server hung up.
-		{"no client certificate", []string{"--nats", url, "--nats-nkey", s.seedFile, "--tls-ca", s.ca.file("ca.pem")},
+		{"no client certificate", []string{"--nats", url, "--nats-nkey", s.seedFiles[0], "--tls-ca", s.ca.file("ca.pem")},
 			tlsRefused, "client didn't provide a certificate"},
 		// Go's TLS client holds back a certificate from a CA the server does
 		// not name as acceptable, so the server sees none.
-		{"a client certificate of another CA", []string{"--nats", url, "--nats-nkey", s.seedFile, "--tls-ca", s.ca.file("ca.pem"), "--tls-cert", s.other.file("stranger.pem"), "--tls-key", s.other.file("stranger-key.pem")},
+		{"a client certificate of another CA", []string{"--nats", url, "--nats-nkey", s.seedFiles[0], "--tls-ca", s.ca.file("ca.pem"), "--tls-cert", s.other.file("stranger.pem"), "--tls-key", s.other.file("stranger-key.pem")},
 			tlsRefused, "client didn't provide a certificate"},
 	}
 	for _, c := range refused {

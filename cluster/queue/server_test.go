@@ -12,8 +12,11 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -318,9 +321,30 @@ func TestEmbeddedServerPermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Shutdown()
+	checkWorkerPermissions(t, srv.Conn(), ConnOptions{URL: srv.ClientURL(), NKey: seedFile(t, a)}, a, b)
+}
+
+// seedFile writes id's NKey seed to a file, as its worker's --nats-nkey.
+func seedFile(t *testing.T, id Identity) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "worker.nk")
+	seed, _ := id.kp.Seed()
+	if err := os.WriteFile(path, seed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// checkWorkerPermissions checks what worker a may do on a server whose
+// users a and b are workers: coord connects without limits, as a
+// coordinator; worker as a's worker does. A coordinator of N = 8 runs
+// meanwhile, and a's worker counts it to its end.
+func checkWorkerPermissions(t *testing.T, coord, worker ConnOptions, a, b Identity) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
-	coordConn, err := Connect(srv.Conn())
+	coord.FailFast, worker.FailFast = true, true
+	coordConn, err := Connect(coord)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,11 +356,7 @@ func TestEmbeddedServerPermissions(t *testing.T) {
 		done <- err
 	}()
 	run := runFor(n, 16, 1)
-	// a's connection, as its worker makes it.
-	seedFile := filepath.Join(dir, "a.nk")
-	seed, _ := a.kp.Seed()
-	os.WriteFile(seedFile, seed, 0o600)
-	nc, err := Connect(ConnOptions{URL: srv.ClientURL(), NKey: seedFile, FailFast: true})
+	nc, err := Connect(worker)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,4 +445,80 @@ func TestEmbeddedServerPermissions(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDeployServerPermissions: deploy/nats/nats-server.conf, with the
+// users deploy/nats/users.sh writes from the workers' public keys, gives
+// each worker's key just the permissions the embedded server gives it
+// (workerPermissions), and on a server started from that file a worker may
+// do what TestEmbeddedServerPermissions checks, and no more.
+func TestDeployServerPermissions(t *testing.T) {
+	a, b := newIdentity(t), newIdentity(t)
+	dir := t.TempDir()
+	file := func(name string) string { return filepath.Join(dir, name) }
+	deploy := filepath.Join("..", "..", "deploy", "nats")
+	conf, err := os.ReadFile(filepath.Join(deploy, "nats-server.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file("nats-server.conf"), conf, 0o644)
+	os.WriteFile(file("workers.pub"), []byte("# the pool\n"+a.Public()+"\n"+b.Public()+"\n"), 0o644)
+	users, err := exec.Command("sh", filepath.Join(deploy, "users.sh"), file("workers.pub")).Output()
+	if err != nil {
+		t.Fatalf("users.sh: %v", err)
+	}
+	os.WriteFile(file("users.conf"), users, 0o644)
+	now := time.Now()
+	ca, caKey := writeCert(t, dir, "ca", &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}, nil, nil)
+	writeCert(t, dir, "server", &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}, ca, caKey)
+	writeCert(t, dir, "client", &x509.Certificate{
+		SerialNumber: big.NewInt(3), Subject: pkix.Name{CommonName: "worker"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}, ca, caKey)
+	addr := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
+	const password = "the coordinator's"
+	for k, v := range map[string]string{"NQ_LISTEN": addr, "NQ_STORE": file("store"), "NQ_TLS_CERT": file("server.crt"),
+		"NQ_TLS_KEY": file("server.key"), "NQ_TLS_CA": file("ca.crt"), "NQ_COORDINATOR_PASSWORD": `"` + password + `"`} {
+		t.Setenv(k, v)
+	}
+	opts, err := server.ProcessConfigFile(file("nats-server.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts.Nkeys) != 2 || len(opts.Users) != 1 {
+		t.Fatalf("users %d, NKey users %d; want the coordinator and two workers", len(opts.Users), len(opts.Nkeys))
+	}
+	for _, u := range opts.Nkeys {
+		want := workerPermissions(u.Nkey)
+		if got := u.Permissions; got == nil || got.Publish == nil || got.Subscribe == nil ||
+			!slices.Equal(got.Publish.Allow, want.Publish.Allow) || len(got.Publish.Deny) != 0 ||
+			!slices.Equal(got.Subscribe.Allow, want.Subscribe.Allow) || len(got.Subscribe.Deny) != 0 || got.Response != nil {
+			t.Fatalf("worker %s may publish %+v and subscribe %+v; the embedded server gives it %v and %v", u.Nkey, got.Publish, got.Subscribe, want.Publish.Allow, want.Subscribe.Allow)
+		}
+	}
+	opts.NoSigs, opts.NoLog = true, true
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	defer srv.Shutdown()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the server of deploy/nats did not start")
+	}
+	tls := ConnOptions{TLSCA: file("ca.crt"), TLSCert: file("client.crt"), TLSKey: file("client.key")}
+	coord, worker := tls, tls
+	coord.URL = "tls://" + url.UserPassword("coordinator", password).String() + "@" + addr
+	worker.URL, worker.NKey = "tls://"+addr, seedFile(t, a)
+	checkWorkerPermissions(t, coord, worker, a, b)
 }
