@@ -322,7 +322,7 @@ func TestCoordinatorProgressOnTerminal(t *testing.T) {
 	go func() {
 		done <- run([]string{"coordinator", "11", "--nats", srv.ClientURL(), "--progress-every", "50ms"}, strings.NewReader(""), &out, tty)
 	}()
-	frame := regexp.MustCompile(`N = 11 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA \S+ +\d+ worker\(s\)`)
+	frame := regexp.MustCompile(`N = 11 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA \S+ +\d+ workers?`)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	if code, _, errOut := runCLI("worker", "--nats", srv.ClientURL(), "--exit-when-idle", "100ms"); code != 0 {
 		t.Fatalf("worker: exit %d, %s", code, errOut)
