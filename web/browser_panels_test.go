@@ -112,6 +112,7 @@ func testCountPanel(b *browser) {
 	b.open("count")
 	countPublished(b, 11)
 
+	holdCount(b.t, 18)
 	b.do("double-click Count for 18", chromedp.SetValue(chromedp.ID("count-n"), "18"), chromedp.DoubleClick(chromedp.ID("count-start")))
 	b.waitJS("an estimate of the time left", `document.getElementById('count').dataset.state === 'running' && /about .* left/.test(document.getElementById('count-eta').textContent)`, 30*time.Second)
 	if states := serverCountJobs(b, 18); len(states) != 1 {
