@@ -85,22 +85,25 @@ func column(c Columns, r int) (int, error) {
 	return col, nil
 }
 
-// failedEvery is how many rows of a list or JSON board are written between
-// looks at an earlier write error; a row costs a few nanoseconds.
-const failedEvery = 1 << 12
-
-func writeList(w *bufio.Writer, c Columns) error {
+// writeRows writes c row by row, each row as appendRow appends it (col is
+// the row's column, or Empty), and stops at the first write error, as
+// failed says why.
+func writeRows(w *bufio.Writer, c Columns, appendRow func(dst []byte, r, col int) []byte) error {
 	for r := range c.N() {
-		if r%failedEvery == 0 {
-			if err := failed(w); err != nil {
-				return err
-			}
-		}
 		col, err := column(c, r)
 		if err != nil {
 			return err
 		}
-		w.Write(appendListRow(w.AvailableBuffer(), r, col))
+		if _, err := w.Write(appendRow(w.AvailableBuffer(), r, col)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeList(w *bufio.Writer, c Columns) error {
+	if err := writeRows(w, c, appendListRow); err != nil {
+		return err
 	}
 	_, err := w.WriteString("\n")
 	return err
@@ -108,17 +111,8 @@ func writeList(w *bufio.Writer, c Columns) error {
 
 func writeJSON(w *bufio.Writer, c Columns, blocked []Square) error {
 	w.Write(appendJSONOpen(w.AvailableBuffer(), c.N(), ColsOf(c)))
-	for r := range c.N() {
-		if r%failedEvery == 0 {
-			if err := failed(w); err != nil {
-				return err
-			}
-		}
-		col, err := column(c, r)
-		if err != nil {
-			return err
-		}
-		w.Write(appendJSONRow(w.AvailableBuffer(), r, col))
+	if err := writeRows(w, c, appendJSONRow); err != nil {
+		return err
 	}
 	w.WriteString("]")
 	if len(blocked) > 0 {
@@ -144,21 +138,10 @@ func failed(w *bufio.Writer) error {
 }
 
 func writeBoard(w *bufio.Writer, c Columns, blocked []Square, f Format) error {
-	n, width := c.N(), ColsOf(c)
-	isBlocked := blockedSet(blocked)
-	for r := range n {
-		if err := failed(w); err != nil {
-			return err
-		}
-		col, err := column(c, r)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(appendBoardRow(w.AvailableBuffer(), f, width, r, col, isBlocked)); err != nil {
-			return err
-		}
-	}
-	return nil
+	width, isBlocked := ColsOf(c), blockedSet(blocked)
+	return writeRows(w, c, func(dst []byte, r, col int) []byte {
+		return appendBoardRow(dst, f, width, r, col, isBlocked)
+	})
 }
 
 func blockedSet(blocked []Square) map[Square]bool {

@@ -111,20 +111,16 @@ func writeSVG(w *bufio.Writer, c Columns, blocked []Square) error {
 		fmt.Fprintf(w, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/><path d="M%d %dl%d %dM%d %dl%d %d" stroke="%s" stroke-width="%d"/>`+"\n",
 			x, y, cs, cs, hex(blockColor), x, y, cs, cs, x+cs, y, -cs, cs, hex(white), max(1, cs/12))
 	}
-	for r := range n {
-		if err := failed(w); err != nil {
-			return err
-		}
-		col, err := column(c, r)
-		if err != nil {
-			return err
-		}
+	err := writeRows(w, c, func(dst []byte, r, col int) []byte {
 		if col == Empty {
-			continue
+			return dst
 		}
-		fmt.Fprintf(w, `<use href="#queen" x="%d" y="%d" width="%d" height="%d"/>`+"\n", col*cs, r*cs, cs, cs)
+		return fmt.Appendf(dst, `<use href="#queen" x="%d" y="%d" width="%d" height="%d"/>`+"\n", col*cs, r*cs, cs, cs)
+	})
+	if err != nil {
+		return err
 	}
-	_, err := w.WriteString("</g>\n</svg>\n")
+	_, err = w.WriteString("</g>\n</svg>\n")
 	return err
 }
 
