@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens/internal/join"
 	"github.com/nqueens/nqueens/internal/kernel"
+	"github.com/nqueens/nqueens/internal/sample"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -47,11 +48,8 @@ type Estimate struct {
 // joinProbes probes or joinProbeTime, and builds the quarter tables first
 // (their time is part of Seconds).
 func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, error) {
-	if n < 1 || n > MaxN {
-		return Estimate{}, errSize(n)
-	}
-	if probes < 2 {
-		return Estimate{}, fmt.Errorf("need at least 2 probes, got %d", probes)
+	if err := checkEstimate(n, probes); err != nil {
+		return Estimate{}, err
 	}
 	if usesJoin(n) {
 		s := schemeOf(n).(*joinScheme)
@@ -63,11 +61,8 @@ func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, er
 // EstimateUnits is [EstimateTree] over the given units of N only, such as
 // those a resumed count has left to do. Cost O(len(indices) + probes · N²).
 func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed uint64) (Estimate, error) {
-	if n < 1 || n > MaxN {
-		return Estimate{}, errSize(n)
-	}
-	if probes < 2 {
-		return Estimate{}, fmt.Errorf("need at least 2 probes, got %d", probes)
+	if err := checkEstimate(n, probes); err != nil {
+		return Estimate{}, err
 	}
 	if usesJoin(n) {
 		s := schemeOf(n).(*joinScheme)
@@ -93,6 +88,17 @@ func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed u
 	return estimateOver(ctx, n, u, probes, seed)
 }
 
+// checkEstimate checks the arguments of EstimateTree and EstimateUnits.
+func checkEstimate(n, probes int) error {
+	if n < 1 || n > MaxN {
+		return errSize(n)
+	}
+	if probes < 2 {
+		return fmt.Errorf("need at least 2 probes, got %d", probes)
+	}
+	return nil
+}
+
 // estimateOver is [EstimateTree] over the unit list u of n.
 func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uint64) (Estimate, error) {
 	e := Estimate{N: n, Probes: probes, Units: len(u)}
@@ -101,7 +107,7 @@ func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uin
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
 	pick := func(k int) int { return rng.IntN(k) }
-	var sn, sn2, st, st2 float64
+	var nodesMean, totalMean sample.Mean
 	scale := float64(len(u))
 	for i := range probes {
 		if i%1024 == 0 && ctx.Err() != nil {
@@ -112,13 +118,11 @@ func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uin
 		b, placed := s.board(n)
 		nodes, sols := kernel.Probe(&b, pick)
 		nodes += float64(placed)
-		x, y := scale*nodes, scale*float64(w)*sols
-		sn, sn2, st, st2 = sn+x, sn2+x*x, st+y, st2+y*y
+		nodesMean.Add(scale * nodes)
+		totalMean.Add(scale * float64(w) * sols)
 	}
-	p := float64(probes)
-	e.Nodes, e.Total = sn/p, st/p
-	e.NodesErr = math.Sqrt(max(0, sn2/p-e.Nodes*e.Nodes) / (p - 1))
-	e.TotalErr = math.Sqrt(max(0, st2/p-e.Total*e.Total) / (p - 1))
+	e.Nodes, e.NodesErr = nodesMean.Result()
+	e.Total, e.TotalErr = totalMean.Result()
 	return e, nil
 }
 
@@ -195,30 +199,22 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 	if err := ctx.Err(); err != nil {
 		return Estimate{}, err
 	}
-	var st [3]struct{ sum, sum2 float64 }
+	var totalMean, pairsMean, secondsMean sample.Mean
 	scale := float64(len(keys))
 	for _, r := range results {
-		if !r.done {
-			continue
-		}
-		e.Probes++
-		for j, x := range [3]float64{r.total, r.pairs, r.seconds} {
-			x *= scale
-			st[j].sum += x
-			st[j].sum2 += x * x
+		if r.done {
+			totalMean.Add(scale * r.total)
+			pairsMean.Add(scale * r.pairs)
+			secondsMean.Add(scale * r.seconds)
 		}
 	}
+	e.Probes = totalMean.Len()
 	if e.Probes == 0 {
 		return Estimate{}, fmt.Errorf("no probe of the join of N = %d finished", s.n)
 	}
-	p := float64(e.Probes)
-	mean := func(j int) (float64, float64) {
-		m := st[j].sum / p
-		return m, math.Sqrt(max(0, st[j].sum2/p-m*m) / max(1, p-1))
-	}
-	e.Total, e.TotalErr = mean(0)
-	e.Nodes, e.NodesErr = mean(1)
-	e.Seconds, e.SecondsErr = mean(2)
+	e.Total, e.TotalErr = totalMean.Result()
+	e.Nodes, e.NodesErr = pairsMean.Result()
+	e.Seconds, e.SecondsErr = secondsMean.Result()
 	e.Seconds += build
 	return e, nil
 }

@@ -3,9 +3,10 @@ package variant
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/sample"
 )
 
 // Estimate is the outcome of [EstimateTree]: Knuth's random-probe
@@ -47,7 +48,7 @@ func EstimateTree(ctx context.Context, s Spec, probes int, seed uint64) (Estimat
 	rng := rand.New(rand.NewPCG(seed, uint64(s.Rows)<<8|uint64(s.Cols)))
 	pick := func(k int) int { return rng.IntN(k) }
 	scale := float64(len(u))
-	var sn, sn2, st, st2 float64
+	var nodesMean, totalMean sample.Mean
 	for i := range probes {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return Estimate{}, ctx.Err()
@@ -58,13 +59,11 @@ func EstimateTree(ctx context.Context, s Spec, probes int, seed uint64) (Estimat
 			return Estimate{}, fmt.Errorf("a unit of %v has an invalid prefix", s)
 		}
 		nodes, sols := g.probe(n, pick)
-		x, y := scale*nodes, scale*float64(un.weight)*sols
-		sn, sn2, st, st2 = sn+x, sn2+x*x, st+y, st2+y*y
+		nodesMean.Add(scale * nodes)
+		totalMean.Add(scale * float64(un.weight) * sols)
 	}
-	p := float64(probes)
-	e.Nodes, e.Total = sn/p, st/p
-	e.NodesErr = math.Sqrt(max(0, sn2/p-e.Nodes*e.Nodes) / (p - 1))
-	e.TotalErr = math.Sqrt(max(0, st2/p-e.Total*e.Total) / (p - 1))
+	e.Nodes, e.NodesErr = nodesMean.Result()
+	e.Total, e.TotalErr = totalMean.Result()
 	return e, nil
 }
 
