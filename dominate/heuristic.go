@@ -45,25 +45,21 @@ func (c *cover) add(v, d int32) {
 }
 
 // gain is the number of undominated squares a queen on v would dominate.
-func (c *cover) gain(v int) int {
-	g := 0
-	lines(c.n, v, func(w int) {
-		if c.cnt[w] == 0 {
-			g++
-		}
-	})
-	return g
-}
+func (c *cover) gain(v int) int { return c.linesAt(v, 0) }
 
 // loss is the number of squares only the queen on v dominates.
-func (c *cover) loss(v int) int {
-	l := 0
+func (c *cover) loss(v int) int { return c.linesAt(v, 1) }
+
+// linesAt is the number of squares a queen on v dominates that exactly k
+// queens dominate now.
+func (c *cover) linesAt(v int, k int32) int {
+	m := 0
 	lines(c.n, v, func(w int) {
-		if c.cnt[w] == 1 {
-			l++
+		if c.cnt[w] == k {
+			m++
 		}
 	})
-	return l
+	return m
 }
 
 // heuristic fills res with the smallest dominating set it finds: a greedy
