@@ -308,11 +308,17 @@ func (s *Server) runCount(ctx context.Context, j *countJob) {
 	s.log.Info("count job ended", "id", j.id, "n", j.n, "state", j.state, "reason", j.reason)
 }
 
-func (s *Server) handleCountStatus(w http.ResponseWriter, r *http.Request) error {
+// countJobOf is the job a request's path names ({id}); these requests take
+// no query parameters.
+func (s *Server) countJobOf(r *http.Request) (*countJob, error) {
 	if _, err := query(r); err != nil {
-		return err
+		return nil, err
 	}
-	j, err := s.counts.get(r.PathValue("id"))
+	return s.counts.get(r.PathValue("id"))
+}
+
+func (s *Server) handleCountStatus(w http.ResponseWriter, r *http.Request) error {
+	j, err := s.countJobOf(r)
 	if err != nil {
 		return err
 	}
@@ -320,10 +326,7 @@ func (s *Server) handleCountStatus(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleCountCancel(w http.ResponseWriter, r *http.Request) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
-	j, err := s.counts.get(r.PathValue("id"))
+	j, err := s.countJobOf(r)
 	if err != nil {
 		return err
 	}
@@ -354,10 +357,7 @@ func (s *Server) handleCountCancel(w http.ResponseWriter, r *http.Request) error
 // stream cut off by the stream time limit while the job runs ends with an
 // "error" event; connecting again follows the job on.
 func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error {
-	if _, err := query(r); err != nil {
-		return err
-	}
-	j, err := s.counts.get(r.PathValue("id"))
+	j, err := s.countJobOf(r)
 	if err != nil {
 		return err
 	}
