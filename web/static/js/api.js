@@ -34,6 +34,7 @@
 // with parseJSON, which gives an integer past 2^53 as a BigInt, exact.
 
 import { booted } from './boot.js';
+import { splitEvents } from './sse.js';
 import { wasmTransport } from './wasm.js';
 
 // parseJSON is JSON.parse that keeps integers past 2^53 exact, as BigInts:
@@ -244,19 +245,6 @@ export async function stream(path, params, onEvent, { signal } = {}) {
       return; // the connection broke: the caller sees a stream without its end
     }
     if (chunk.done) return;
-    buf += chunk.value;
-    let start = 0;
-    let end;
-    while ((end = buf.indexOf('\n\n', start)) >= 0) {
-      let name = 'message';
-      let data = '';
-      for (const line of buf.slice(start, end).split('\n')) {
-        if (line.startsWith('event: ')) name = line.slice(7);
-        else if (line.startsWith('data: ')) data += line.slice(6);
-      }
-      start = end + 2;
-      if (data) onEvent(name, parseJSON(data));
-    }
-    buf = buf.slice(start);
+    buf = splitEvents(buf + chunk.value, (name, data) => onEvent(name, parseJSON(data)));
   }
 }

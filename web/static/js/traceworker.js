@@ -13,6 +13,7 @@
 //   for its error event, and {type: 'closed', cut} when the stream is over
 //   (cut: it ended without an end or error event, or broke off).
 
+import { splitEvents } from './sse.js';
 import { TraceBuilder } from './tracestore.js';
 
 const batchEvery = 40; // ms between batches while events flow
@@ -42,17 +43,7 @@ function schedule() {
 // feed parses the events of the text received so far.
 function feed(chunk) {
   text += chunk;
-  let start = 0;
-  let end;
-  while ((end = text.indexOf('\n\n', start)) >= 0) {
-    let name = 'message';
-    let data = '';
-    for (const line of text.slice(start, end).split('\n')) {
-      if (line.startsWith('event: ')) name = line.slice(7);
-      else if (line.startsWith('data: ')) data += line.slice(6);
-    }
-    start = end + 2;
-    if (!data) continue;
+  text = splitEvents(text, (name, data) => {
     const value = JSON.parse(data);
     if (name === 'message') {
       builder.add(value);
@@ -61,8 +52,7 @@ function feed(chunk) {
       finished = true;
       postMessage({ type: name === 'end' ? 'end' : 'error', [name === 'end' ? 'end' : 'error']: name === 'end' ? value : value.error });
     }
-  }
-  text = text.slice(start);
+  });
   schedule();
 }
 
