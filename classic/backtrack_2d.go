@@ -1,37 +1,10 @@
 package classic
 
 import (
-	"context"
 	"fmt"
-	"iter"
 
 	"github.com/nqueens/nqueens/board"
 )
-
-// backtrack2D is recursive backtracking on an n×n grid of booleans, as the
-// articles first write it: a try scans the grid from the square up its
-// column, then up its two diagonals, cell by cell, until a queen or the
-// edge (the rows below are still empty).
-type backtrack2D struct{}
-
-func (backtrack2D) Name() string { return "backtrack-2d" }
-func (backtrack2D) Description() string {
-	return "recursive backtracking on an n×n grid, scanning up the column and both diagonals of each square"
-}
-
-// Solve costs O(n) per try for the scans, plus O(n²) per solution to read
-// the grid into a placement.
-func (b backtrack2D) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveWith(ctx, b, n, visit)
-}
-
-func (b backtrack2D) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceWith(ctx, b, n)
-}
-
-func (b backtrack2D) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
-	return traceFrom(ctx, b, p)
-}
 
 // grid is the board as the articles draw it: grid[row][col] holds a queen.
 type grid [][]bool
@@ -74,12 +47,19 @@ func (g grid) scan(row, col int) (Scan, board.Square, board.ProblemKind) {
 	return s, board.Square{Row: board.Empty, Col: board.Empty}, 0
 }
 
-func (backtrack2D) run(s *search) {
-	if s.emit != nil {
-		search2D[traced](s)
-	} else {
-		search2D[quiet](s)
-	}
+// backtrack2D is recursive backtracking on an n×n grid of booleans, as the
+// articles first write it: a try scans the grid from the square up its
+// column, then up its two diagonals, cell by cell, until a queen or the
+// edge (the rows below are still empty).
+//
+// A search costs O(n) per try for the scans, plus O(n²) per solution to read
+// the grid into a placement.
+var backtrack2D = backtracking{
+	name:        "backtrack-2d",
+	description: "recursive backtracking on an n×n grid, scanning up the column and both diagonals of each square",
+	quiet:       search2D[quiet],
+	traced:      search2D[traced],
+	teach:       &lesson2D,
 }
 
 func search2D[M mode](s *search) {
@@ -134,8 +114,6 @@ func search2D[M mode](s *search) {
 	}
 	solve(0)
 }
-
-func (backtrack2D) lesson() *lesson { return &lesson2D }
 
 var lesson2D = lesson{
 	title: "a 2-D grid",

@@ -1,37 +1,10 @@
 package classic
 
 import (
-	"context"
 	"fmt"
-	"iter"
 
 	"github.com/nqueens/nqueens/board"
 )
-
-// backtrackArray is recursive backtracking on the 1-D column array:
-// queens[row] is the column of the queen in that row, so two queens can
-// never share a row, and a try compares the square with the earlier queens
-// one by one, from row 1, until one attacks it (same column, or |Δrow| ==
-// |Δcol|).
-type backtrackArray struct{}
-
-func (backtrackArray) Name() string { return "backtrack-array" }
-func (backtrackArray) Description() string {
-	return "recursive backtracking on the 1-D column array, |Δrow| == |Δcol| checks against earlier queens"
-}
-
-// Solve costs O(row) per try.
-func (b backtrackArray) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveWith(ctx, b, n, visit)
-}
-
-func (b backtrackArray) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceWith(ctx, b, n)
-}
-
-func (b backtrackArray) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
-	return traceFrom(ctx, b, p)
-}
 
 // firstAttacker compares (row, col) with the queens of rows 0..row-1 of
 // queens in order and returns the row of the first that attacks it (row
@@ -62,12 +35,19 @@ func upTo(k int) []int {
 	return rows
 }
 
-func (backtrackArray) run(s *search) {
-	if s.emit != nil {
-		searchArray[traced](s)
-	} else {
-		searchArray[quiet](s)
-	}
+// backtrackArray is recursive backtracking on the 1-D column array:
+// queens[row] is the column of the queen in that row, so two queens can
+// never share a row, and a try compares the square with the earlier queens
+// one by one, from row 1, until one attacks it (same column, or |Δrow| ==
+// |Δcol|).
+//
+// A search costs O(row) per try.
+var backtrackArray = backtracking{
+	name:        "backtrack-array",
+	description: "recursive backtracking on the 1-D column array, |Δrow| == |Δcol| checks against earlier queens",
+	quiet:       searchArray[quiet],
+	traced:      searchArray[traced],
+	teach:       &lessonArray,
 }
 
 func searchArray[M mode](s *search) {
@@ -116,8 +96,6 @@ func searchArray[M mode](s *search) {
 	}
 	solve(0)
 }
-
-func (backtrackArray) lesson() *lesson { return &lessonArray }
 
 var lessonArray = lesson{
 	title: "a 1-D array of columns",

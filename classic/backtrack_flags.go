@@ -1,9 +1,7 @@
 package classic
 
 import (
-	"context"
 	"fmt"
-	"iter"
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
@@ -64,32 +62,14 @@ func queenOn(queens board.Placement, row, col int, how board.ProblemKind) board.
 }
 
 // backtrackFlags is recursive backtracking with the three flag arrays.
-type backtrackFlags struct{}
-
-func (backtrackFlags) Name() string { return "backtrack-flags" }
-func (backtrackFlags) Description() string {
-	return "recursive backtracking with column and two diagonal flag arrays, at most three reads per try"
-}
-
-// Solve costs O(1) per try.
-func (b backtrackFlags) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveWith(ctx, b, n, visit)
-}
-
-func (b backtrackFlags) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceWith(ctx, b, n)
-}
-
-func (b backtrackFlags) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
-	return traceFrom(ctx, b, p)
-}
-
-func (backtrackFlags) run(s *search) {
-	if s.emit != nil {
-		searchFlags[traced](s)
-	} else {
-		searchFlags[quiet](s)
-	}
+//
+// A search costs O(1) per try.
+var backtrackFlags = backtracking{
+	name:        "backtrack-flags",
+	description: "recursive backtracking with column and two diagonal flag arrays, at most three reads per try",
+	quiet:       searchFlags[quiet],
+	traced:      searchFlags[traced],
+	teach:       &lessonFlags,
 }
 
 func searchFlags[M mode](s *search) {
@@ -144,8 +124,6 @@ func searchFlags[M mode](s *search) {
 	}
 	solve(0)
 }
-
-func (backtrackFlags) lesson() *lesson { return &lessonFlags }
 
 var lessonFlags = lesson{
 	title: "flag arrays",
@@ -207,32 +185,14 @@ func sayFlags(e *Event, f field, _ EventKind) string {
 // backtrackFlagsIterative is backtrackFlags without recursion: a row pointer
 // moves down after a placement and up when a row runs out of columns, and
 // queens[row] remembers where to resume.
-type backtrackFlagsIterative struct{}
-
-func (backtrackFlagsIterative) Name() string { return "backtrack-flags-iterative" }
-func (backtrackFlagsIterative) Description() string {
-	return "the flag arrays with an explicit row pointer instead of recursion"
-}
-
-// Solve costs O(1) per try.
-func (b backtrackFlagsIterative) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveWith(ctx, b, n, visit)
-}
-
-func (b backtrackFlagsIterative) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceWith(ctx, b, n)
-}
-
-func (b backtrackFlagsIterative) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
-	return traceFrom(ctx, b, p)
-}
-
-func (backtrackFlagsIterative) run(s *search) {
-	if s.emit != nil {
-		searchFlagsIterative[traced](s)
-	} else {
-		searchFlagsIterative[quiet](s)
-	}
+//
+// A search costs O(1) per try.
+var backtrackFlagsIterative = backtracking{
+	name:        "backtrack-flags-iterative",
+	description: "the flag arrays with an explicit row pointer instead of recursion",
+	quiet:       searchFlagsIterative[quiet],
+	traced:      searchFlagsIterative[traced],
+	teach:       &lessonFlagsIterative,
 }
 
 func searchFlagsIterative[M mode](s *search) {
@@ -293,8 +253,6 @@ func searchFlagsIterative[M mode](s *search) {
 		}
 	}
 }
-
-func (backtrackFlagsIterative) lesson() *lesson { return &lessonFlagsIterative }
 
 var lessonFlagsIterative = lesson{
 	title: "flag arrays, iterative",

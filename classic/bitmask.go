@@ -1,9 +1,7 @@
 package classic
 
 import (
-	"context"
 	"fmt"
-	"iter"
 	"math/bits"
 
 	"github.com/nqueens/nqueens/board"
@@ -15,32 +13,14 @@ import (
 // a row shifts ld left and rd right. The free squares of a row are one
 // word, free = all &^ (cols | ld | rd), and the search takes its bits one by
 // one: it never looks at an attacked square, so it has no rejected tries.
-type bitmask struct{}
-
-func (bitmask) Name() string { return "bitmask" }
-func (bitmask) Description() string {
-	return "recursion on (row, cols, ld, rd) bit masks: the free squares of a row in one word, no rejected tries"
-}
-
-// Solve costs O(1) per placement.
-func (b bitmask) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveWith(ctx, b, n, visit)
-}
-
-func (b bitmask) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceWith(ctx, b, n)
-}
-
-func (b bitmask) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
-	return traceFrom(ctx, b, p)
-}
-
-func (bitmask) run(s *search) {
-	if s.emit != nil {
-		searchBitmask[traced](s)
-	} else {
-		searchBitmask[quiet](s)
-	}
+//
+// A search costs O(1) per placement.
+var bitmask = backtracking{
+	name:        "bitmask",
+	description: "recursion on (row, cols, ld, rd) bit masks: the free squares of a row in one word, no rejected tries",
+	quiet:       searchBitmask[quiet],
+	traced:      searchBitmask[traced],
+	teach:       &lessonBitmask,
 }
 
 // Each call reads three words (cols, ld, rd) to form free, and one more,
@@ -91,8 +71,6 @@ func searchBitmask[M mode](s *search) {
 	}
 	solve(0, 0, 0, 0)
 }
-
-func (bitmask) lesson() *lesson { return &lessonBitmask }
 
 var lessonBitmask = lesson{
 	title: "bit masks",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math/big"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
@@ -66,33 +67,52 @@ func (t *candidates) test(p board.Placement, v verdict) bool {
 	return true
 }
 
-// solveCandidates runs a brute-force strategy for Solve: run tests every
-// candidate through t.
-func solveCandidates(ctx context.Context, s Strategy, n int, visit func(board.Placement) bool, run func(t *candidates, n int)) (Counters, error) {
-	if err := checkN(s, n, MaxN); err != nil {
+// bruteForce is a brute-force strategy, an [Estimator] and a
+// [CandidateTracer]: run tests every candidate of the n×n board through t,
+// in its order; formula and candidates count them. Its Solve and
+// TraceCandidates are every brute-force strategy's.
+type bruteForce struct {
+	name, description, formula string
+	candidates                 func(n int) *big.Int
+	run                        func(t *candidates, n int)
+	teach                      *lesson
+}
+
+func (b bruteForce) Name() string        { return b.name }
+func (b bruteForce) Description() string { return b.description }
+func (b bruteForce) lesson() *lesson     { return b.teach }
+
+// Formula is Candidates as people write it.
+func (b bruteForce) Formula() string { return b.formula }
+
+// Candidates is the exact number of candidates, by the formula.
+func (b bruteForce) Candidates(n int) *big.Int { return b.candidates(n) }
+
+// Solve costs what the strategy's run says.
+func (b bruteForce) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
+	if err := checkN(b, n, MaxN); err != nil {
 		return Counters{}, err
 	}
 	t := newCandidates(ctx, visit)
 	if t.err = ctx.Err(); t.err == nil {
-		run(t, n)
+		b.run(t, n)
 	}
 	t.c.Elapsed = time.Since(t.start)
 	return t.c, t.err
 }
 
-// traceCandidates runs a brute-force strategy for TraceCandidates: run tests
-// every candidate through t, which emits one event for each, and a final
-// Done event follows a whole search.
-func traceCandidates(ctx context.Context, s Strategy, n int, run func(t *candidates, n int)) iter.Seq2[Event, error] {
-	return runTrace(ctx, s, n, func(emit func(Event) bool) error {
+// TraceCandidates shows every candidate Solve tests, in its order, and a
+// final Done event after a whole search.
+func (b bruteForce) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
+	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
 		t := newCandidates(ctx, nil)
-		t.say = s.(teacher).lesson()
+		t.say = b.lesson()
 		stopped := false
 		t.emit = func(e Event) bool {
 			stopped = !emit(e)
 			return !stopped
 		}
-		run(t, n)
+		b.run(t, n)
 		if t.err == nil && !stopped {
 			e := Event{Kind: Done, Step: t.c.Nodes + 1, Row: board.Empty, Col: board.Empty, Queens: board.New(n), Counters: t.c}
 			e.Line, e.Text = t.say.line(Done), t.say.say(&e, field{n: n}, 0)

@@ -1,8 +1,6 @@
 package classic
 
 import (
-	"context"
-	"iter"
 	"math/big"
 
 	"github.com/nqueens/nqueens/board"
@@ -10,32 +8,18 @@ import (
 
 // bruteCombinations tries every set of n squares out of the n² squares,
 // C(n², n) of them (4,426,165,368 for n = 8), and checks each whole.
-type bruteCombinations struct{}
-
-func (bruteCombinations) Name() string { return "brute-combinations" }
-func (bruteCombinations) Description() string {
-	return "every choice of n squares out of n², C(n², n) candidates, each checked whole"
+var bruteCombinations = bruteForce{
+	name:        "brute-combinations",
+	description: "every choice of n squares out of n², C(n², n) candidates, each checked whole",
+	formula:     "C(n², n)",
+	candidates:  func(n int) *big.Int { return new(big.Int).Binomial(int64(n)*int64(n), int64(n)) },
+	run:         runCombinations,
+	teach:       &lessonCombinations,
 }
 
-func (bruteCombinations) Formula() string { return "C(n², n)" }
-
-// Candidates is C(n², n).
-func (bruteCombinations) Candidates(n int) *big.Int {
-	return new(big.Int).Binomial(int64(n)*int64(n), int64(n))
-}
-
-// Solve walks the combinations in lexicographic order of square numbers
-// (row·n + col). Cost O(n) per candidate, C(n², n) candidates.
-func (b bruteCombinations) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveCandidates(ctx, b, n, visit, b.run)
-}
-
-// TraceCandidates shows every candidate Solve tests, in its order.
-func (b bruteCombinations) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceCandidates(ctx, b, n, b.run)
-}
-
-func (bruteCombinations) run(t *candidates, n int) {
+// runCombinations walks the combinations in lexicographic order of square
+// numbers (row·n + col). Cost O(n) per candidate, C(n², n) candidates.
+func runCombinations(t *candidates, n int) {
 	squares := n * n
 	pick := make([]int, n) // the chosen squares, increasing
 	for i := range pick {
@@ -80,8 +64,6 @@ func isSolutionSet(pick []int, p board.Placement) verdict {
 	v.reads += reads
 	return v
 }
-
-func (bruteCombinations) lesson() *lesson { return &lessonCombinations }
 
 var lessonCombinations = lesson{
 	title: "brute force, C(n², n) sets",

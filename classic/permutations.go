@@ -1,8 +1,6 @@
 package classic
 
 import (
-	"context"
-	"iter"
 	"math/big"
 
 	"github.com/nqueens/nqueens/board"
@@ -10,32 +8,18 @@ import (
 
 // permutations puts one queen in each row and each column: n! candidates
 // (40,320 for n = 8), so only the diagonals need checking.
-type permutations struct{}
-
-func (permutations) Name() string { return "permutations" }
-func (permutations) Description() string {
-	return "one queen a row and a column, n! candidates, each checked for diagonals"
+var permutations = bruteForce{
+	name:        "permutations",
+	description: "one queen a row and a column, n! candidates, each checked for diagonals",
+	formula:     "n!",
+	candidates:  func(n int) *big.Int { return new(big.Int).MulRange(1, int64(n)) },
+	run:         runPermutations,
+	teach:       &lessonPermutations,
 }
 
-func (permutations) Formula() string { return "n!" }
-
-// Candidates is n!.
-func (permutations) Candidates(n int) *big.Int {
-	return new(big.Int).MulRange(1, int64(n))
-}
-
-// Solve walks the permutations in lexicographic order. Cost O(n²) per
-// candidate for the diagonal check, n! candidates.
-func (b permutations) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveCandidates(ctx, b, n, visit, b.run)
-}
-
-// TraceCandidates shows every candidate Solve tests, in its order.
-func (b permutations) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceCandidates(ctx, b, n, b.run)
-}
-
-func (permutations) run(t *candidates, n int) {
+// runPermutations walks the permutations in lexicographic order. Cost
+// O(n²) per candidate for the diagonal check, n! candidates.
+func runPermutations(t *candidates, n int) {
 	p := make(board.Placement, n)
 	for i := range p {
 		p[i] = int32(i)
@@ -64,8 +48,6 @@ func nextPermutation(p board.Placement) bool {
 	}
 	return true
 }
-
-func (permutations) lesson() *lesson { return &lessonPermutations }
 
 var lessonPermutations = lesson{
 	title: "brute force, n! permutations",

@@ -87,17 +87,23 @@ func (s *search) event(e Event) bool {
 	return !s.stop
 }
 
-// backtracker is implemented by the backtracking strategies: run searches
-// the n×n board quietly or, when s.emit is set, traced (setting s.view
-// before the first event).
-type backtracker interface {
-	Strategy
-	teacher
-	run(s *search)
+// backtracking is a backtracking strategy, a [Completer]: its search in
+// two modes, quiet (for Solve) and traced (s.emit set; it sets s.view
+// before the first event), and the lesson its events are told by. Its
+// Solve, Trace and TraceFrom are every backtracking strategy's, by the
+// same bookkeeping (search).
+type backtracking struct {
+	name, description string
+	quiet, traced     func(s *search)
+	teach             *lesson
 }
 
-// solveWith runs a backtracking strategy for Solve.
-func solveWith(ctx context.Context, b backtracker, n int, visit func(board.Placement) bool) (Counters, error) {
+func (b backtracking) Name() string        { return b.name }
+func (b backtracking) Description() string { return b.description }
+func (b backtracking) lesson() *lesson     { return b.teach }
+
+// Solve costs what the strategy's search says.
+func (b backtracking) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
 	if err := checkN(b, n, MaxN); err != nil {
 		return Counters{}, err
 	}
@@ -106,20 +112,20 @@ func solveWith(ctx context.Context, b backtracker, n int, visit func(board.Place
 	}
 	start := time.Now()
 	s := &search{ctx: ctx, n: n, visit: visit}
-	b.run(s)
+	b.quiet(s)
 	s.c.Elapsed = time.Since(start)
 	return s.c, s.err
 }
 
-// traceWith runs a backtracking strategy for Trace: its events, then a
-// final Done event when the search ran to its end.
-func traceWith(ctx context.Context, b backtracker, n int) iter.Seq2[Event, error] {
+// Trace is the search's events, then a final Done event when the search ran
+// to its end.
+func (b backtracking) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return traceOpen(ctx, b, n, nil)
 }
 
-// traceFrom runs a backtracking strategy for TraceFrom: p's queens and
-// blocked squares, checked, become the columns each row offers.
-func traceFrom(ctx context.Context, b backtracker, p board.Partial) iter.Seq2[Event, error] {
+// TraceFrom is Trace where p's queens and blocked squares, checked, become
+// the columns each row offers.
+func (b backtracking) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
 	n := len(p.Queens)
 	if err := checkN(b, n, MaxN); err != nil {
 		return func(yield func(Event, error) bool) { yield(Event{}, err) }
@@ -143,10 +149,10 @@ func traceFrom(ctx context.Context, b backtracker, p board.Partial) iter.Seq2[Ev
 	return traceOpen(ctx, b, n, open)
 }
 
-func traceOpen(ctx context.Context, b backtracker, n int, open []uint64) iter.Seq2[Event, error] {
+func traceOpen(ctx context.Context, b backtracking, n int, open []uint64) iter.Seq2[Event, error] {
 	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
-		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.lesson()}
-		b.run(s)
+		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.teach}
+		b.traced(s)
 		if !s.stop {
 			s.event(Event{Kind: Done, Row: board.Empty, Col: board.Empty})
 		}

@@ -1,37 +1,10 @@
 package classic
 
 import (
-	"context"
 	"fmt"
-	"iter"
 
 	"github.com/nqueens/nqueens/board"
 )
-
-// stack is the articles' iterative search: the queens placed so far are a
-// stack of (row, column) pairs, the next row is the stack's height, and a
-// try compares the square with the queens on the stack, from the bottom,
-// until one attacks it. For n = 8 it pushes 2,056 queens, rejects 13,664
-// tries and finds 92 solutions.
-type stack struct{}
-
-func (stack) Name() string { return "stack" }
-func (stack) Description() string {
-	return "iterative, with a stack of (row, column) queens tested against each new square"
-}
-
-// Solve costs O(stack height) per try.
-func (b stack) Solve(ctx context.Context, n int, visit func(board.Placement) bool) (Counters, error) {
-	return solveWith(ctx, b, n, visit)
-}
-
-func (b stack) Trace(ctx context.Context, n int) iter.Seq2[Event, error] {
-	return traceWith(ctx, b, n)
-}
-
-func (b stack) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[Event, error] {
-	return traceFrom(ctx, b, p)
-}
 
 type queen struct{ row, col int }
 
@@ -67,12 +40,19 @@ func (q *queenStack) attacker(row, col int) (int, board.ProblemKind) {
 	return len(q.queens), 0
 }
 
-func (stack) run(s *search) {
-	if s.emit != nil {
-		searchStack[traced](s)
-	} else {
-		searchStack[quiet](s)
-	}
+// stack is the articles' iterative search: the queens placed so far are a
+// stack of (row, column) pairs, the next row is the stack's height, and a
+// try compares the square with the queens on the stack, from the bottom,
+// until one attacks it. For n = 8 it pushes 2,056 queens, rejects 13,664
+// tries and finds 92 solutions.
+//
+// A search costs O(stack height) per try.
+var stack = backtracking{
+	name:        "stack",
+	description: "iterative, with a stack of (row, column) queens tested against each new square",
+	quiet:       searchStack[quiet],
+	traced:      searchStack[traced],
+	teach:       &lessonStack,
 }
 
 func searchStack[M mode](s *search) {
@@ -130,8 +110,6 @@ func searchStack[M mode](s *search) {
 		col = top.col + 1
 	}
 }
-
-func (stack) lesson() *lesson { return &lessonStack }
 
 var lessonStack = lesson{
 	title: "an explicit stack",

@@ -136,16 +136,16 @@ func GroupDigits(s string) string {
 // a strategy name the error where they name the strategy.
 type SizeError = board.SizeError
 
-func checkN(s Strategy, n, max int) error { return board.CheckSize(n, s.Name(), max) }
+func checkN(s interface{ Name() string }, n, max int) error { return board.CheckSize(n, s.Name(), max) }
 
 // registry holds the strategies in the order the articles present them.
 var registry = struct {
 	sync.Mutex
 	list []Strategy
 }{list: []Strategy{
-	bruteCombinations{}, bruteRows{}, permutations{},
-	backtrack2D{}, backtrackArray{}, backtrackFlags{}, backtrackFlagsIterative{},
-	stack{}, bitmask{},
+	bruteCombinations, bruteRows, permutations,
+	backtrack2D, backtrackArray, backtrackFlags, backtrackFlagsIterative,
+	stack, bitmask,
 }}
 
 // Register adds a strategy after the built-in ones. It panics if the name is

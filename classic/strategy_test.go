@@ -72,7 +72,7 @@ func total(t *testing.T, n int) uint64 {
 }
 
 // isBacktracker says whether s follows the backtracking conventions.
-func isBacktracker(s Strategy) bool { _, ok := s.(backtracker); return ok }
+func isBacktracker(s Strategy) bool { _, ok := s.(backtracking); return ok }
 
 func TestCountersN8(t *testing.T) {
 	backtracking := Counters{Nodes: 2056, Tries: 15720, Placed: 2056, Rejected: 13664, Backtracks: 2056, Solutions: 92}
@@ -317,13 +317,13 @@ func TestRegistry(t *testing.T) {
 			t.Error("registering a second bitmask did not panic")
 		}
 	}()
-	Register(bitmask{})
+	Register(bitmask)
 }
 
 func TestCountOnly(t *testing.T) {
 	// A count-only strategy over a real counter: bitmask without visit.
 	s := CountOnly("bitmask-count", "bitmask, counting only", 12, func(ctx context.Context, n int) (Counters, error) {
-		return bitmask{}.Solve(ctx, n, nil)
+		return bitmask.Solve(ctx, n, nil)
 	})
 	if Enumerates(s) {
 		t.Error("a CountOnly strategy claims to enumerate")
