@@ -87,12 +87,9 @@ func newListCmd() *cobra.Command {
 }
 
 func (o *listOptions) validate(args []string) error {
-	f, err := checkFormat(*o.format, listFormats)
+	f, err := outputFormat(*o.format, listFormats, o.jsonOut)
 	if err != nil {
 		return err
-	}
-	if o.jsonOut {
-		f = board.JSON
 	}
 	o.f = f
 	if o.limit < 0 {

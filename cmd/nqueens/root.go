@@ -398,6 +398,16 @@ func checkFormat(name string, allowed []board.Format) (board.Format, error) {
 	return "", usagef("format %q is not available here (want one of %s)", name, joinFormats(allowed))
 }
 
+// outputFormat is the format of --format name, checked, or JSON for --json
+// (the same as --format json).
+func outputFormat(name string, allowed []board.Format, jsonOut bool) (board.Format, error) {
+	f, err := checkFormat(name, allowed)
+	if err == nil && jsonOut {
+		f = board.JSON
+	}
+	return f, err
+}
+
 // openOutput opens where a command's output goes: stdout for "" or "-";
 // a regular file, new or replaced, through a temporary file beside it that
 // commit renames to it once the output is complete and removes otherwise,

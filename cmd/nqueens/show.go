@@ -77,11 +77,8 @@ func newShowCmd() *cobra.Command {
 
 func (o *showOptions) validate(args []string) error {
 	var err error
-	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
+	if o.f, err = outputFormat(*o.format, board.Formats, o.jsonOut); err != nil {
 		return err
-	}
-	if o.jsonOut {
-		o.f = board.JSON
 	}
 	if o.inf, err = inputFormat(o.inFormat); err != nil {
 		return err

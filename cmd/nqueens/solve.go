@@ -92,11 +92,8 @@ func newSolveCmd() *cobra.Command {
 
 func (o *solveOptions) validate(args []string) error {
 	var err error
-	if o.f, err = checkFormat(*o.format, board.Formats); err != nil {
+	if o.f, err = outputFormat(*o.format, board.Formats, o.jsonOut); err != nil {
 		return err
-	}
-	if o.jsonOut {
-		o.f = board.JSON
 	}
 	if err := o.refuseBinaryToTerminal(o.output, o.f); err != nil {
 		return err
