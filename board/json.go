@@ -10,7 +10,11 @@ import (
 // The JSON grammar: an object {"n":4,"queens":[2,4,1,3],"blocked":[[1,1]]}
 // with "n" and "blocked" optional, or a plain array [2,4,1,3]; columns
 // 1-based, 0 for an empty row; squares [row, column], 1-based. A board of
-// N rows × M columns (a [Rect]) adds "cols":M. Names are matched exactly,
+// N rows × M columns (a [Rect]) adds "cols":M. The members that the
+// project's own answers put beside a board are read and checked, so that
+// every board it writes reads back: "exists":true (a completion of
+// complete --json) and "orbit" (the size of its symmetry class, 1 to 8,
+// list --unique). Names are matched exactly,
 // each may appear once, numbers are whole. Like the list grammar it has
 // one reader, [jsonScanner], fed a piece at a time.
 
@@ -34,6 +38,7 @@ const (
 	jsSquareComma                   // after a square's row: ','
 	jsSquareClose                   // after a square's column: ']'
 	jsSquaresNext                   // after a square: ',' or ']'
+	jsLiteral                       // inside true or false, the value of "exists"
 	jsDone                          // after the object or array: white space only
 )
 
@@ -46,9 +51,11 @@ const (
 	fieldQueens
 	fieldBlocked
 	fieldCols
+	fieldExists
+	fieldOrbit
 )
 
-var fieldNames = [...]string{"", `"n"`, `"queens"`, `"blocked"`, `"cols"`}
+var fieldNames = [...]string{"", `"n"`, `"queens"`, `"blocked"`, `"cols"`, `"exists"`, `"orbit"`}
 
 // maxKeyLen bounds the name held for matching; a longer one is unknown.
 const maxKeyLen = 64
@@ -81,6 +88,8 @@ type jsonScanner struct {
 	blocked []Square
 	badSq   int       // first square off every board, or -1
 	badSqAt [2]string // its row and column as written
+	lit     string    // the literal being read, true or false
+	litAt   int       // bytes of it read
 	err     error
 }
 
@@ -136,6 +145,8 @@ func (s *jsonScanner) feed(b []byte) {
 		switch {
 		case s.state == jsKeyText:
 			s.keyByte(c, pos)
+		case s.state == jsLiteral:
+			s.literalByte(c, pos)
 		case !isJSONSpace(c):
 			s.token(c, pos)
 		}
@@ -177,7 +188,7 @@ func (s *jsonScanner) endKey(pos int) {
 	}
 	switch {
 	case s.field == noField:
-		s.fail(pos, "unknown field %q (want n, cols, queens or blocked)", clip([]byte(name)))
+		s.fail(pos, "unknown field %q (want n, cols, queens, blocked, exists or orbit)", clip([]byte(name)))
 	case s.seen[s.field]:
 		s.fail(pos, "the field %s appears twice", fieldNames[s.field])
 	}
@@ -265,8 +276,15 @@ func (s *jsonScanner) token(c byte, pos int) {
 // value starts the value of the member s.field.
 func (s *jsonScanner) value(c byte, pos int) {
 	switch {
-	case s.field == fieldN || s.field == fieldCols:
+	case s.field == fieldN || s.field == fieldCols || s.field == fieldOrbit:
 		s.startNumber(c, pos)
+	case s.field == fieldExists && (c == 't' || c == 'f'):
+		s.lit, s.litAt, s.state = "true", 1, jsLiteral
+		if c == 'f' {
+			s.lit = "false"
+		}
+	case s.field == fieldExists:
+		s.fail(pos, `"exists" must be true, not %s`, describe(c))
 	case c != '[':
 		want := "an array of column numbers"
 		if s.field == fieldBlocked {
@@ -277,6 +295,21 @@ func (s *jsonScanner) value(c byte, pos int) {
 		s.state = jsColsFirst
 	default:
 		s.state = jsSquaresFirst
+	}
+}
+
+// literalByte reads a byte of the literal true or false.
+func (s *jsonScanner) literalByte(c byte, pos int) {
+	if c != s.lit[s.litAt] {
+		s.fail(pos, "malformed JSON: want %s, got %s", s.lit, describe(c))
+		return
+	}
+	if s.litAt++; s.litAt < len(s.lit) {
+		return
+	}
+	s.state = jsMemberEnd
+	if s.lit == "false" {
+		s.fail(pos, `"exists" is false: the text says that there is no board`)
 	}
 }
 
@@ -411,7 +444,7 @@ func (s *jsonScanner) startNumber(c byte, pos int) {
 	if c != '-' && (c < '0' || c > '9') {
 		what := "a column number"
 		switch {
-		case s.field == fieldN || s.field == fieldCols:
+		case s.field == fieldN || s.field == fieldCols || s.field == fieldOrbit:
 			what = "a whole number"
 		case s.field == fieldBlocked:
 			what = "a row or column number"
@@ -425,7 +458,7 @@ func (s *jsonScanner) startNumber(c byte, pos int) {
 // where names the value being read, for messages: "n", queens[3], blocked[1].
 func (s *jsonScanner) where() string {
 	switch {
-	case s.field == fieldN || s.field == fieldCols:
+	case s.field == fieldN || s.field == fieldCols || s.field == fieldOrbit:
 		return fieldNames[s.field]
 	case s.field == fieldBlocked:
 		return fmt.Sprintf("blocked[%d]", len(s.blocked))
@@ -448,6 +481,11 @@ func (s *jsonScanner) endNumber() {
 		s.n, s.nTok, s.state = v, s.num.text(), jsMemberEnd
 	case fieldCols:
 		s.width, s.wTok, s.state = v, s.num.text(), jsMemberEnd
+	case fieldOrbit:
+		if v < 1 || v > 8 {
+			s.fail(s.num.at, `"orbit" is %s, but a symmetry class has 1 to 8 boards`, s.num.text())
+		}
+		s.state = jsMemberEnd
 	case fieldQueens:
 		if (v < 0 || v > MaxN) && s.bad < 0 {
 			s.bad, s.badTok = s.cols.n, s.num.text()

@@ -36,6 +36,15 @@ func TestJSONStrict(t *testing.T) {
 		{`{"que\u0065ns":[1],"x\"y":1}`, `unknown field "x\"y"`},
 		{`{"blocked":[]}`, `has no "queens" list`},
 		{`{"queens":{}}`, `"queens" must be an array of column numbers, not a JSON object`},
+		{`{"n":4,"exists":false}`, `character 21: "exists" is false: the text says that there is no board`},
+		{`{"queens":[2,4,1,3],"exists":tru}`, `character 33: malformed JSON: want true, got '}'`},
+		{`{"queens":[2,4,1,3],"exists":t rue}`, `malformed JSON: want true, got ' '`},
+		{`{"queens":[2,4,1,3],"exists":truex}`, `want ',' or '}' after a member, got 'x'`},
+		{`{"queens":[2,4,1,3],"exists":1}`, `"exists" must be true, not '1'`},
+		{`{"queens":[2,4,1,3],"exists":true,"exists":true}`, `the field "exists" appears twice`},
+		{`{"queens":[2,4,1,3],"orbit":9}`, `"orbit" is 9, but a symmetry class has 1 to 8 boards`},
+		{`{"queens":[2,4,1,3],"orbit":0}`, `"orbit" is 0, but a symmetry class has 1 to 8 boards`},
+		{`{"queens":[2,4,1,3],"orbit":"2"}`, `"orbit" must be a whole number, not a JSON string`},
 	}
 	for _, tt := range tests {
 		_, err := ParsePartial(tt.text, Auto)
@@ -47,6 +56,13 @@ func TestJSONStrict(t *testing.T) {
 	p, err := ParsePartial(` { "blocked" : [ [ 1 , 4 ] ] , "quee\u006es" : [ 2 , 0 , 0 , 3 ] , "n" : 4 } `, Auto)
 	if err != nil || p.Queens.String() != "2 0 0 3" || len(p.Blocked) != 1 || p.Blocked[0] != (Square{0, 3}) {
 		t.Errorf("got %v %v, %v", p.Queens, p.Blocked, err)
+	}
+	// What the project's answers put beside a board: complete's "exists"
+	// and list --unique's "orbit" (issue 23: neither read back).
+	for _, text := range []string{`{"n":8,"exists":true,"queens":[1,5,8,6,3,7,2,4]}`, `{"n":8,"queens":[1,5,8,6,3,7,2,4],"orbit":8}`, `{"exists" : true , "queens":[1,5,8,6,3,7,2,4]}`} {
+		if p, err := ParsePartial(text, Auto); err != nil || p.Queens.String() != "1 5 8 6 3 7 2 4" {
+			t.Errorf("%s: got %v, %v", text, p.Queens, err)
+		}
 	}
 	if p, err := ParsePartial(`[-0]`, JSON); err != nil || p.Queens.String() != "0" {
 		t.Errorf("[-0]: %v, %v", p.Queens, err)
@@ -68,6 +84,8 @@ var jsonLines = []string{
 	`{"queens":[2,4,1,3,6,8,5,7,10,12,9,11],"colour":"a very long name indeed"}`,
 	`{"a very long name indeed, longer than anything the scanner keeps whole, as this one is":1}`,
 	`[2,4,1,3,6,8,5,7,10,12,9,11]]`,
+	`{"n":12,"exists":true,"queens":[2,4,1,3,6,8,5,7,10,12,9,11],"orbit":8}`,
+	`{"n":12,"exists":fals,"queens":[2,4,1,3,6,8,5,7,10,12,9,11]}`,
 }
 
 // sameJSONAsHeldWhole: a JSON line read in 16-byte pieces reads as the same

@@ -263,14 +263,6 @@ type completeRequest struct {
 	Seed  uint64 `json:"seed,omitempty"`
 }
 
-type completeResponse struct {
-	N           int     `json:"n"`
-	Exists      bool    `json:"exists"`
-	Queens      []int32 `json:"queens,omitempty"`
-	Completions *uint64 `json:"completions,omitempty"` // with "count", even 0
-	Seconds     float64 `json:"seconds"`
-}
-
 // handleComplete completes a partial board: POST /api/complete with a board
 // request (queens, 0 for an empty row, and blocked squares), answering one
 // completion or exists = false, which is then a proof by exhaustive search;
@@ -292,7 +284,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusUnprocessableEntity, "%v", err)
 	}
 	start := time.Now()
-	out := completeResponse{N: len(p.Queens)}
+	out := complete.None(len(p.Queens))
 	opts := complete.Options{Seed: req.Seed}
 	if req.Count {
 		// Refused at once when it would outlast the request's time limit,
@@ -310,7 +302,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return completeError(err)
 		}
-		out.Exists, out.Completions = k > 0, &k
+		out = complete.Counted(len(p.Queens), k)
 	} else {
 		sol, err := complete.Complete(r.Context(), p, opts)
 		switch {
@@ -321,10 +313,10 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 			if err := board.VerifyCompletion(sol, p); err != nil {
 				return fmt.Errorf("internal error, the completion is invalid: %w", err)
 			}
-			out.Exists, out.Queens = true, sol.OneBased()
+			out = complete.Found(sol)
 		}
 	}
-	out.Seconds = time.Since(start).Seconds()
+	out.Seconds = new(time.Since(start).Seconds())
 	return writeJSON(w, http.StatusOK, out)
 }
 

@@ -68,7 +68,7 @@ func TestRenderEndpoint(t *testing.T) {
 
 func TestCompleteEndpoint(t *testing.T) {
 	s := newServer(t, Config{})
-	var out completeResponse
+	var out complete.Answer
 	rec := do(s, http.MethodPost, "/api/complete", `{"queens":[1,0,0,0,0,0,0,0]}`)
 	decode(t, rec, &out)
 	p := board.FromOneBased(toInts(out.Queens)...)
@@ -76,14 +76,14 @@ func TestCompleteEndpoint(t *testing.T) {
 		t.Errorf("completion %+v", out)
 	}
 	rec = do(s, http.MethodPost, "/api/complete", `{"board":"Q...\n....\n....\n....\n"}`)
-	out = completeResponse{}
+	out = complete.Answer{}
 	decode(t, rec, &out)
 	if out.Exists || out.N != 4 {
 		t.Errorf("corner queen on 4×4: %+v", out)
 	}
 	// count agrees with the library.
 	rec = do(s, http.MethodPost, "/api/complete", `{"queens":[0,0,0,0,0,0,0,0,0,0],"blocked":[[1,1],[5,5]],"count":true}`)
-	out = completeResponse{}
+	out = complete.Answer{}
 	decode(t, rec, &out)
 	want, _ := complete.Count(t.Context(), board.Partial{Queens: board.New(10), Blocked: []board.Square{{Row: 0, Col: 0}, {Row: 4, Col: 4}}}, complete.Options{})
 	if out.Completions == nil || *out.Completions != want || !out.Exists {

@@ -367,20 +367,20 @@ func TestVerify(t *testing.T) {
 		body string
 		want verifyResponse
 	}{
-		{`{"queens":[2,4,1,3]}`, verifyResponse{N: 4, OK: true, Queens: 4}},
-		{`{"n":4,"queens":[2,4,1,3]}`, verifyResponse{N: 4, OK: true, Queens: 4}},
-		{`{"queens":[2,4,1,4]}`, verifyResponse{N: 4, Queens: 4,
+		{`{"queens":[2,4,1,3]}`, verifyResponse{N: 4, OK: true, Queens: new(4)}},
+		{`{"n":4,"queens":[2,4,1,3]}`, verifyResponse{N: 4, OK: true, Queens: new(4)}},
+		{`{"queens":[2,4,1,4]}`, verifyResponse{N: 4, Queens: new(4),
 			Error:   "queens at row 2, column 4 and row 4, column 4 attack each other on the same column",
 			Problem: &problemJSON{Kind: "same column", Row: 4, Col: 4, Row2: 2, Col2: 4}}},
-		{`{"queens":[1,2,0,0]}`, verifyResponse{N: 4, Queens: 2,
+		{`{"queens":[1,2,0,0]}`, verifyResponse{N: 4, Queens: new(2),
 			Error:   "queens at row 1, column 1 and row 2, column 2 attack each other on the same diagonal",
 			Problem: &problemJSON{Kind: "same diagonal", Row: 2, Col: 2, Row2: 1, Col2: 1}}},
-		{`{"queens":[2,0,0,0]}`, verifyResponse{N: 4, Queens: 1,
+		{`{"queens":[2,0,0,0]}`, verifyResponse{N: 4, Queens: new(1),
 			Error: "row 2 has no queen", Problem: &problemJSON{Kind: "empty row", Row: 2}}},
-		{`{"queens":[2,0,0,0],"partial":true}`, verifyResponse{N: 4, OK: true, Queens: 1}},
-		{`{"queens":[5,0,0,0],"partial":true}`, verifyResponse{N: 4, Queens: 1,
+		{`{"queens":[2,0,0,0],"partial":true}`, verifyResponse{N: 4, OK: true, Queens: new(1)}},
+		{`{"queens":[5,0,0,0],"partial":true}`, verifyResponse{N: 4, Queens: new(1),
 			Error: "row 1: column 5 is out of range 1..4", Problem: &problemJSON{Kind: "column out of range", Row: 1, Col: 5}}},
-		{`{"queens":[2,4,1,3],"blocked":[[3,1]]}`, verifyResponse{N: 4, Queens: 4,
+		{`{"queens":[2,4,1,3],"blocked":[[3,1]]}`, verifyResponse{N: 4, Queens: new(4),
 			Error: "queen at row 3, column 1 stands on a blocked square", Problem: &problemJSON{Kind: "blocked square", Row: 3, Col: 1}}},
 	} {
 		t.Run(tc.body, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -95,13 +94,8 @@ type verifyRequest struct {
 // board defines for every command and endpoint.
 type problemJSON = board.ProblemJSON
 
-type verifyResponse struct {
-	N       int          `json:"n"`
-	OK      bool         `json:"ok"`
-	Queens  int          `json:"queens"`
-	Error   string       `json:"error,omitempty"`
-	Problem *problemJSON `json:"problem,omitempty"`
-}
+// verifyResponse is the verdict, in the one shape of verify --json.
+type verifyResponse = board.Verdict
 
 // handleVerify says whether the board is a solution (or, with "partial",
 // a board without attacks) and exactly why not. Cost O(n).
@@ -129,13 +123,8 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 		check = func() error { return variant.CheckBoard(pb, req.Torus, piece, !req.Partial) }
 	}
 	err = check()
-	out := verifyResponse{N: len(pb.Queens), OK: err == nil, Queens: pb.Queens.Queens()}
-	var p *board.Problem
-	if errors.As(err, &p) {
-		out.Error = p.Error()
-		j := p.JSON()
-		out.Problem = &j
-	} else if err != nil {
+	out := board.NewVerdict(pb, err)
+	if err != nil && out.Problem == nil {
 		return badRequest("%v", err) // read refuses all else that Verify checks
 	}
 	return writeJSON(w, http.StatusOK, out)

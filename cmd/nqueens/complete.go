@@ -65,7 +65,7 @@ exit 1. Every completion is verified before it is printed.`,
 	fl.BoolVar(&o.count, "count", false, "print the exact number of completions (n ≤ 64)")
 	fl.BoolVar(&o.all, "all", false, "print every completion (n ≤ 64)")
 	fl.IntVar(&o.limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
-	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines: a board as {"n":N,"queens":[...]}, {"n":N,"exists":true,"completions":K} for --count (docs/json.md), {"n":N,"exists":false} when there is none`)
+	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines (docs/json.md): a completion as {"n":N,"exists":true,"queens":[...]}, which verify and show read as a board, {"n":N,"exists":true,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
 	fl.Uint64Var(&o.seed, "seed", 0, "seed of the local search used above 64×64")
 	fl.BoolVar(&o.yes, "yes", false, "start a --count or --all estimated to take over an hour")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
@@ -204,7 +204,7 @@ func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p boa
 		return err
 	}
 	if o.jsonOut {
-		return writeJSONLine(w, completionsJSON{N: len(p.Queens), Exists: k > 0, Completions: k})
+		return writeJSONLine(w, complete.Counted(len(p.Queens), k))
 	}
 	_, err = fmt.Fprintln(w, k)
 	return err
@@ -222,7 +222,7 @@ func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board
 		if err := checkCompletion(sol, p); err != nil {
 			return err
 		}
-		if err := writeListed(w, sol, f, k+1, 0); isInterrupt(ctx, err) {
+		if err := writeCompletion(w, sol, f, k+1); isInterrupt(ctx, err) {
 			return interruptedf("complete --all stopped after %s", plural(k, "completion"))
 		} else if err != nil {
 			return err
@@ -233,7 +233,7 @@ func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board
 		}
 	}
 	if k == 0 {
-		return noCompletion(w, len(p.Queens), o.jsonOut)
+		return noCompletion(w, len(p.Queens), f == board.JSON)
 	}
 	return nil
 }
@@ -242,7 +242,7 @@ func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board
 func (o *completeOptions) writeOne(ctx context.Context, w *bufio.Writer, p board.Partial, f board.Format) error {
 	sol, err := complete.Complete(ctx, p, complete.Options{Seed: o.seed})
 	if errors.Is(err, complete.ErrNoCompletion) {
-		return noCompletion(w, len(p.Queens), o.jsonOut)
+		return noCompletion(w, len(p.Queens), f == board.JSON)
 	}
 	if err != nil {
 		return err
@@ -250,7 +250,7 @@ func (o *completeOptions) writeOne(ctx context.Context, w *bufio.Writer, p board
 	if err := checkCompletion(sol, p); err != nil {
 		return err
 	}
-	return board.Write(w, sol, f)
+	return writeCompletion(w, sol, f, 0)
 }
 
 // readOnePartial reads exactly one board and the format it was read in.
@@ -280,19 +280,22 @@ func checkCompletion(sol board.Placement, p board.Partial) error {
 	return nil
 }
 
-// completionsJSON is the --json line of --count.
-type completionsJSON struct {
-	N           int    `json:"n"`
-	Exists      bool   `json:"exists"`
-	Completions uint64 `json:"completions"`
+// writeCompletion prints completion sol in format f, as complete's JSON
+// answer (complete.Answer, the shape of /api/complete) in json; k > 0 is
+// its number in --all.
+func writeCompletion(w io.Writer, sol board.Placement, f board.Format, k int) error {
+	switch {
+	case f == board.JSON:
+		return writeJSONLine(w, complete.Found(sol))
+	case k > 0:
+		return writeListed(w, sol, f, k, 0)
+	}
+	return board.Write(w, sol, f)
 }
 
 func noCompletion(w io.Writer, n int, jsonOut bool) error {
 	if jsonOut {
-		return writeJSONLine(w, struct {
-			N      int  `json:"n"`
-			Exists bool `json:"exists"`
-		}{n, false})
+		return writeJSONLine(w, complete.None(n))
 	}
 	_, err := fmt.Fprintln(w, "no completion exists")
 	return err

@@ -19,7 +19,7 @@ func TestCompleteCommand(t *testing.T) {
 		stderr      string // substring of stderr
 	}{
 		{"list in, list out", "2 0 0 0\n", []string{"complete", "--input-format", "list"}, "2 4 1 3\n", 0, ""},
-		{"format flag", "2 0 0 0\n", []string{"complete", "--input-format", "list", "-f", "json"}, `{"n":4,"queens":[2,4,1,3]}` + "\n", 0, ""},
+		{"format flag", "2 0 0 0\n", []string{"complete", "--input-format", "list", "-f", "json"}, `{"n":4,"exists":true,"queens":[2,4,1,3]}` + "\n", 0, ""},
 		{"dots with a blocked square", ".x..\n....\n....\n....\n", []string{"complete", "-f", "list"}, "3 1 4 2\n", 0, ""},
 		{"no completion", "1 0 0 0\n", []string{"complete", "--input-format", "list"}, "no completion exists\n", 0, ""},
 		{"no completion json", "1 0 0 0\n", []string{"complete", "--input-format", "list", "--json"}, `{"n":4,"exists":false}` + "\n", 0, ""},
@@ -36,7 +36,7 @@ func TestCompleteCommand(t *testing.T) {
 		{"limit without all", "0 0 0 0\n", []string{"complete", "--limit", "3"}, "", 2, "--limit needs --all"},
 		{"malformed", "2 x 7\n", []string{"complete", "--input-format", "list"}, "", 1, "line 1"},
 		{"answers in the input's format", "2 0 0 0\n", []string{"complete"}, "2 4 1 3\n", 0, ""},
-		{"json in, json out", `{"queens":[0,0,0,2]}` + "\n", []string{"complete"}, `{"n":4,"queens":[3,1,4,2]}` + "\n", 0, ""},
+		{"json in, json out", `{"queens":[0,0,0,2]}` + "\n", []string{"complete"}, `{"n":4,"exists":true,"queens":[3,1,4,2]}` + "\n", 0, ""},
 		{"dots in, dots out", "..Q.\n....\n....\n....\n", []string{"complete"}, "..Q.\nQ...\n...Q\n.Q..\n", 0, ""},
 	}
 	for _, c := range cases {

@@ -140,7 +140,7 @@ func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name stri
 
 // writeVerdict prints "ok" or why not, after the board's line number when
 // there are several boards.
-func writeVerdict(w io.Writer, v verdict, numbered bool) error {
+func writeVerdict(w io.Writer, v board.Verdict, numbered bool) error {
 	msg := "ok"
 	if !v.OK {
 		msg = v.Error
@@ -152,46 +152,26 @@ func writeVerdict(w io.Writer, v verdict, numbered bool) error {
 	return err
 }
 
-// verdict is the result of verify for one board, also its --json form:
-// problem in the one JSON form of board.Problem, malformed for text that is
-// not a board.
-type verdict struct {
-	Line      int            `json:"line"`
-	N         int            `json:"n,omitempty"`
-	Cols      int            `json:"cols,omitempty"` // a board that is not square
-	OK        bool           `json:"ok"`
-	Error     string         `json:"error,omitempty"`
-	Problem   *board.Problem `json:"problem,omitempty"`
-	Malformed bool           `json:"malformed,omitempty"`
-}
-
-func verdictOf(rec board.Record, check func(board.Partial) error, cols int) verdict {
-	v := verdict{Line: rec.Line}
+// verdictOf is the verdict of verify on one board read, also its --json
+// form (board.Verdict, the shape /api/verify answers too).
+func verdictOf(rec board.Record, check func(board.Partial) error, cols int) board.Verdict {
 	var p *board.Problem
 	switch {
 	case errors.As(rec.Err, &p):
 		// A well-formed board with a column past n is a board, not a
 		// malformed text: the problem is its column. On a board of
 		// given columns the columns are all that is known of its size.
-		v.N, v.Error, v.Problem = p.N, rec.Err.Error(), p
+		v := board.Verdict{Line: rec.Line, N: p.N, Error: rec.Err.Error()}
+		v.SetProblem(rec.Err)
 		if cols > 0 {
 			v.N, v.Cols = 0, cols
 		}
 		return v
 	case rec.Err != nil:
-		v.Error, v.Malformed = "malformed: "+rec.Err.Error(), true
-		return v
+		return board.Verdict{Line: rec.Line, Error: "malformed: " + rec.Err.Error(), Malformed: true}
 	}
-	v.N = len(rec.Board.Queens)
-	if w := rec.Board.Width(); w != v.N {
-		v.Cols = w
-	}
-	if err := check(rec.Board); err != nil {
-		v.Error = err.Error()
-		errors.As(err, &v.Problem)
-		return v
-	}
-	v.OK = true
+	v := board.NewVerdict(rec.Board, check(rec.Board))
+	v.Line = rec.Line
 	return v
 }
 

@@ -71,9 +71,9 @@ func TestVerifyByteOrderMark(t *testing.T) {
 // and a malformed board as malformed.
 func TestVerifyJSONProblem(t *testing.T) {
 	code, out, _ := runCLIIn("2 4 1 4\n2 x\n2 0 1 3\n", "verify", "--json", "--partial")
-	want := `{"line":1,"n":4,"ok":false,"error":"queens at row 2, column 4 and row 4, column 4 attack each other on the same column","problem":{"kind":"same column","row":4,"col":4,"row2":2,"col2":4}}
+	want := `{"line":1,"n":4,"ok":false,"queens":4,"error":"queens at row 2, column 4 and row 4, column 4 attack each other on the same column","problem":{"kind":"same column","row":4,"col":4,"row2":2,"col2":4}}
 {"line":2,"ok":false,"error":"malformed: character 3 (row 2): \"x\" is not a column number","malformed":true}
-{"line":3,"n":4,"ok":true}
+{"line":3,"n":4,"ok":true,"queens":3}
 `
 	if code != 1 || out != want {
 		t.Errorf("exit %d, got\n%s\nwant\n%s", code, out, want)
