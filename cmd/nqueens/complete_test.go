@@ -22,6 +22,7 @@ func TestCompleteCommand(t *testing.T) {
 		{"format flag", "2 0 0 0\n", []string{"complete", "--input-format", "list", "-f", "json"}, `{"n":4,"exists":true,"queens":[2,4,1,3]}` + "\n", 0, ""},
 		{"dots with a blocked square", ".x..\n....\n....\n....\n", []string{"complete", "-f", "list"}, "3 1 4 2\n", 0, ""},
 		{"no completion", "1 0 0 0\n", []string{"complete", "--input-format", "list"}, "no completion exists\n", 0, ""},
+		{"no completion in json", "1 0 0 0\n", []string{"complete", "-f", "json"}, `{"n":4,"exists":false}` + "\n", 0, ""}, // it printed the text line
 		{"no completion json", "1 0 0 0\n", []string{"complete", "--input-format", "list", "--json"}, `{"n":4,"exists":false}` + "\n", 0, ""},
 		{"count", "0 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count"}, "92\n", 0, ""},
 		{"count json", "1 0 0 0 0 0 0 0\n", []string{"complete", "--input-format", "list", "--count", "--json"}, `{"n":8,"exists":true,"completions":4}` + "\n", 0, ""},
