@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image"
 	"image/png"
@@ -288,14 +287,7 @@ func signalStates(b *browser, check func(where string, need float64, probes []pr
 // shows every outcome.
 func signalStep(b *browser, algo string, n int) int {
 	b.t.Helper()
-	a, err := classic.Lookup(algo)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	for e, err := range a.(classic.Tracer).Trace(context.Background(), n) {
-		if err != nil {
-			b.t.Fatal(err)
-		}
+	for e := range traceOf(b, algo, n) {
 		solved := e.Counters.Solutions >= 2
 		queens := 0
 		for _, c := range e.Queens {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"net/http"
 	"net/url"
@@ -85,17 +86,30 @@ func (b *browser) waitTrace() {
 	b.waitJS("the trace", `document.getElementById('watch-status').textContent.includes('steps') && !document.getElementById('watch-status').textContent.startsWith('Loading')`, 30*time.Second)
 }
 
-// eventAt is the library's event at step of the search by algo on n×n.
-func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
+// traceOf is the library's trace of the search by algo on n×n; an error
+// fails the test.
+func traceOf(b *browser, algo string, n int) iter.Seq[classic.Event] {
 	b.t.Helper()
 	a, err := classic.Lookup(algo)
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	for e, err := range a.(classic.Tracer).Trace(context.Background(), n) {
-		if err != nil {
-			b.t.Fatal(err)
+	return func(yield func(classic.Event) bool) {
+		for e, err := range a.(classic.Tracer).Trace(context.Background(), n) {
+			if err != nil {
+				b.t.Fatal(err)
+			}
+			if !yield(e) {
+				return
+			}
 		}
+	}
+}
+
+// eventAt is the library's event at step of the search by algo on n×n.
+func eventAt(b *browser, algo string, n int, step uint64) classic.Event {
+	b.t.Helper()
+	for e := range traceOf(b, algo, n) {
 		if e.Step == step {
 			return e
 		}

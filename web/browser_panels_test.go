@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -452,19 +451,7 @@ func parseRGB(s string) ([3]float64, error) {
 
 // contrast is WCAG 2's contrast ratio of two sRGB colours.
 func contrast(a, b [3]float64) float64 {
-	lum := func(c [3]float64) float64 {
-		var l [3]float64
-		for i, v := range c {
-			v /= 255
-			if v <= 0.04045 {
-				l[i] = v / 12.92
-			} else {
-				l[i] = math.Pow((v+0.055)/1.055, 2.4)
-			}
-		}
-		return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
-	}
-	la, lb := lum(a), lum(b)
+	la, lb := luminance(a), luminance(b)
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 

@@ -20,19 +20,7 @@ import (
 // then sends the first byte and stalls.
 func stallBody(t *testing.T, addr, target string) net.Conn {
 	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	conn.SetDeadline(time.Now().Add(testkit.WaitLimit))
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n", target, addr)
-	line, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 100 ") {
-		t.Fatalf("%s: waiting for 100 Continue: %q, %v", target, line, err)
-	}
-	io.WriteString(conn, "{")
-	return conn
+	return stallBodyOf(t, addr, target, 100)
 }
 
 // TestSlowBodiesHoldNoSlot: connections that send their headers and then
