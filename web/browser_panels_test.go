@@ -62,6 +62,18 @@ func testGalleryPanel(b *browser) {
 	if len(reps) != 12 || eval[int](b, `document.querySelectorAll('.thumb.canonical').length`) != 12 {
 		b.t.Fatalf("%d representatives", len(reps))
 	}
+	// Each heading names the size of its class, the boards drawn under it.
+	for i, h := range eval[[]string](b, `[...document.querySelectorAll('.class h3')].map((h) => h.textContent)`) {
+		drawn := 0
+		for _, th := range thumbs {
+			if th.Class == i+1 {
+				drawn++
+			}
+		}
+		if want := fmt.Sprintf("Class %d: %d board", i+1, drawn); !strings.HasPrefix(h, want) {
+			b.t.Fatalf("heading %q, want %q…", h, want)
+		}
+	}
 	b.screenshot("gallery")
 	b.do("click a board", chromedp.Click(chromedp.CSS(`#gallery-classes .class:nth-child(2) .thumb-fig:nth-child(3) button`)))
 	b.waitJS("the large board", `document.getElementById('gallery-dialog').open`, 10*time.Second)

@@ -410,11 +410,11 @@ func TestSolutions(t *testing.T) {
 		seen := map[string]bool{}
 		sum := 0
 		for _, c := range got.Classes {
-			if len(c.Orbit) != c.Size || !equal32(c.Orbit[0], c.Canonical) {
-				t.Fatalf("n=%d: class %v: orbit %v of size %d", n, c.Canonical, c.Orbit, c.Size)
+			if len(c.Boards) != c.Size || !equal32(c.Boards[0], c.Canonical) {
+				t.Fatalf("n=%d: class %v: orbit %v of size %d", n, c.Canonical, c.Boards, c.Size)
 			}
 			sum += c.Size
-			for _, q := range c.Orbit {
+			for _, q := range c.Boards {
 				// Every board is a solution, and appears once.
 				body, _ := json.Marshal(map[string]any{"queens": q})
 				var v verifyResponse

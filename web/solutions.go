@@ -8,11 +8,12 @@ import (
 )
 
 // classJSON is one symmetry class: its canonical board (the smallest of the
-// orbit) and every board of the orbit, canonical one included, 1-based.
+// orbit), the size of its orbit (a number, as list --unique --json's
+// "orbit") and every board of the orbit, canonical one included, 1-based.
 type classJSON struct {
 	Canonical []int32   `json:"canonical"`
-	Size      int       `json:"size"`
-	Orbit     [][]int32 `json:"orbit"`
+	Size      int       `json:"orbit"`
+	Boards    [][]int32 `json:"boards"`
 }
 
 type solutionsJSON struct {
@@ -48,9 +49,9 @@ func (s *Server) handleSolutions(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err // impossible for a solution: one queen a column
 		}
-		c := classJSON{Canonical: p.OneBased(), Size: size, Orbit: make([][]int32, len(orbit))}
+		c := classJSON{Canonical: p.OneBased(), Size: size, Boards: make([][]int32, len(orbit))}
 		for i, o := range orbit {
-			c.Orbit[i] = o.OneBased()
+			c.Boards[i] = o.OneBased()
 		}
 		out.Classes = append(out.Classes, c)
 		out.Total += size

@@ -33,7 +33,7 @@ func TestOneJSONShape(t *testing.T) {
 	defer srv.Close()
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	api := func(method, path, body string) string {
+	api := func(t *testing.T, method, path, body string) string {
 		t.Helper()
 		req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
 		if err != nil {
@@ -54,10 +54,10 @@ func TestOneJSONShape(t *testing.T) {
 		return strings.TrimSpace(string(b))
 	}
 	// countResult starts a count job and reads its result event.
-	countResult := func(body string) string {
+	countResult := func(t *testing.T, body string) string {
 		t.Helper()
 		var job struct{ Events string }
-		if err := json.Unmarshal([]byte(api("POST", "/api/count", body)), &job); err != nil {
+		if err := json.Unmarshal([]byte(api(t, "POST", "/api/count", body)), &job); err != nil {
 			t.Fatal(err)
 		}
 		res, err := ts.Client().Get(ts.URL + job.Events)
@@ -84,40 +84,71 @@ func TestOneJSONShape(t *testing.T) {
 	for _, tc := range []struct {
 		name, stdin string
 		args        []string
-		api         func() string
+		api         func(*testing.T) string
 		drop        *regexp.Regexp // of the command's line
 		dropAPI     *regexp.Regexp // of the API's answer
 	}{
 		{"verify ok", "2 4 1 3\n", []string{"verify", "--json"},
-			func() string { return api("POST", "/api/verify", `{"queens":[2,4,1,3]}`) }, regexp.MustCompile(`"line":1,`), nil},
+			func(t *testing.T) string { return api(t, "POST", "/api/verify", `{"queens":[2,4,1,3]}`) }, regexp.MustCompile(`"line":1,`), nil},
 		{"verify attack", "2 4 1 4\n", []string{"verify", "--json"},
-			func() string { return api("POST", "/api/verify", `{"queens":[2,4,1,4]}`) }, regexp.MustCompile(`"line":1,`), nil},
+			func(t *testing.T) string { return api(t, "POST", "/api/verify", `{"queens":[2,4,1,4]}`) }, regexp.MustCompile(`"line":1,`), nil},
 		{"verify partial", "2 0 0 0\n", []string{"verify", "--partial", "--json"},
-			func() string { return api("POST", "/api/verify", `{"queens":[2,0,0,0],"partial":true}`) }, regexp.MustCompile(`"line":1,`), nil},
+			func(t *testing.T) string { return api(t, "POST", "/api/verify", `{"queens":[2,0,0,0],"partial":true}`) }, regexp.MustCompile(`"line":1,`), nil},
 		{"verify torus", "1 3 5 2 4\n", []string{"verify", "--torus", "--json"},
-			func() string { return api("POST", "/api/verify", `{"queens":[1,3,5,2,4],"torus":true}`) }, regexp.MustCompile(`"line":1,`), nil},
+			func(t *testing.T) string { return api(t, "POST", "/api/verify", `{"queens":[1,3,5,2,4],"torus":true}`) }, regexp.MustCompile(`"line":1,`), nil},
 		{"complete one", "1 0 0 0 0 0 0 0\n", []string{"complete", "--json"},
-			func() string { return api("POST", "/api/complete", `{"queens":[1,0,0,0,0,0,0,0]}`) }, nil, timed},
+			func(t *testing.T) string { return api(t, "POST", "/api/complete", `{"queens":[1,0,0,0,0,0,0,0]}`) }, nil, timed},
 		{"complete none", "Q...\n....\n....\n....\n", []string{"complete", "--json"},
-			func() string { return api("POST", "/api/complete", `{"board":"Q...\n....\n....\n...."}`) }, nil, timed},
+			func(t *testing.T) string {
+				return api(t, "POST", "/api/complete", `{"board":"Q...\n....\n....\n...."}`)
+			}, nil, timed},
 		{"complete count", "1 0 0 0 0 0 0 0\n", []string{"complete", "--count", "--json"},
-			func() string { return api("POST", "/api/complete", `{"queens":[1,0,0,0,0,0,0,0],"count":true}`) }, nil, timed},
+			func(t *testing.T) string {
+				return api(t, "POST", "/api/complete", `{"queens":[1,0,0,0,0,0,0,0],"count":true}`)
+			}, nil, timed},
 		{"solve", "", []string{"solve", "8", "--json"},
-			func() string { return api("GET", "/api/solve?n=8&format=json", "") }, nil, nil},
+			func(t *testing.T) string { return api(t, "GET", "/api/solve?n=8&format=json", "") }, nil, nil},
 		{"solve random", "", []string{"solve", "50", "--random", "--seed", "3", "--json"},
-			func() string { return api("GET", "/api/solve?n=50&method=random&seed=3&format=json", "") }, nil, nil},
+			func(t *testing.T) string {
+				return api(t, "GET", "/api/solve?n=50&method=random&seed=3&format=json", "")
+			}, nil, nil},
 		{"show", "2 4 1 3\n", []string{"show", "--json"},
-			func() string { return api("GET", "/api/render?queens=2,4,1,3&format=json", "") }, nil, nil},
+			func(t *testing.T) string { return api(t, "GET", "/api/render?queens=2,4,1,3&format=json", "") }, nil, nil},
 		{"count", "", []string{"count", "10", "--workers", "2", "--json"},
-			func() string { return countResult(`{"n":10}`) }, timed, timed},
+			func(t *testing.T) string { return countResult(t, `{"n":10}`) }, timed, timed},
 		{"count torus", "", []string{"count", "7", "--torus", "--workers", "2", "--json"},
-			func() string { return countResult(`{"n":7,"torus":true}`) }, timed, timed},
+			func(t *testing.T) string { return countResult(t, `{"n":7,"torus":true}`) }, timed, timed},
 		{"count super", "", []string{"count", "10", "--super", "--workers", "2", "--json"},
-			func() string { return countResult(`{"n":10,"super":true}`) }, timed, timed},
+			func(t *testing.T) string { return countResult(t, `{"n":10,"super":true}`) }, timed, timed},
+		{"list unique", "", []string{"list", "6", "--unique", "--json"},
+			func(t *testing.T) string {
+				// The gallery's classes, as list --unique --json writes
+				// them: its "orbit" was the boards, "size" the number.
+				var got struct {
+					N       int
+					Classes []struct {
+						Canonical []int `json:"canonical"`
+						Orbit     int   `json:"orbit"`
+					}
+				}
+				if err := json.Unmarshal([]byte(api(t, "GET", "/api/solutions?n=6", "")), &got); err != nil {
+					t.Fatal(err)
+				}
+				var b strings.Builder
+				for _, c := range got.Classes {
+					line, _ := json.Marshal(struct {
+						N      int   `json:"n"`
+						Queens []int `json:"queens"`
+						Orbit  int   `json:"orbit"`
+					}{got.N, c.Canonical, c.Orbit})
+					b.Write(append(line, '\n'))
+				}
+				return strings.TrimSpace(b.String())
+			}, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, out, _ := runCLIIn(tc.stdin, tc.args...)
-			cli, got := strings.TrimSpace(out), tc.api()
+			cli, got := strings.TrimSpace(out), tc.api(t)
 			if tc.drop != nil {
 				cli = tc.drop.ReplaceAllString(cli, "")
 			}

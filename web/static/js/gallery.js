@@ -102,10 +102,10 @@ export class GalleryPanel {
       const div = document.createElement('div');
       div.className = 'class';
       const h = document.createElement('h3');
-      h.textContent = `Class ${first + i + 1}: ${cls.size} board${cls.size === 1 ? '' : 's'}, representative ${cls.canonical.join(' ')}`;
+      h.textContent = `Class ${first + i + 1}: ${cls.orbit} board${cls.orbit === 1 ? '' : 's'}, representative ${cls.canonical.join(' ')}`;
       const orbit = document.createElement('div');
       orbit.className = 'orbit';
-      cls.orbit.forEach((q, j) => {
+      cls.boards.forEach((q, j) => {
         const [name, words] = symmetryTo(q, cls.canonical);
         const fig = document.createElement('figure');
         fig.className = 'thumb-fig';
