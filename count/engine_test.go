@@ -3,9 +3,11 @@ package count
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/internal/kernel"
 )
 
@@ -89,6 +91,28 @@ func TestJoinScheme(t *testing.T) {
 		}
 		if want := ref[n]; r.Total != want[0] || r.Unique != want[1] || r.Rot180 != tree.Rot180 || r.Rot90 != tree.Rot90 {
 			t.Errorf("N=%d: join %+v, want %s %s and the tree's rotations %s %s", n, r, want[0], want[1], tree.Rot180, tree.Rot90)
+		}
+	}
+}
+
+// TestRotationUnits holds rotationUnits, which builds only the
+// constellations a half turn can fix, to the representatives of
+// buildUnits that a half turn fixes, in the same order: they number the
+// rotation units of the join.
+func TestRotationUnits(t *testing.T) {
+	maxN := JoinTo
+	if testing.Short() {
+		maxN = 16
+	}
+	for n := 1; n <= maxN; n++ {
+		var want []UnitSpec
+		for _, s := range buildUnits(n, false) {
+			if s.fixedBy(n, board.Rotate180) {
+				want = append(want, s)
+			}
+		}
+		if got := rotationUnits(n); !slices.Equal(got, want) {
+			t.Errorf("N=%d: rotationUnits gives %d units %v, want %d %v", n, len(got), got, len(want), want)
 		}
 	}
 }

@@ -75,3 +75,21 @@ func BenchmarkUnit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTables times the quarter tables of N = 18 and 19, built before
+// every count by the join (a part of it the workers cannot share out).
+func BenchmarkTables(b *testing.B) {
+	for _, n := range []int{18, 19} {
+		l, err := NewLayout(n, n%2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := NewTables(l, 0, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -298,3 +298,24 @@ func ExampleWorker_CountUnit() {
 	fmt.Println(total)
 	// Output: 14200
 }
+
+// TestNewWords takes words below and above the size that is mapped apart
+// from the Go heap: zeroed, writable to the last word, and given back.
+func TestNewWords(t *testing.T) {
+	for _, n := range []int{0, 1, hugeWords - 1, hugeWords, 3*hugeWords + 5} {
+		w, free := newWords(n)
+		if len(w) != n {
+			t.Fatalf("newWords(%d): %d words", n, len(w))
+		}
+		for i := range w {
+			if w[i] != 0 {
+				t.Fatalf("newWords(%d): word %d is %#x", n, i, w[i])
+			}
+			w[i] = uint64(i)
+		}
+		if n > 0 && w[n-1] != uint64(n-1) {
+			t.Fatalf("newWords(%d): the last word did not keep its value", n)
+		}
+		free()
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,7 @@ type Tables struct {
 // i = R<<CL | C. w0 holds what the other quarter and the separator must
 // avoid, w1 the half's crossing pattern (see [Layout.contrib]).
 type quarter struct {
+	index  int // 0 for the top quarter, 1 for the bottom
 	r0, nr int
 	off    []uint32
 	w0, w1 []uint64
@@ -66,7 +68,7 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 		t.subsets[k] = append(t.subsets[k], c)
 	}
 	t.top = quarter{r0: 0, nr: l.TR}
-	t.bot = quarter{r0: l.TR, nr: l.N - l.TR}
+	t.bot = quarter{index: 1, r0: l.TR, nr: l.N - l.TR}
 	qs := []*quarter{&t.top, &t.bot}
 	// Each quarter on a goroutine of its own: counted, and once the memory
 	// is known to suffice, filled.
@@ -90,9 +92,12 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 	if limit > 0 && need > limit {
 		return nil, &MemoryError{N: l.N, Need: need, Limit: limit}
 	}
+	var frees [2]func()
 	ok = inParallel(qs, func(q *quarter) bool {
-		n := q.off[len(q.off)-1]
-		q.w0, q.w1 = make([]uint64, n), make([]uint64, n)
+		n := int(q.off[len(q.off)-1])
+		var words []uint64
+		words, frees[q.index] = newWords(2 * n)
+		q.w0, q.w1 = words[:n:n], words[n:]
 		next := make([]uint32, len(q.off)-1)
 		copy(next, q.off)
 		return l.walk(q, stop, func(idx uint32, w0, w1 uint64) {
@@ -102,8 +107,12 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 		})
 	})
 	if !ok {
+		frees[0]()
+		frees[1]()
 		return nil, ErrStopped
 	}
+	// The words are the tables' alone: they go when the tables do.
+	runtime.AddCleanup(t, func(f [2]func()) { f[0](); f[1]() }, frees)
 	return t, nil
 }
 
@@ -177,19 +186,33 @@ type walker struct {
 
 func (k *walker) walk(r, row int, rows, cols, dm, am, w0, w1 uint64) {
 	if r == k.r1 {
+		// Only for a quarter of no rows: the last row ends below.
 		k.visit(uint32(rows<<uint(k.cl)|cols), w0, w1)
-		k.budget--
-		if k.budget == 0 {
-			k.budget = 1 << 16
-			k.stopped = k.stopped || k.stop != nil && k.stop.Load()
-		}
 		return
 	}
 	if k.stopped {
 		return
 	}
+	free := k.full &^ (cols | dm | am)
+	if r == k.r1-1 {
+		// The last row in place: most placements end here, and a call
+		// per placement took a third of the walk.
+		k.budget -= 1 + bits.OnesCount64(free)
+		if k.budget <= 0 {
+			k.budget = 1 << 16
+			k.stopped = k.stop != nil && k.stop.Load()
+		}
+		k.visit(uint32(rows<<uint(k.cl)|cols), w0, w1)
+		rows |= 1 << row
+		for ; free != 0; free &= free - 1 {
+			b := free & -free
+			c := bits.TrailingZeros64(b)
+			k.visit(uint32(rows<<uint(k.cl)|cols|b), w0|k.cw0[r][c], w1|k.cw1[r][c])
+		}
+		return
+	}
 	k.walk(r+1, row+1, rows, cols, dm<<1, am>>1, w0, w1)
-	for free := k.full &^ (cols | dm | am); free != 0; free &= free - 1 {
+	for ; free != 0; free &= free - 1 {
 		b := free & -free
 		c := bits.TrailingZeros64(b)
 		k.walk(r+1, row+1, rows|1<<row, cols|b, (dm|b)<<1, (am|b)>>1, w0|k.cw0[r][c], w1|k.cw1[r][c])
