@@ -337,6 +337,53 @@ func TestEstimateTree(t *testing.T) {
 	}
 }
 
+// TestEstimateEngine checks that an estimate measures the engine that
+// counts its N, and that the node rate the tree's time estimates divide by
+// is the tree search's whatever engine counts the board it is measured on
+// (N = 15 is the join's: its pairs per second once made the estimates of
+// N = 28 30 times too short). The rate's nodes are held to the Go loops
+// of the tree search (kernel.CountReference), unit by unit.
+func TestEstimateEngine(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, ""}, {1, EngineTree}, {13, EngineTree}, {JoinFrom, EngineJoin}, {17, EngineJoin}, {JoinTo, EngineJoin}, {JoinTo + 1, EngineTree}, {MaxN, EngineTree}, {MaxN + 1, ""}} {
+		if got := Engine(c.n); got != c.want {
+			t.Errorf("Engine(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+	for _, n := range []int{12, 14, 26} {
+		e, err := EstimateTree(ctx, n, 100, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Engine != Engine(n) {
+			t.Errorf("N=%d: the estimate measured %q, but %q counts N", n, e.Engine, Engine(n))
+		}
+		if got := e.Seconds > 0; got != (e.Engine == EngineJoin) {
+			t.Errorf("N=%d (%s): the estimate timed its probes: %v", n, e.Engine, got)
+		}
+	}
+	n := 12
+	if !testing.Short() {
+		n = 15
+	}
+	r, err := MeasureRate(ctx, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want uint64
+	for _, s := range units(n) {
+		b, placed := s.board(n)
+		_, nodes := kernel.CountReference(&b)
+		want += placed + nodes
+	}
+	if r.Engine != EngineTree || r.N != n || r.Nodes != want {
+		t.Errorf("MeasureRate(%d): %s, %d nodes; want the tree search's %d", n, r.Engine, r.Nodes, want)
+	}
+}
+
 func TestWideBoards(t *testing.T) {
 	// N > 32 takes the two-word path; a unit of N = 40 is far too big to
 	// finish, but a cancelled one must stop promptly, and the unit table

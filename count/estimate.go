@@ -21,7 +21,10 @@ import (
 // and of Q(N), each with its standard error (the sample standard deviation
 // of the probes divided by √probes).
 type Estimate struct {
-	N        int
+	N int
+	// Engine is the engine whose work the probes measured, the one that
+	// counts N ([Engine]).
+	Engine   string
 	Probes   int
 	Units    int
 	Nodes    float64 // expected search nodes (the join: pairs of halves compared) of a full count
@@ -101,7 +104,7 @@ func checkEstimate(n, probes int) error {
 
 // estimateOver is [EstimateTree] over the unit list u of n.
 func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uint64) (Estimate, error) {
-	e := Estimate{N: n, Probes: probes, Units: len(u)}
+	e := Estimate{N: n, Engine: EngineTree, Probes: probes, Units: len(u)}
 	if len(u) == 0 {
 		return e, nil
 	}
@@ -137,7 +140,7 @@ const (
 // make up units units. The probes run on every core, each with a worker of
 // its own, so that they take about the share of a count they measure.
 func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, probes int, seed uint64) (Estimate, error) {
-	e := Estimate{N: s.n, Units: units}
+	e := Estimate{N: s.n, Engine: EngineJoin, Units: units}
 	if len(keys) == 0 {
 		return e, nil
 	}
@@ -219,9 +222,11 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 	return e, nil
 }
 
-// Rate is a measured speed of the engine on one core.
+// Rate is a measured speed of the tree search on one core.
 type Rate struct {
 	N           int     // board counted to measure it
+	Engine      string  // the engine measured: always EngineTree
+	Nodes       uint64  // search nodes counted
 	NodesPerSec float64 // search nodes per second on one worker
 	Elapsed     time.Duration
 }
@@ -238,7 +243,7 @@ func MeasureRate(ctx context.Context, n int) (Rate, error) {
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	start := time.Now()
-	var nodes float64
+	var nodes uint64
 	for i, s := range units(n) {
 		r, ok, err := countSpec(n, i, s, &stop)
 		if err != nil {
@@ -247,10 +252,10 @@ func MeasureRate(ctx context.Context, n int) (Rate, error) {
 		if !ok {
 			return Rate{}, ctx.Err()
 		}
-		nodes += float64(r.Nodes)
+		nodes += r.Nodes
 	}
 	el := time.Since(start)
-	return Rate{N: n, NodesPerSec: nodes / max(el.Seconds(), 1e-9), Elapsed: el}, nil
+	return Rate{N: n, Engine: EngineTree, Nodes: nodes, NodesPerSec: float64(nodes) / max(el.Seconds(), 1e-9), Elapsed: el}, nil
 }
 
 // spreadProbes and spreadSigmas set [CheckSpread]: 100000 probes estimate

@@ -29,6 +29,26 @@ const (
 // usesJoin reports whether n is counted by the join.
 func usesJoin(n int) bool { return n >= JoinFrom && n <= JoinTo }
 
+// The engines [Count] chooses between, as [Engine] names them.
+const (
+	EngineJoin = "join" // the join of half boards, N = JoinFrom to JoinTo
+	EngineTree = "tree" // the batch search over border constellations, the other N
+)
+
+// Engine names the engine that counts N, [EngineJoin] or [EngineTree]: its
+// work is what [Estimate.Nodes] counts (pairs of half boards compared, or
+// search nodes), and its speed is what a time estimate of N must use. ""
+// outside 1 … MaxN.
+func Engine(n int) string {
+	switch {
+	case n < 1 || n > MaxN:
+		return ""
+	case usesJoin(n):
+		return EngineJoin
+	}
+	return EngineTree
+}
+
 // joinScheme counts N by the join of half boards. The board is cut into a
 // left and a right half of (N−s)/2 columns with s = N mod 2 columns
 // between them; for each set E of rows of the left half's queens (and

@@ -371,8 +371,12 @@ func (o *countOptions) checkTime(ctx context.Context, n int, todo []int) (float6
 		return 0, err
 	}
 	if !o.quiet {
-		fmt.Fprintf(o.stderr, "nqueens: N = %d: about %s on %s (%.3g ± %.1g nodes; estimate, see nqueens estimate)\n",
-			n, formatSeconds(took), plural(workersOf(o.workers), "worker"), e.Nodes, e.NodesErr)
+		work := "nodes"
+		if e.Engine == count.EngineJoin {
+			work = "pairs of half boards"
+		}
+		fmt.Fprintf(o.stderr, "nqueens: N = %d: about %s on %s (%.3g ± %.1g %s; estimate, see nqueens estimate)\n",
+			n, formatSeconds(took), plural(workersOf(o.workers), "worker"), e.Nodes, e.NodesErr, work)
 	}
 	if took > longRun.Seconds() && !o.yes {
 		return 0, usagef("the count of N = %d would take about %s; add --yes to start it", n, formatSeconds(took))

@@ -117,18 +117,36 @@ func TestEstimateCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "solutions") || !strings.Contains(out, "published 14200") || !strings.Contains(out, "measured by counting N = 12 in full") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	// N = 25, past the join (count.JoinTo): Knuth probes and the node rate.
+	// N = 25, past the join (count.JoinTo): Knuth probes and the node rate
+	// of the tree search.
 	code, out, _ = runCLI("estimate", "25", "--probes", "500", "--json")
 	var j map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["rate_n"] != 15.0 {
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["rate_n"] != 15.0 || j["engine"] != "tree" {
 		t.Errorf("exit %d, JSON %q", code, out)
+	}
+	code, out, _ = runCLI("estimate", "25", "--probes", "500")
+	if code != 0 || !strings.Contains(out, "nodes      ≈") || !strings.Contains(out, "measured counting N = 15 by the tree search") {
+		t.Errorf("exit %d, %q", code, out)
 	}
 	// N = 17, counted by the join: keys counted and timed, at most 200
 	// whatever --probes says, as the help says (it spoke only of the tree).
 	code, out, _ = runCLI("estimate", "17", "--probes", "50000", "--json")
 	j = nil
-	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["seconds_one_worker"].(float64) <= 0 || j["rate_n"] != 0.0 || j["probes"].(float64) > 200 {
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["seconds_one_worker"].(float64) <= 0 || j["rate_n"] != 0.0 || j["probes"].(float64) > 200 || j["engine"] != "join" {
 		t.Errorf("exit %d, JSON %q", code, out)
+	}
+	// N = 14 and 12, measured in full: the join's pairs (they were called
+	// nodes of a search tree) and the tree's nodes.
+	for n, want := range map[string]string{"14": "join", "12": "tree"} {
+		code, out, _ = runCLI("estimate", n, "--probes", "100", "--json")
+		j = nil
+		if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["engine"] != want || j["measured"] != true {
+			t.Errorf("estimate %s: exit %d, JSON %q", n, code, out)
+		}
+	}
+	code, out, _ = runCLI("estimate", "14", "--probes", "100")
+	if code != 0 || !strings.Contains(out, "pairs      ≈") || strings.Contains(out, "search tree") {
+		t.Errorf("estimate 14: exit %d, %q", code, out)
 	}
 	_, help, _ := runCLI("estimate", "--help")
 	for _, want := range []string{"From N = 24 on (the tree search)", "counting N = 15 on one worker", "For N = 16 to 23 (the join", "at most 200 probes", "Up to N = 15"} {

@@ -263,6 +263,11 @@ func TestCount19Process(t *testing.T) {
 	cmd, out = start(errFile)
 	line := regexp.MustCompile(`(?m)^nqueens: count 19: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+$`)
 	waitFor(t, "a status line", fileText{errFile.Name()}, line.MatchString)
+	// The estimate before the count is the join's, and says so (it said
+	// "nodes", which are the tree's).
+	if est := regexp.MustCompile(`(?m)^nqueens: N = 19: about \S+ on 2 workers \([0-9.e+]+ ± [0-9.e+]+ pairs of half boards; estimate, see nqueens estimate\)$`); !est.MatchString(fileText{errFile.Name()}.String()) {
+		t.Errorf("no estimate of the join's pairs: %q", fileText{errFile.Name()}.String())
+	}
 	interrupt(cmd, out, fileText{errFile.Name()})
 	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") {
 		t.Errorf("escape sequences in a file: %q", s)
