@@ -29,6 +29,11 @@ GOBIN="$bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 "$bin/staticcheck" ./...
 GOOS=js GOARCH=wasm "$bin/staticcheck" ./web/wasm
 go test -race -timeout 20m "$@" ./...
+# The purego build runs the Go loops where the assembly would (the
+# fallback of every CPU without AVX2, and of other architectures): vetted
+# whole, and its engines' tests run in -short (a few seconds).
+go vet -tags purego ./...
+go test -short -tags purego "$@" ./internal/join/ ./internal/kernel/ ./count/
 
 # deploy/ on real engines: its own Go tests, a one-node Slurm and GNU
 # parallel (as root it installs them; unless CI is set it skips what this
