@@ -26,7 +26,6 @@ type Tables struct {
 // i = R<<CL | C. w0 holds what the other quarter and the separator must
 // avoid, w1 the half's crossing pattern (see [Layout.contrib]).
 type quarter struct {
-	index  int // 0 for the top quarter, 1 for the bottom
 	r0, nr int
 	off    []uint32
 	w0, w1 []uint64
@@ -56,10 +55,10 @@ func formatBytes(b int64) string {
 
 // NewTables builds the quarter tables of l, refusing with a *MemoryError
 // when they would take more than limit bytes (no limit if limit ≤ 0).
-// It walks each quarter's placements twice (counting, then filling), the
-// two quarters at once, and looks at stop every 2^16 placements. Cost: about 10 ns per placement,
-// 16 bytes each plus 4·2^(rows+CL) bytes of index (N = 18: 2·10⁶
-// placements, 32 MB; ×8 per two steps of N).
+// It walks each quarter's placements twice (counting, then filling), in
+// pieces on every core, and looks at stop every 2^16 placements. Cost:
+// about 10 ns per placement, 16 bytes each plus 4·2^(rows+CL) bytes of
+// index (N = 18: 2·10⁶ placements, 32 MB; ×8 per two steps of N).
 func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 	t := &Tables{Layout: l}
 	t.subsets = make([][]uint32, l.CL+1)
@@ -68,64 +67,97 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 		t.subsets[k] = append(t.subsets[k], c)
 	}
 	t.top = quarter{r0: 0, nr: l.TR}
-	t.bot = quarter{index: 1, r0: l.TR, nr: l.N - l.TR}
-	qs := []*quarter{&t.top, &t.bot}
-	// Each quarter on a goroutine of its own: counted, and once the memory
-	// is known to suffice, filled.
-	ok := inParallel(qs, func(q *quarter) bool {
+	t.bot = quarter{r0: l.TR, nr: l.N - l.TR}
+	// The larger quarter first (odd N: the bottom one has a row more).
+	pieces := append(l.pieces(&t.bot), l.pieces(&t.top)...)
+	for _, q := range []*quarter{&t.top, &t.bot} {
 		q.off = make([]uint32, 1<<(q.nr+l.CL)+1)
-		if !l.walk(q, stop, func(idx uint32, _, _ uint64) { q.off[idx+1]++ }) {
-			return false
-		}
-		for i := 1; i < len(q.off); i++ {
-			q.off[i] += q.off[i-1]
-		}
-		return true
-	})
-	if !ok {
+	}
+	if !inParallel(pieces, func(p *piece) bool { return l.walk(p, stop, nil) }) {
 		return nil, ErrStopped
 	}
 	var need int64
-	for _, q := range qs {
+	var frees []func()
+	for _, q := range []*quarter{&t.top, &t.bot} {
+		for i := 1; i < len(q.off); i++ {
+			q.off[i] += q.off[i-1]
+		}
 		need += int64(len(q.off))*4 + int64(q.off[len(q.off)-1])*16
 	}
 	if limit > 0 && need > limit {
 		return nil, &MemoryError{N: l.N, Need: need, Limit: limit}
 	}
-	var frees [2]func()
-	ok = inParallel(qs, func(q *quarter) bool {
+	nexts := map[*quarter][]uint32{}
+	for _, q := range []*quarter{&t.top, &t.bot} {
 		n := int(q.off[len(q.off)-1])
-		var words []uint64
-		words, frees[q.index] = newWords(2 * n)
+		words, free := newWords(2 * n)
+		frees = append(frees, free)
 		q.w0, q.w1 = words[:n:n], words[n:]
-		next := make([]uint32, len(q.off)-1)
-		copy(next, q.off)
-		return l.walk(q, stop, func(idx uint32, w0, w1 uint64) {
-			i := next[idx]
-			next[idx]++
-			q.w0[i], q.w1[i] = w0, w1
-		})
-	})
+		nexts[q] = slices.Clone(q.off[:len(q.off)-1])
+	}
+	// Largest first, so that no core is left with a large piece at the end.
+	slices.SortStableFunc(pieces, func(a, b *piece) int { return b.size - a.size })
+	ok := inParallel(pieces, func(p *piece) bool { return l.walk(p, stop, nexts[p.q]) })
+	freeAll := func(fs []func()) {
+		for _, f := range fs {
+			f()
+		}
+	}
 	if !ok {
-		frees[0]()
-		frees[1]()
+		freeAll(frees)
 		return nil, ErrStopped
 	}
 	// The words are the tables' alone: they go when the tables do.
-	runtime.AddCleanup(t, func(f [2]func()) { f[0](); f[1]() }, frees)
+	runtime.AddCleanup(t, freeAll, frees)
 	return t, nil
 }
 
-// inParallel runs f on each quarter on a goroutine of its own and reports
-// whether every call returned true.
-func inParallel(qs []*quarter, f func(*quarter) bool) bool {
+// A piece of a quarter is the placements whose first pin rows are empty
+// or not as the bits of pattern say: pieces of one quarter write disjoint
+// entries of its tables (their indexes differ in those rows' bits), so
+// that they can be walked at once, on every core. With a goroutine per
+// quarter, N = 19's tables took 1.4 times as long on two cores: its
+// bottom quarter has a row more than its top, and more placements, so the
+// top's core sat idle.
+type piece struct {
+	q       *quarter
+	pin     int
+	pattern uint64
+	size    int // placements, once counted
+}
+
+// pinRows is how many rows of a quarter the pieces pin: 2^pinRows pieces,
+// enough to keep 8 cores busy (on 2 cores, 4 or 8 pieces a quarter take
+// the same time).
+const pinRows = 3
+
+// pieces returns the pieces of q.
+func (l *Layout) pieces(q *quarter) []*piece {
+	pin := max(0, min(pinRows, q.nr-1)) // the last row is walked in place, never pinned
+	out := make([]*piece, 0, 1<<pin)
+	for p := range uint64(1) << pin {
+		out = append(out, &piece{q: q, pin: pin, pattern: p})
+	}
+	return out
+}
+
+// inParallel runs f on the pieces, on every core, and reports whether
+// every call returned true.
+func inParallel(ps []*piece, f func(*piece) bool) bool {
+	var next atomic.Int64
+	var failed atomic.Bool
 	var wg sync.WaitGroup
-	results := make([]bool, len(qs))
-	for i, q := range qs {
-		wg.Go(func() { results[i] = f(q) })
+	for range min(runtime.GOMAXPROCS(0), len(ps)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(ps)); i = next.Add(1) - 1 {
+				if !f(ps[i]) {
+					failed.Store(true)
+				}
+			}
+		})
 	}
 	wg.Wait()
-	return !slices.Contains(results, false)
+	return !failed.Load()
 }
 
 // Bytes returns the memory the tables hold.
@@ -170,24 +202,41 @@ func (l *Layout) contrib(r, c int) (w0, w1 uint64) {
 	return w0, w1
 }
 
-// walker enumerates the placements of one quarter, row by row: each row
-// empty or with a queen on a free column. dm and am are the columns of the
-// current row that the queens above attack along the two diagonals (they
-// move one column per row).
+// walker enumerates the placements of one piece of a quarter, row by row:
+// each row empty or with a queen on a free column (the first pin rows only
+// as the piece's pattern says). dm and am are the columns of the current
+// row that the queens above attack along the two diagonals (they move one
+// column per row).
 type walker struct {
-	r1, cl   int
-	full     uint64
-	cw0, cw1 [32][32]uint64 // what a queen at (row, column) adds to w0, w1
-	stop     *atomic.Bool
-	budget   int
-	stopped  bool
-	visit    func(idx uint32, w0, w1 uint64)
+	r1, cl       int
+	full         uint64
+	cw0, cw1     [32][32]uint64 // what a queen at (row, column) adds to w0, w1
+	pin          int
+	pattern      uint64
+	stop         *atomic.Bool
+	budget, size int // placements until stop is looked at again; placements met
+	stopped      bool
+	q            *quarter
+	next         []uint32 // nil while counting; then where each index's next placement goes
+}
+
+// put counts a placement (next is nil) or writes it to the table. A
+// method rather than a function value: it is inlined, and a call per
+// placement took a tenth of the walk.
+func (k *walker) put(idx uint32, w0, w1 uint64) {
+	if k.next == nil {
+		k.q.off[idx+1]++
+		return
+	}
+	i := k.next[idx]
+	k.next[idx]++
+	k.q.w0[i], k.q.w1[i] = w0, w1
 }
 
 func (k *walker) walk(r, row int, rows, cols, dm, am, w0, w1 uint64) {
 	if r == k.r1 {
 		// Only for a quarter of no rows: the last row ends below.
-		k.visit(uint32(rows<<uint(k.cl)|cols), w0, w1)
+		k.put(uint32(rows<<uint(k.cl)|cols), w0, w1)
 		return
 	}
 	if k.stopped {
@@ -197,21 +246,29 @@ func (k *walker) walk(r, row int, rows, cols, dm, am, w0, w1 uint64) {
 	if r == k.r1-1 {
 		// The last row in place: most placements end here, and a call
 		// per placement took a third of the walk.
+		k.size += 1 + bits.OnesCount64(free)
 		k.budget -= 1 + bits.OnesCount64(free)
 		if k.budget <= 0 {
 			k.budget = 1 << 16
 			k.stopped = k.stop != nil && k.stop.Load()
 		}
-		k.visit(uint32(rows<<uint(k.cl)|cols), w0, w1)
+		k.put(uint32(rows<<uint(k.cl)|cols), w0, w1)
 		rows |= 1 << row
 		for ; free != 0; free &= free - 1 {
 			b := free & -free
 			c := bits.TrailingZeros64(b)
-			k.visit(uint32(rows<<uint(k.cl)|cols|b), w0|k.cw0[r][c], w1|k.cw1[r][c])
+			k.put(uint32(rows<<uint(k.cl)|cols|b), w0|k.cw0[r][c], w1|k.cw1[r][c])
 		}
 		return
 	}
-	k.walk(r+1, row+1, rows, cols, dm<<1, am>>1, w0, w1)
+	// A pinned row is empty, or has a queen, as the pattern says.
+	pinned, queen := row < k.pin, k.pattern>>row&1 != 0
+	if !pinned || !queen {
+		k.walk(r+1, row+1, rows, cols, dm<<1, am>>1, w0, w1)
+	}
+	if pinned && !queen {
+		return
+	}
 	for ; free != 0; free &= free - 1 {
 		b := free & -free
 		c := bits.TrailingZeros64(b)
@@ -219,16 +276,25 @@ func (k *walker) walk(r, row int, rows, cols, dm, am, w0, w1 uint64) {
 	}
 }
 
-// walk calls visit for every placement of q's rows, with its index (rows
-// relative to r0, then columns) and words; it returns false if stop was
-// set.
-func (l *Layout) walk(q *quarter, stop *atomic.Bool, visit func(idx uint32, w0, w1 uint64)) bool {
-	k := &walker{r1: q.r0 + q.nr, cl: l.CL, full: 1<<l.CL - 1, stop: stop, budget: 1 << 16, visit: visit}
+// walk enumerates the placements of p, each with its index (rows relative
+// to the quarter's first, then columns) and words: with next nil it counts
+// them in the quarter's off[index+1] and their number in p.size, else it
+// writes them to its w0 and w1 at next[index] and moves that on. It
+// returns false if stop was set.
+func (l *Layout) walk(p *piece, stop *atomic.Bool, next []uint32) bool {
+	if stop != nil && stop.Load() {
+		return false
+	}
+	q := p.q
+	k := &walker{r1: q.r0 + q.nr, cl: l.CL, full: 1<<l.CL - 1, pin: p.pin, pattern: p.pattern, stop: stop, budget: 1 << 16, q: q, next: next}
 	for r := q.r0; r < q.r0+q.nr; r++ {
 		for c := range l.CL {
 			k.cw0[r][c], k.cw1[r][c] = l.contrib(r, c)
 		}
 	}
 	k.walk(q.r0, 0, 0, 0, 0, 0, 0, 0)
+	if next == nil {
+		p.size = k.size
+	}
 	return !k.stopped
 }
