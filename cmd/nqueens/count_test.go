@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -171,6 +172,18 @@ func TestEstimateCommand(t *testing.T) {
 		code, out, _ = runCLI("estimate", n, "--probes", "100")
 		if code != 0 || strings.Contains(out, "years") || !strings.Contains(out, "in full") {
 			t.Errorf("estimate %s: exit %d, %q", n, code, out)
+		}
+	}
+}
+
+// TestEstimateRunProbes: the estimate before a count by the join counts
+// runJoinProbes keys, not the 200 of estimate (work done again by the
+// count, before it starts); the tree's probes are as asked.
+func TestEstimateRunProbes(t *testing.T) {
+	for _, c := range []struct{ n, probes, want int }{{16, 4000, runJoinProbes}, {25, 4000, 4000}} {
+		e, took, err := estimateRun(context.Background(), c.n, nil, 2, c.probes)
+		if err != nil || e.Probes != c.want || took <= 0 {
+			t.Errorf("N=%d: %d probes, %v s, %v; want %d probes", c.n, e.Probes, took, err, c.want)
 		}
 	}
 }
