@@ -1,6 +1,7 @@
 package join
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -317,5 +318,47 @@ func TestNewWords(t *testing.T) {
 			t.Fatalf("newWords(%d): the last word did not keep its value", n)
 		}
 		free()
+	}
+}
+
+// TestMirroredQuarter holds the bottom quarter that even N copy from the
+// top one, mirrored, to the bottom quarter walked: the same placements
+// (words) for every rows and columns index.
+func TestMirroredQuarter(t *testing.T) {
+	maxN := 16
+	if testing.Short() {
+		maxN = 12
+	}
+	for n := 4; n <= maxN; n += 2 {
+		l, err := NewLayout(n, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mirrored, err := newTables(l, 0, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		walked, err := newTables(l, 0, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, w := &mirrored.bot, &walked.bot
+		if !slices.Equal(m.off, w.off) {
+			t.Fatalf("N=%d: the mirrored quarter's index differs from the walked one's", n)
+		}
+		for i := range len(w.off) - 1 {
+			lo, hi := w.off[i], w.off[i+1]
+			pairs := func(q *quarter) [][2]uint64 {
+				var out [][2]uint64
+				for x := lo; x < hi; x++ {
+					out = append(out, [2]uint64{q.w0[x], q.w1[x]})
+				}
+				slices.SortFunc(out, func(a, b [2]uint64) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+				return out
+			}
+			if got, want := pairs(m), pairs(w); !slices.Equal(got, want) {
+				t.Fatalf("N=%d index %#x: mirrored %x, walked %x", n, i, got, want)
+			}
+		}
 	}
 }

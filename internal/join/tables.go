@@ -56,10 +56,18 @@ func formatBytes(b int64) string {
 // NewTables builds the quarter tables of l, refusing with a *MemoryError
 // when they would take more than limit bytes (no limit if limit ≤ 0).
 // It walks each quarter's placements twice (counting, then filling), in
-// pieces on every core, and looks at stop every 2^16 placements. Cost:
-// about 10 ns per placement, 16 bytes each plus 4·2^(rows+CL) bytes of
-// index (N = 18: 2·10⁶ placements, 32 MB; ×8 per two steps of N).
+// pieces on every core, and looks at stop every 2^16 placements; for even
+// N the bottom quarter is the top one mirrored instead. Cost: about 10 ns
+// per placement walked (half of them for even N), 16 bytes each plus
+// 4·2^(rows+CL) bytes of index (N = 18: 2·10⁶ placements, 32 MB; ×8 per
+// two steps of N).
 func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
+	return newTables(l, limit, stop, true)
+}
+
+// newTables is NewTables, which mirrors the top quarter for even N only
+// if mirror is set (the tests compare it with the bottom quarter walked).
+func newTables(l *Layout, limit int64, stop *atomic.Bool, mirror bool) (*Tables, error) {
 	t := &Tables{Layout: l}
 	t.subsets = make([][]uint32, l.CL+1)
 	for c := uint32(0); c < 1<<l.CL; c++ {
@@ -68,13 +76,24 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 	}
 	t.top = quarter{r0: 0, nr: l.TR}
 	t.bot = quarter{r0: l.TR, nr: l.N - l.TR}
+	// Even N (no separator): the mirror in the middle row maps the top
+	// quarter onto the bottom one, which is copied rather than walked.
+	mirror = mirror && l.S == 0 && 2*l.TR == l.N
 	// The larger quarter first (odd N: the bottom one has a row more).
-	pieces := append(l.pieces(&t.bot), l.pieces(&t.top)...)
+	pieces := l.pieces(&t.top)
+	if !mirror {
+		pieces = append(l.pieces(&t.bot), pieces...)
+	}
 	for _, q := range []*quarter{&t.top, &t.bot} {
 		q.off = make([]uint32, 1<<(q.nr+l.CL)+1)
 	}
-	if !inParallel(pieces, func(p *piece) bool { return l.walk(p, stop, nil) }) {
+	if !inParallel(len(pieces), func(i int) bool { return l.walk(pieces[i], stop, nil) }) {
 		return nil, ErrStopped
+	}
+	if mirror {
+		for i, c := range t.top.off[1:] {
+			t.bot.off[t.mirrorIndex(uint32(i))+1] = c
+		}
 	}
 	var need int64
 	var frees []func()
@@ -97,7 +116,10 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 	}
 	// Largest first, so that no core is left with a large piece at the end.
 	slices.SortStableFunc(pieces, func(a, b *piece) int { return b.size - a.size })
-	ok := inParallel(pieces, func(p *piece) bool { return l.walk(p, stop, nexts[p.q]) })
+	ok := inParallel(len(pieces), func(i int) bool { return l.walk(pieces[i], stop, nexts[pieces[i].q]) })
+	if ok && mirror {
+		ok = t.mirrorTop(stop)
+	}
 	freeAll := func(fs []func()) {
 		for _, f := range fs {
 			f()
@@ -141,16 +163,16 @@ func (l *Layout) pieces(q *quarter) []*piece {
 	return out
 }
 
-// inParallel runs f on the pieces, on every core, and reports whether
-// every call returned true.
-func inParallel(ps []*piece, f func(*piece) bool) bool {
+// inParallel runs f(0) … f(n−1) on every core, in order of i as cores
+// come free, and reports whether every call returned true.
+func inParallel(n int, f func(i int) bool) bool {
 	var next atomic.Int64
 	var failed atomic.Bool
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ps)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(ps)); i = next.Add(1) - 1 {
-				if !f(ps[i]) {
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				if !f(int(i)) {
 					failed.Store(true)
 				}
 			}
@@ -158,6 +180,46 @@ func inParallel(ps []*piece, f func(*piece) bool) bool {
 	}
 	wg.Wait()
 	return !failed.Load()
+}
+
+// mirrorIndex returns the bottom quarter's index of the mirror image of
+// the top quarter's placements of index i (even N): the mirror in the
+// middle row takes row r to N−1−r, so the rows' bits reverse and the
+// columns stay.
+func (t *Tables) mirrorIndex(i uint32) uint32 {
+	cl, nr := uint(t.CL), t.top.nr
+	return bits.Reverse32(i>>cl)>>(32-nr)<<cl | i&(1<<cl-1)
+}
+
+// mirrorTop fills the bottom quarter with the top one's placements
+// mirrored in the middle row (even N, where TR = CL = N/2 and no
+// separator): a queen at (r, c) goes to (N−1−r, c), whose diagonal c−r′
+// is the queen's anti-diagonal c+r less N−1 and whose anti-diagonal is its
+// diagonal plus N−1. In the words of [Layout.contrib] the two fields of
+// CL−1 bits of w0 and of 2CL−1 bits of w1 change places. A pass over
+// memory instead of a walk: N = 18's tables in 13 ms instead of 18 on
+// two cores. It returns false if stop was set.
+func (t *Tables) mirrorTop(stop *atomic.Bool) bool {
+	top, bot := &t.top, &t.bot
+	f0, f1 := uint(t.CL-1), uint(2*t.CL-1)
+	const chunks = 64
+	n := len(top.off) - 1
+	return inParallel(chunks, func(k int) bool {
+		if stop != nil && stop.Load() {
+			return false
+		}
+		for i := k * n / chunks; i < (k+1)*n/chunks; i++ {
+			lo, hi := top.off[i], top.off[i+1]
+			j := bot.off[t.mirrorIndex(uint32(i))]
+			for x := lo; x < hi; x++ {
+				w0, w1 := top.w0[x], top.w1[x]
+				bot.w0[j] = w0>>f0 | (w0&(1<<f0-1))<<f0
+				bot.w1[j] = w1>>f1 | (w1&(1<<f1-1))<<f1
+				j++
+			}
+		}
+		return true
+	})
 }
 
 // Bytes returns the memory the tables hold.
