@@ -365,6 +365,26 @@ func TestEstimateEngine(t *testing.T) {
 			t.Errorf("N=%d (%s): the estimate timed its probes: %v", n, e.Engine, got)
 		}
 	}
+	// The join's probes count groups of keys with the same rows (odd N:
+	// about 5 keys), scaled by the groups: unbiased for the pairs and the
+	// total, which a count of N = 15 and 16 checks.
+	ref := referenceCounts(t)
+	for _, n := range []int{15, 16} {
+		e, err := EstimateTree(ctx, n, 200, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Count(ctx, n, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := e.Nodes - r.Nodes.Float64(); d*d > 25*e.NodesErr*e.NodesErr {
+			t.Errorf("N=%d: estimated pairs %.4g ± %.2g, counted %s", n, e.Nodes, e.NodesErr, r.Nodes)
+		}
+		if d := e.Total - ref[n][0].Float64(); d*d > 25*e.TotalErr*e.TotalErr {
+			t.Errorf("N=%d: estimated total %.4g ± %.2g, true %s", n, e.Total, e.TotalErr, ref[n][0])
+		}
+	}
 	n := 12
 	if !testing.Short() {
 		n = 15

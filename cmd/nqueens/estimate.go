@@ -23,10 +23,10 @@ measured by counting N = %d on one worker (the rate per node slows a little
 as N grows, so long runs take somewhat longer than shown).
 
 For N = %d to %d (the join of half boards, see docs/engine.md), a probe
-counts one key of its unit in full and times it, so the solutions, the pairs
-of half boards compared ("nodes" in --json) and the time are all unbiased
-estimates; these take at most 200 probes or 2 seconds of them, whatever
---probes says.
+counts the keys of one row set of its unit in full and times them, so the
+solutions, the pairs of half boards compared ("nodes" in --json) and the
+time are all unbiased estimates; these take at most 200 probes or 2 seconds
+of them, whatever --probes says.
 
 Up to N = %d the board is counted in full instead, which is quicker than
 measuring.`, count.JoinTo+1, rateN, rateN+1, count.JoinTo, rateN)
@@ -154,7 +154,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		return nil
 	}
 	if e.Engine == count.EngineJoin {
-		fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%%, from the time of the probes, each a key counted in full)\n",
+		fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%%, from the time of the probes, each a row set counted in full)\n",
 			formatSeconds(j.Seconds1), workersNote(j.SecondsW, w), 100*e.SecondsErr/max(e.Seconds, 1e-9))
 		return nil
 	}
