@@ -20,7 +20,9 @@
 # this repository does not carry; the script fetches nothing. Get it once:
 #     git clone https://github.com/EvgenyKluev/N-Queens-Count-Sol ~/src/quadrant
 #     git -C ~/src/quadrant checkout 580f444
-# and run QUADRANT_SRC=~/src/quadrant bench/count.sh. The board size and
+# and run QUADRANT_SRC=~/src/quadrant bench/count.sh. Any copy of its files
+# at that commit will do (git archive 580f444 | tar -x -C DIR, say): the
+# commit is checked only where DIR is a git checkout. The board size and
 # tuning are compile-time settings of its solcounter.h: the script builds a
 # copy per N in a scratch folder with its author's table (sieve cuts and
 # match sizes from N = 20, BMI2 from N = 19, prefetch on where the table
