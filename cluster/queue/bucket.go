@@ -18,6 +18,7 @@ import (
 // apply takes one bucket entry into account; live says it arrived during
 // the run (so failures are worth a log line).
 func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
+	c.applied = max(c.applied, e.Revision())
 	key := e.Key()
 	if e.Operation() != jetstream.KeyValuePut {
 		if k, _, ok := c.keyBlock(key, "failed."); ok {
@@ -81,15 +82,30 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 		// A copy of the block went on a vote that does not count (a
 		// banned worker's, stored before it learnt of its ban): its
 		// block may lack a copy now.
-		c.dirty = true
+		c.spend(key, k, v)
 		return
 	}
 	if c.checker != nil {
 		c.checking[k]++
-		c.checker.add(estimateCheck{k: k, v: v})
+		c.checker.add(estimateCheck{k: k, key: key, v: v})
 		return
 	}
 	c.book.add(k, v)
+}
+
+// spend records that vote v for block k, stored under key, does not
+// count: the copy it was counted from is spent, and the next reconcile,
+// at once, removes it from the stream if its acknowledgement is not in
+// yet, and publishes the copy the block lacks. Each key spends one copy
+// at most: a banned voter that stores its vote again and again must not
+// remove every new copy of a block.
+func (c *coordinator) spend(key string, k int, v vote) {
+	c.dirty = true
+	if v.Seq == 0 || c.spentKeys[key] {
+		return
+	}
+	c.spentKeys[key] = true
+	c.spent = append(c.spent, spentCopy{k, v.Seq})
 }
 
 // applyAlarm bans the voter that raised an alarm about itself: two

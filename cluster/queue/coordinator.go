@@ -238,7 +238,11 @@ type coordinator struct {
 	recounter *recounter
 	checker   *checker    // the estimate checks of votes; nil without UnitProbes
 	checking  map[int]int // votes under an estimate check, by block
-	dirty     bool        // a ban since the last reconcile
+	dirty     bool        // a ban, or a vote that does not count, since the last reconcile
+	applied   uint64      // the highest bucket revision taken in
+	queued    map[int]int // block messages in the stream at the last reconcile, by block
+	spent     []spentCopy // copies spent on votes that do not count, not yet removed
+	spentKeys map[string]bool
 
 	seen map[string]seen // workers at work, by voter and label (presence records)
 }
@@ -253,7 +257,7 @@ type seen struct {
 // in), before its run is opened.
 func newCoordinator(o CoordinatorOptions) *coordinator {
 	now := time.Now()
-	return &coordinator{o: o, start: now, pace: pacer{start: now}, failed: map[int]failure{}, checking: map[int]int{}, seen: map[string]seen{}}
+	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, spentKeys: map[string]bool{}, seen: map[string]seen{}}
 }
 
 // open creates or finds the run's stream, bucket and consumer and starts
@@ -421,7 +425,9 @@ func (c *coordinator) retryGaveUp(ctx context.Context) {
 
 // loop runs until every block is decided: it takes in the bucket's
 // entries, the server's advisories and its own counts as they come, and
-// reports progress and checks the run (check) on its timers.
+// reports progress and checks the run (check) on its timers. A decided
+// run's copies left in the stream are removed, so that workers find the
+// queue empty.
 func (c *coordinator) loop(ctx context.Context) error {
 	tick := time.NewTicker(c.o.ProgressEvery)
 	defer tick.Stop()
@@ -431,12 +437,6 @@ func (c *coordinator) loop(ctx context.Context) error {
 	if c.checker != nil {
 		checked = c.checker.results
 	}
-	var settle *time.Timer // a second look at blocks whose copies were spent
-	defer func() {
-		if settle != nil {
-			settle.Stop()
-		}
-	}()
 	for !c.book.done() {
 		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.book.decided+blocksLen(failed) == c.run.Units && c.recounter.idle() && c.checkersIdle() {
 			c.report()
@@ -463,12 +463,6 @@ func (c *coordinator) loop(ctx context.Context) error {
 			c.book.recounted(r.k, r.units)
 		case r := <-checked:
 			c.estimated(r)
-		case <-timerC(settle):
-			settle = nil
-			if err := c.reconcile(ctx, false, false); err != nil {
-				return err
-			}
-			continue
 		case <-tick.C:
 			c.report()
 			continue
@@ -481,32 +475,33 @@ func (c *coordinator) loop(ctx context.Context) error {
 		}
 		c.act(ctx)
 		if c.dirty {
-			// A ban's blocks, and a block whose copy a banned worker
-			// spent, need results again: publish them now, while workers
-			// are still there (one with --exit-when-idle leaves a queue
-			// that stays empty), and look again once the acknowledgements
-			// of the spent copies have come (pace.go). A failure leaves
-			// it to a check.
+			// A ban's blocks, and a block whose copy a vote that does not
+			// count spent, need results again: publish them now, while
+			// workers are still there (one with --exit-when-idle leaves a
+			// queue that stays empty). A failure leaves it to a check.
 			if err := c.reconcile(ctx, false, false); err != nil {
 				return err
 			}
-			if settle == nil {
-				settle = time.NewTimer(settleAfter)
-			}
 		}
 	}
+	_ = c.reconcile(ctx, false, false) // removes the copies nobody needs any more
 	return nil
 }
 
-// check is the coordinator's periodic check, paced by c.pace: it publishes
-// the block messages that are missing, probes the store when nothing was
-// decided since the last check, and says when the run waits for voters.
+// check is the coordinator's periodic check, paced by c.pace: it brings
+// the stream in line with what the blocks lack (reconcile), whatever the
+// consumer is doing (it used to look only when the consumer was idle, and
+// a copy of a decided block that workers passed round kept it busy for
+// ever, while another block lacked its copy); it probes the store when
+// nothing was decided since the last check, and says when the run waits
+// for voters, or has decided nothing for a while, and what it waits for.
 func (c *coordinator) check(ctx context.Context, now time.Time) error {
 	idle, err := c.io.consumerIdle(ctx)
-	if publish, stalled := c.pace.publish(err == nil && idle, c.dirty); publish {
+	if stalled := c.pace.stalled(err == nil && idle); c.pace.look(now, stalled) {
 		if err := c.reconcile(ctx, false, stalled); err != nil {
 			return err
 		}
+		c.pace.looked(now, time.Now())
 	}
 	if c.pace.probe(c.book.decided) {
 		if err := c.probe(ctx, err == nil); err != nil {
@@ -514,18 +509,11 @@ func (c *coordinator) check(ctx context.Context, now time.Time) error {
 		}
 	}
 	c.checkVoters(now)
+	c.checkQuiet(now)
 	return nil
 }
 
 func (c *coordinator) checkersIdle() bool { return c.checker == nil || c.checker.idle() }
-
-// timerC is t's channel, or nil (never ready) for no timer.
-func timerC(t *time.Timer) <-chan time.Time {
-	if t == nil {
-		return nil
-	}
-	return t.C
-}
 
 // probeTimeout bounds the probe's write: a server with a full disk gives
 // no answer to a write.
@@ -567,28 +555,102 @@ func (c *coordinator) checkVoters(now time.Time) {
 	if c.run.Replicas < 2 || c.book.done() || c.book.starving {
 		return
 	}
+	atWork := c.atWork(now)
+	if !c.pace.sayWait(now, len(atWork) < c.run.Replicas) {
+		return
+	}
+	c.o.Log.Warn("waiting: the run's --replicas needs every block counted by that many distinct credentials, and fewer are at work; start a worker with another NKey of --auth-nkeys",
+		"replicas", c.run.Replicas, "credentials_at_work", len(atWork), "workers", describeWorkers(atWork))
+}
+
+// atWork returns the eligible voters with a worker at work (a presence
+// record seen within activeWindow), and the labels of those workers.
+func (c *coordinator) atWork(now time.Time) map[string][]string {
 	atWork := map[string][]string{} // voter → labels
 	for _, s := range c.seen {
 		if now.Sub(s.at) < activeWindow && c.book.eligible[s.voter] {
 			atWork[s.voter] = append(atWork[s.voter], s.label)
 		}
 	}
-	if !c.pace.sayWait(now, len(atWork) < c.run.Replicas) {
-		return
-	}
+	return atWork
+}
+
+// describeWorkers lists voters at work with their workers' labels.
+func describeWorkers(atWork map[string][]string) string {
 	var workers []string
 	for v, labels := range atWork {
 		slices.Sort(labels)
 		workers = append(workers, fmt.Sprintf("%s (%s)", strings.Join(labels, ", "), voterName(v)))
 	}
 	slices.Sort(workers)
-	c.o.Log.Warn("waiting: the run's --replicas needs every block counted by that many distinct credentials, and fewer are at work; start a worker with another NKey of --auth-nkeys",
-		"replicas", c.run.Replicas, "credentials_at_work", len(atWork), "workers", strings.Join(workers, "; "))
+	return strings.Join(workers, "; ")
+}
+
+// quietBlocks is how many of the blocks left checkQuiet describes.
+const quietBlocks = 3
+
+// checkQuiet says, once the run has decided no block for quietFor, and
+// again every waitRepeat while that lasts, what it waits for: the blocks
+// left, the first of them with their results and copies, and the workers
+// at work. Long blocks or busy workers are good reasons to wait, but a
+// run never waits without a word.
+func (c *coordinator) checkQuiet(now time.Time) {
+	say, since := c.pace.sayQuiet(now, c.book.decided)
+	if !say || c.book.done() {
+		return
+	}
+	var left, units int
+	var first []string
+	for k := range c.book.ballots {
+		if c.book.ballots[k].verdict != nil {
+			continue
+		}
+		left++
+		units += c.run.block(k).Len()
+		if len(first) < quietBlocks {
+			first = append(first, c.waitsFor(k))
+		}
+	}
+	c.o.Log.Warn("no block decided for a while; the run waits for these blocks", "for", since.Round(time.Second),
+		"blocks_left", left, "units_left", units, "first", strings.Join(first, "; "), "workers_at_work", describeWorkers(c.atWork(now)))
+}
+
+// waitsFor says what undecided block k waits for: the coordinator's own
+// count, or results beyond those it has, from the copies in the stream.
+func (c *coordinator) waitsFor(k int) string {
+	bl := &c.book.ballots[k]
+	b := c.run.block(k)
+	switch {
+	case c.failed[k].GaveUp:
+		return fmt.Sprintf("%s: set aside after %d attempts, until the coordinator restarts", b, c.failed[k].Delivered)
+	case bl.recount:
+		return fmt.Sprintf("%s: being counted again by the coordinator", b)
+	}
+	var labels []string
+	for _, v := range bl.votes {
+		labels = append(labels, v.Worker)
+	}
+	slices.Sort(labels)
+	s := fmt.Sprintf("%s: %d of %d results", b, len(bl.votes), c.run.Replicas)
+	if len(labels) > 0 {
+		s += " (" + strings.Join(labels, ", ") + ")"
+	}
+	if n := c.checking[k]; n > 0 {
+		s += fmt.Sprintf(", %d under an estimate check", n)
+	}
+	if n := c.queued[k]; n == 1 {
+		s += ", 1 copy queued or being counted"
+	} else {
+		s += fmt.Sprintf(", %d copies queued or being counted", n)
+	}
+	return s
 }
 
 // act carries out what the book asked for: recounts, bans, log lines.
 func (c *coordinator) act(ctx context.Context) {
 	recounts, bans, notes := c.book.drain()
+	c.spent = append(c.spent, c.book.spent...)
+	c.book.spent = nil
 	for _, n := range notes {
 		c.o.Log.Log(ctx, n.level, n.msg, n.args...)
 	}

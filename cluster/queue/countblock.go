@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,7 +60,7 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	defer stopBeat()
 	t0 := time.Now()
 	v := vote{N: h.run.N, First: b.First, Last: b.Last, Units: make([]count.UnitResult, 0, b.Len()),
-		Worker: w.o.Name, Voter: w.o.Identity.pub, Delivered: meta.NumDelivered}
+		Worker: w.o.Name, Voter: w.o.Identity.pub, Delivered: meta.NumDelivered, Seq: meta.Sequence.Stream}
 	for u := b.First; u <= b.Last; u++ {
 		r, err := count.CountUnit(ctx, h.run.N, u)
 		if ctx.Err() != nil {
@@ -99,15 +101,63 @@ func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 }
 
 // publishCopy queues a copy of msg under message id, and acknowledges msg;
-// when that fails, msg goes back to the queue as it is.
+// when that fails, msg goes back to the queue as it is. A copy the
+// coordinator removed while it was held (its block is decided, or has
+// copies enough) is left gone: the copy is queued on condition that msg
+// is still the last message of its block, and when the server answers
+// that the last one is older, msg is no more. (Before, such a copy went
+// round among the workers that had counted its block, for ever: they
+// never became idle, nor did the coordinator's consumer.) When a later
+// copy of the block is the last, msg's own state is unknown, and the copy
+// is queued.
 func (w *worker) publishCopy(msg jetstream.Msg, id string) {
 	pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id)); err != nil {
+	meta, err := msg.Metadata()
+	if err != nil {
+		_ = msg.Nak()
+		return
+	}
+	seq := meta.Sequence.Stream
+	_, err = w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(seq))
+	if last, known := lastOnSubject(err); known || isWrongLast(err) {
+		if known && last < seq {
+			w.o.Log.Debug("a declined copy was removed by the coordinator; not queued again", "subject", msg.Subject())
+			_ = msg.Ack() // no message any more; this only clears the consumer's record of it
+			return
+		}
+		_, err = w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id))
+	}
+	if err != nil {
 		_ = msg.Nak()
 		return
 	}
 	_ = msg.Ack()
+}
+
+// isWrongLast reports whether err is the server's refusal of a publish
+// that expected another last sequence on its subject.
+func isWrongLast(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+// lastOnSubject reads the last sequence of a subject from that refusal
+// (JetStream's error 10071, "wrong last sequence: N"); known is false for
+// any other error, and for a refusal that does not say (error 10164, of a
+// replicated stream).
+func lastOnSubject(err error) (last uint64, known bool) {
+	var apiErr *jetstream.APIError
+	if !errors.As(err, &apiErr) || apiErr.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequence {
+		return 0, false
+	}
+	s, ok := strings.CutPrefix(apiErr.Description, "wrong last sequence: ")
+	if !ok {
+		return 0, false
+	}
+	last, perr := strconv.ParseUint(s, 10, 64)
+	return last, perr == nil
 }
 
 // take marks the block of subject as being counted by a slot, unless one

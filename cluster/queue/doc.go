@@ -37,6 +37,15 @@
 // coordinator restarts, never dropped. The stream, bucket and durable
 // consumer outlive the coordinator, so a restarted coordinator resumes.
 //
+// At its checks, whatever the workers are doing, the coordinator compares
+// what each block lacks with the block messages in the stream: it
+// publishes the copies a block lacks, and removes the copies of decided
+// blocks, which the workers that counted them would decline and queue
+// again for ever. A vote that does not count (a banned worker's) names
+// the message it was counted from, which is removed before the next
+// copies are published, so that none is taken for queued. When no block
+// is decided for 30 s, the coordinator says what the run waits for.
+//
 // Bucket keys: vote.<first>.<worker> holds a worker's result for a block,
 // failed.<first> a failure, alarm.<first>.<nonce> two different results of
 // one worker for one block (which bans it), banned.<worker> a ban. Worker
@@ -45,12 +54,12 @@
 // # Files
 //
 // coordinator.go runs a run; publish.go puts block messages on the
-// stream; bucket.go reads the results, failures, alarms and bans stored in
+// stream and removes those nobody needs; bucket.go reads the results, failures, alarms and bans stored in
 // the run's bucket; book.go decides each block from its votes (vote.go);
 // recount.go counts blocks again and unitcheck.go checks votes against
 // their units' estimates, on the coordinator's cores (pool.go). pace.go
-// makes the timed decisions of coordinator and worker (when to publish
-// again, probe the store, say the run waits; how long a declined copy
+// makes the timed decisions of coordinator and worker (how often to look
+// at what blocks lack, probe the store, say the run waits; how long a declined copy
 // rests, when a worker is idle), and jsio.go is every call the
 // coordinator's loop makes to JetStream: apart, so that the tests of the
 // timing run on a fake clock. worker.go finds runs and pulls blocks;

@@ -30,6 +30,11 @@ type queueIO interface {
 	subjectOf(ctx context.Context, seq uint64) (string, error)
 	// deleteMsg removes the message with stream sequence seq.
 	deleteMsg(ctx context.Context, seq uint64) error
+	// purge removes every message of block b, queued or being worked on.
+	purge(ctx context.Context, b Block) error
+	// revision returns the bucket's last revision: every entry stored
+	// before the call has one no higher.
+	revision(ctx context.Context) (uint64, error)
 	// put and deleteKey write and delete a key of the run's bucket.
 	put(ctx context.Context, key string, value []byte) error
 	deleteKey(ctx context.Context, key string) error
@@ -122,6 +127,23 @@ func (q *jsIO) subjectOf(ctx context.Context, seq uint64) (string, error) {
 }
 
 func (q *jsIO) deleteMsg(ctx context.Context, seq uint64) error { return q.stream.DeleteMsg(ctx, seq) }
+
+func (q *jsIO) purge(ctx context.Context, b Block) error {
+	return q.stream.Purge(ctx, jetstream.WithPurgeSubject(q.run.blockSubject(b)))
+}
+
+// revision is the last sequence of the bucket's stream.
+func (q *jsIO) revision(ctx context.Context) (uint64, error) {
+	st, err := q.kv.Status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	bs, ok := st.(*jetstream.KeyValueBucketStatus)
+	if !ok {
+		return 0, fmt.Errorf("bucket %s: no stream state", q.run.Bucket)
+	}
+	return bs.StreamInfo().State.LastSeq, nil
+}
 
 func (q *jsIO) put(ctx context.Context, key string, value []byte) error {
 	_, err := q.kv.Put(ctx, key, value)

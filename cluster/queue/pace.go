@@ -22,12 +22,10 @@ const (
 	waitRepeat    = 30 * time.Second
 )
 
-// settleAfter is how long after a ban, or a vote that does not count, the
-// coordinator looks again at what blocks lack: the copy a vote came on is
-// acknowledged right after the vote is stored, so at the first look it may
-// still count as queued (and the block as short of nothing); a worker
-// with --exit-when-idle would leave before the next check.
-const settleAfter = time.Second
+// quietFor is how long the run may decide no block before the coordinator
+// says what it waits for; it says so again every waitRepeat while none is
+// decided.
+const quietFor = 30 * time.Second
 
 // checkEvery is the period of the coordinator's checks for a consumer with
 // ack wait ackWait: often enough to see a stall within a few ack waits,
@@ -38,32 +36,52 @@ func checkEvery(ackWait time.Duration) time.Duration {
 
 // pacer makes the coordinator's timed decisions, check after check.
 type pacer struct {
-	start    time.Time // of the coordinator
-	stalls   int       // checks in a row that found the consumer idle
-	probed   int       // units decided at the last check
-	silent   int       // store probes in a row with no answer
-	waitSaid time.Time // when the run last said it waits for voters
+	start     time.Time // of the coordinator
+	stalls    int       // checks in a row that found the consumer idle
+	probed    int       // units decided at the last check
+	silent    int       // store probes in a row with no answer
+	waitSaid  time.Time // when the run last said it waits for voters
+	decided   int       // units decided when last seen to change
+	decidedAt time.Time // when that was (the start, at first)
+	quietSaid time.Time // when the run last said what it waits for
+	nextLook  time.Time // the first check that looks at what blocks lack
 }
 
-// publish decides whether a check publishes missing block messages: after
-// a ban (dirty) whose blocks the loop could not publish at once, or when
-// the consumer had
-// nothing pending or in flight at two checks in a row (stalled: a block
-// still short of results then lost one, to a server crash between storing
-// and acknowledging, and a message still in the stream used up its
-// deliveries while no coordinator listened, and is set aside). idle is
-// false when the server did not say.
-func (p *pacer) publish(idle, dirty bool) (publish, stalled bool) {
-	if idle {
-		p.stalls++
-	} else {
+// lookShare bounds the share of the coordinator's time its checks spend
+// looking at what each block lacks (reconcile): after a look that took d,
+// the next check that looks comes d/lookShare later at the soonest. A
+// small run's look takes milliseconds, and every check looks; one of
+// N = 28 reads the subjects of 877,877 blocks.
+const lookShare = 0.01
+
+// look decides whether the check at now looks at what each block lacks:
+// stalled (the consumer idle at two checks in a row), or as often as
+// lookShare allows.
+func (p *pacer) look(now time.Time, stalled bool) bool {
+	return stalled || !now.Before(p.nextLook)
+}
+
+// looked records that a look lasted from start to end.
+func (p *pacer) looked(start, end time.Time) {
+	p.nextLook = end.Add(time.Duration(float64(end.Sub(start)) / lookShare))
+}
+
+// stalled records whether the consumer had nothing pending or in flight
+// at a check (idle; false when the server did not say), and reports
+// whether that was so at two checks in a row, when a check sets aside the
+// blocks that still lack results and whose messages are in the stream
+// (they used up their deliveries; see reconcile).
+func (p *pacer) stalled(idle bool) bool {
+	if !idle {
 		p.stalls = 0
+		return false
 	}
-	stalled = p.stalls >= 2
-	if stalled {
-		p.stalls = 0
+	p.stalls++
+	if p.stalls < 2 {
+		return false
 	}
-	return stalled || dirty, stalled
+	p.stalls = 0
+	return true
 }
 
 // probe decides whether a check probes the store: when nothing was decided
@@ -107,6 +125,22 @@ func (p *pacer) sayWait(now time.Time, short bool) bool {
 	}
 	p.waitSaid = now
 	return true
+}
+
+// sayQuiet decides whether the check at now, with decided units decided,
+// says what the run waits for: when no block was decided (nor undecided)
+// for quietFor, and again every waitRepeat while that lasts. since is how
+// long it lasted.
+func (p *pacer) sayQuiet(now time.Time, decided int) (say bool, since time.Duration) {
+	if decided != p.decided {
+		p.decided, p.decidedAt, p.quietSaid = decided, now, time.Time{}
+	}
+	since = now.Sub(p.decidedAt)
+	if since < quietFor || now.Sub(p.quietSaid) < waitRepeat {
+		return false, since
+	}
+	p.quietSaid = now
+	return true, since
 }
 
 // Timing of the worker's loops.

@@ -188,8 +188,9 @@ func TestProcessWorkerKilled(t *testing.T) {
 // non-zero unit total raised by 8, which no single-result check can see)
 // beside honest ones, and checks that each defence catches them: the
 // coordinator's spot checks and a quorum each ban the liar, discard its
-// results and still print the exact count; with both defences off, the
-// published table refuses the wrong total.
+// results and still print the exact count, and the honest workers leave
+// the empty queue; with both defences off, the published table refuses
+// the wrong total.
 func TestProcessRogueWorkers(t *testing.T) {
 	const n = 12
 	tests := []struct {
@@ -225,8 +226,9 @@ func TestProcessRogueWorkers(t *testing.T) {
 				// checks must meet its work.
 				coord.WaitMatch(t, "ALARM: a worker is banned.* worker=R ")
 			}
+			var honest []*testkit.Proc
 			for _, name := range tt.honest {
-				testkit.StartFaulty(t, "worker "+name, nil, "worker", "--nats", url, "--nats-nkey", seeds[name], "--workers", "1", "--name", name, "--exit-when-idle", "2s")
+				honest = append(honest, testkit.StartFaulty(t, "worker "+name, nil, "worker", "--nats", url, "--nats-nkey", seeds[name], "--workers", "1", "--name", name, "--exit-when-idle", "2s"))
 			}
 			if code := coord.Wait(t); code != tt.code {
 				t.Fatalf("coordinator exit %d, want %d; stdout %q", code, tt.code, coord.Stdout.String())
@@ -247,6 +249,14 @@ func TestProcessRogueWorkers(t *testing.T) {
 			}
 			if code := rogue.Wait(t); code != 1 || !strings.Contains(rogue.Stderr.String(), "banned this worker") {
 				t.Errorf("rogue worker: exit %d, stderr %s", code, rogue.Stderr.String())
+			}
+			// The coordinator removed the copies nobody needs any more:
+			// the honest workers find the queue empty and leave (a spare
+			// copy used to go round between them for ever).
+			for _, h := range honest {
+				if code := h.Wait(t); code != 0 {
+					t.Errorf("%s: exit %d, stderr %s", h.Name, code, h.Stderr.String())
+				}
 			}
 		})
 	}

@@ -229,6 +229,71 @@ func TestStoreVote(t *testing.T) {
 	}
 }
 
+// TestDeclinedCopyGoesRound: a worker queues a copy it declined again,
+// and acknowledges the one it held; unless the coordinator removed the
+// held copy meanwhile (its block decided): then the copy stays gone (it
+// used to come back, and went round for ever among the workers that had
+// counted its block, none of them ever idle). When a later copy of the
+// block is the last message, the held copy's state is unknown, and it
+// goes round.
+func TestDeclinedCopyGoesRound(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	for _, tc := range []struct {
+		name   string
+		copies int  // of the block in the stream; the worker holds the first
+		remove bool // the coordinator removes the block's copies
+		want   int  // copies in the stream in the end
+	}{
+		{"held", 1, false, 1},
+		{"removed", 1, true, 0},
+		{"a later copy", 2, false, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, url := startServer(t, t.TempDir())
+			c := openRun(ctx, t, url, 8, CoordinatorOptions{BlockSize: 16})
+			b := c.run.block(0)
+			id := 0
+			next := func(Block) string { id++; return fmt.Sprint("copy-", id) }
+			if err := c.io.publish(ctx, slices.Repeat([]Block{b}, tc.copies), next); err != nil {
+				t.Fatal(err)
+			}
+			batch, err := c.cons.Fetch(1, jetstream.FetchMaxWait(testkit.WaitLimit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg := testkit.Receive(t, "the block's first copy", batch.Messages())
+			if tc.remove {
+				if err := c.io.purge(ctx, b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w := &worker{js: c.js, o: WorkerOptions{Log: slog.New(slog.DiscardHandler)}}
+			w.publishCopy(msg, next(b))
+			queued := func() int {
+				q, err := c.io.queued(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return q[0]
+			}
+			if tc.want == 0 {
+				// The copy would have been queued before publishCopy returned.
+				if n := queued(); n != 0 {
+					t.Fatalf("%d copies in the stream, want none", n)
+				}
+				return
+			}
+			testkit.WaitFor(t, fmt.Sprintf("%d copies of the block", tc.want), func() bool { return queued() == tc.want })
+			last, err := c.stream.GetLastMsgForSubject(ctx, c.run.blockSubject(b))
+			meta, _ := msg.Metadata()
+			if err != nil || last.Sequence <= meta.Sequence.Stream+uint64(tc.copies-1) {
+				t.Errorf("the last copy is %+v (%v), want a new one", last, err)
+			}
+		})
+	}
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1

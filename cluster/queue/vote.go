@@ -28,7 +28,12 @@ type vote struct {
 	Worker    string             `json:"worker"`
 	Voter     string             `json:"voter,omitempty"`
 	Delivered uint64             `json:"delivered"` // delivery attempt that produced it (1 = first)
-	At        time.Time          `json:"at"`
+	// Seq is the stream sequence of the block message the vote was counted
+	// from: when the vote does not count, the coordinator removes that
+	// message if it is still there, so that the copy it spent is known to
+	// be gone (0 in votes of older workers).
+	Seq uint64    `json:"seq,omitempty"`
+	At  time.Time `json:"at"`
 }
 
 func (v vote) block() Block { return Block{v.First, v.Last} }
