@@ -40,17 +40,9 @@ type book struct {
 	starving bool              // fewer eligible voters than Replicas: the coordinator counts the rest
 
 	// Filled by the methods, drained by the coordinator.
-	recounts []int       // blocks to count again, in order
-	bans     []ban       // voters banned since the last drain
-	notes    []note      // what happened, for the log
-	spent    []spentCopy // the copies the votes that bans discarded were counted from
-}
-
-// spentCopy is the block message (stream sequence seq) of block k that a
-// vote which does not count was counted from: a copy the block lost.
-type spentCopy struct {
-	k   int
-	seq uint64
+	recounts []int  // blocks to count again, in order
+	bans     []ban  // voters banned since the last drain
+	notes    []note // what happened, for the log
 }
 
 // ballot is the state of one block.
@@ -257,13 +249,10 @@ func (b *book) ban(by, label, reason string) {
 	var affected []int
 	for k := range b.ballots {
 		bl := &b.ballots[k]
-		for other, v := range bl.votes {
+		for other := range bl.votes {
 			if other == by || voter == sharedVoter && b.voterOf(other) == sharedVoter {
 				delete(bl.votes, other)
 				affected = append(affected, k)
-				if v.Seq != 0 {
-					b.spent = append(b.spent, spentCopy{k, v.Seq})
-				}
 			}
 		}
 	}

@@ -78,34 +78,43 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 		}
 	}
 	delete(c.failed, k)
+	if live {
+		c.use(key, k, v)
+	}
 	if !c.book.counts(v.by()) {
 		// A copy of the block went on a vote that does not count (a
 		// banned worker's, stored before it learnt of its ban): its
 		// block may lack a copy now.
-		c.spend(key, k, v)
+		c.dirty = true
 		return
 	}
 	if c.checker != nil {
 		c.checking[k]++
-		c.checker.add(estimateCheck{k: k, key: key, v: v})
+		c.checker.add(estimateCheck{k: k, v: v})
 		return
 	}
 	c.book.add(k, v)
 }
 
-// spend records that vote v for block k, stored under key, does not
-// count: the copy it was counted from is spent, and the next reconcile,
-// at once, removes it from the stream if its acknowledgement is not in
-// yet, and publishes the copy the block lacks. Each key spends one copy
-// at most: a banned voter that stores its vote again and again must not
-// remove every new copy of a block.
-func (c *coordinator) spend(key string, k int, v vote) {
-	c.dirty = true
-	if v.Seq == 0 || c.spentKeys[key] {
+// usedCopy is the block message (stream sequence seq) of block k that a
+// vote was counted from.
+type usedCopy struct {
+	k   int
+	seq uint64
+}
+
+// use records that vote v for block k, stored under key, was counted from
+// the message it names: a worker stores its vote before it acknowledges
+// the message, so the next reconcile removes that message if it is still
+// there, lest it count both the vote and the copy. Each key names one
+// message at most: a banned voter that stores its vote again and again
+// must not remove every new copy of a block.
+func (c *coordinator) use(key string, k int, v vote) {
+	if v.Seq == 0 || c.usedKeys[key] {
 		return
 	}
-	c.spentKeys[key] = true
-	c.spent = append(c.spent, spentCopy{k, v.Seq})
+	c.usedKeys[key] = true
+	c.used = append(c.used, usedCopy{k, v.Seq})
 }
 
 // applyAlarm bans the voter that raised an alarm about itself: two

@@ -236,13 +236,13 @@ type coordinator struct {
 	nodes     count.Uint128 // of the results that arrived live
 	failed    map[int]failure
 	recounter *recounter
-	checker   *checker    // the estimate checks of votes; nil without UnitProbes
-	checking  map[int]int // votes under an estimate check, by block
-	dirty     bool        // a ban, or a vote that does not count, since the last reconcile
-	applied   uint64      // the highest bucket revision taken in
-	queued    map[int]int // block messages in the stream at the last reconcile, by block
-	spent     []spentCopy // copies spent on votes that do not count, not yet removed
-	spentKeys map[string]bool
+	checker   *checker        // the estimate checks of votes; nil without UnitProbes
+	checking  map[int]int     // votes under an estimate check, by block
+	dirty     bool            // a ban, or a vote that does not count, since the last reconcile
+	applied   uint64          // the highest bucket revision taken in
+	queued    map[int]int     // block messages in the stream at the last reconcile, by block
+	used      []usedCopy      // copies that votes taken in were counted from, maybe still in the stream
+	usedKeys  map[string]bool // the votes' keys
 
 	seen map[string]seen // workers at work, by voter and label (presence records)
 }
@@ -257,7 +257,7 @@ type seen struct {
 // in), before its run is opened.
 func newCoordinator(o CoordinatorOptions) *coordinator {
 	now := time.Now()
-	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, spentKeys: map[string]bool{}, seen: map[string]seen{}}
+	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}}
 }
 
 // open creates or finds the run's stream, bucket and consumer and starts
@@ -475,8 +475,8 @@ func (c *coordinator) loop(ctx context.Context) error {
 		}
 		c.act(ctx)
 		if c.dirty {
-			// A ban's blocks, and a block whose copy a vote that does not
-			// count spent, need results again: publish them now, while
+			// A ban's blocks, and a block whose copy went on a vote that
+			// does not count, need results again: publish them now, while
 			// workers are still there (one with --exit-when-idle leaves a
 			// queue that stays empty). A failure leaves it to a check.
 			if err := c.reconcile(ctx, false, false); err != nil {
@@ -649,8 +649,6 @@ func (c *coordinator) waitsFor(k int) string {
 // act carries out what the book asked for: recounts, bans, log lines.
 func (c *coordinator) act(ctx context.Context) {
 	recounts, bans, notes := c.book.drain()
-	c.spent = append(c.spent, c.book.spent...)
-	c.book.spent = nil
 	for _, n := range notes {
 		c.o.Log.Log(ctx, n.level, n.msg, n.args...)
 	}

@@ -79,10 +79,10 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 }
 
 // decline hands a block copy this worker may not count to another worker:
-// after declineWait it queues a fresh copy and acknowledges this one, so
-// that declines do not use up the message's deliveries. Until then the
-// copy is held, and the slot goes on with other work. A worker that stops
-// queues its held copies at once.
+// after declineWait (spread, in Work) it queues a fresh copy and
+// acknowledges this one, so that declines do not use up the message's
+// deliveries (handBack). Until then the copy is held, and the slot goes on
+// with other work. A worker that stops queues its held copies at once.
 func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	w.mu.Lock()
 	times := w.declined[msg.Subject()]
@@ -90,14 +90,39 @@ func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	w.rep.Declined++
 	w.mu.Unlock()
 	delay := declineWait(times, h.ackWait)
+	if w.spread != nil {
+		delay = w.spread(delay)
+	}
 	id := fmt.Sprintf("%s.declined.%s.%d", msg.Subject(), workerID(w.token), time.Now().UnixNano())
 	w.held.Go(func() {
 		select {
 		case <-ctx.Done():
+			w.requeue(msg, id)
 		case <-time.After(delay):
+			w.handBack(ctx, msg, id)
 		}
-		w.requeue(msg, id)
 	})
+}
+
+// handBack queues a declined copy again (requeue). When this worker's
+// slots have run out of work, it does so while none of them asks for a
+// block, and keeps them from asking for handOff after: the server gives a
+// message to the request that has waited longest, and a slot that asked
+// again at once would get the copy back before the worker that needs it
+// (two workers that each held a copy the other needed, at the same pace,
+// passed them round like that for a minute, each to itself).
+func (w *worker) handBack(ctx context.Context, msg jetstream.Msg, id string) {
+	_ = msg.InProgress() // the slots' fetches may take a while to end
+	if !w.gate.beginHandBack() {
+		w.requeue(msg, id)
+		return
+	}
+	defer w.gate.endHandBack()
+	w.requeue(msg, id)
+	select {
+	case <-ctx.Done():
+	case <-time.After(handOff):
+	}
 }
 
 // publishCopy queues a copy of msg under message id, and acknowledges msg;

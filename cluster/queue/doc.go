@@ -41,10 +41,12 @@
 // what each block lacks with the block messages in the stream: it
 // publishes the copies a block lacks, and removes the copies of decided
 // blocks, which the workers that counted them would decline and queue
-// again for ever. A vote that does not count (a banned worker's) names
-// the message it was counted from, which is removed before the next
-// copies are published, so that none is taken for queued. When no block
-// is decided for 30 s, the coordinator says what the run waits for.
+// again for ever. A vote names the message it was counted from, which
+// the coordinator removes if it is still there (the worker acknowledges
+// it after storing the vote) before it reads the stream: no copy counts
+// twice, as a message and as a vote, and a banned worker's vote, which
+// does not count, leaves its block short of a copy at once. When no
+// block is decided for 30 s, the coordinator says what the run waits for.
 //
 // Bucket keys: vote.<first>.<worker> holds a worker's result for a block,
 // failed.<first> a failure, alarm.<first>.<nonce> two different results of

@@ -28,6 +28,9 @@ type queueIO interface {
 	lastSeq(ctx context.Context, b Block) (uint64, error)
 	// subjectOf returns the subject of the message with stream sequence seq.
 	subjectOf(ctx context.Context, seq uint64) (string, error)
+	// firstSeq returns the stream sequence of the stream's oldest
+	// message: every message below it is gone.
+	firstSeq(ctx context.Context) (uint64, error)
 	// deleteMsg removes the message with stream sequence seq.
 	deleteMsg(ctx context.Context, seq uint64) error
 	// purge removes every message of block b, queued or being worked on.
@@ -124,6 +127,14 @@ func (q *jsIO) subjectOf(ctx context.Context, seq uint64) (string, error) {
 		return "", err
 	}
 	return m.Subject, nil
+}
+
+func (q *jsIO) firstSeq(ctx context.Context) (uint64, error) {
+	info, err := q.stream.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.FirstSeq, nil
 }
 
 func (q *jsIO) deleteMsg(ctx context.Context, seq uint64) error { return q.stream.DeleteMsg(ctx, seq) }

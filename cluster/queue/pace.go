@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"math/rand/v2"
 	"sync"
 	"time"
 )
@@ -151,6 +152,7 @@ const (
 	declineFirst = 50 * time.Millisecond  // a declined copy rests this long, doubling each time the worker declines the same block again
 	declineMax   = 2 * time.Second        // up to this
 	failDelay    = 2 * time.Second        // before a failed block is offered again
+	handOff      = 2 * discoverIdle       // a worker's slots ask for no block this long after it queued a declined copy again
 	storeRetry   = 500 * time.Millisecond // between attempts to store a result
 )
 
@@ -166,6 +168,12 @@ const (
 func declineWait(times int, ackWait time.Duration) time.Duration {
 	return min(declineFirst<<min(times, 20), declineMax, max(ackWait/3, declineFirst))
 }
+
+// spreadRest draws the rest of a declined copy between half of d and d:
+// two workers that each hold a copy the other needs, declined at the same
+// pace, would otherwise hand them back at the same moments for ever, each
+// while the other's slots ask for no block (handOff).
+func spreadRest(d time.Duration) time.Duration { return d/2 + rand.N(d/2+1) }
 
 // idleClock tells when a worker with IdleExit has been idle long enough:
 // the queue must have said it holds no work, and time the server could

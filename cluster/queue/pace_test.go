@@ -32,15 +32,16 @@ type memIO struct {
 	mu        sync.Mutex
 	start     time.Time
 	run       Run
-	idle      bool           // the consumer has nothing pending or in flight
-	queuedMsg map[int]int    // messages in the stream, by block
-	seqs      map[uint64]int // of those, the ones a test named by sequence: their blocks
-	rev       uint64         // the bucket's last revision
-	full      bool           // every write fails for lack of room
-	silent    bool           // and every write gets no answer (a full disk)
-	published []event        // one per publish call: the blocks' first units
-	puts      []event        // one per key written
-	removed   []event        // one per message deleted or block purged
+	idle      bool            // the consumer has nothing pending or in flight
+	queuedMsg map[int]int     // messages in the stream, by block
+	seqs      map[uint64]int  // of those, the ones a test named by sequence: their blocks
+	ackOnLook map[uint64]bool // of those, the ones acknowledged as the coordinator looks them up
+	rev       uint64          // the bucket's last revision
+	full      bool            // every write fails for lack of room
+	silent    bool            // and every write gets no answer (a full disk)
+	published []event         // one per publish call: the blocks' first units
+	puts      []event         // one per key written
+	removed   []event         // one per message deleted or block purged
 }
 
 // event is something the loop did, at a time since the start.
@@ -99,11 +100,18 @@ func (m *memIO) subjectOf(_ context.Context, seq uint64) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	k, ok := m.seqs[seq]
+	if ok && m.ackOnLook[seq] {
+		delete(m.seqs, seq)
+		m.queuedMsg[k]--
+		ok = false
+	}
 	if !ok {
 		return "", jetstream.ErrMsgNotFound
 	}
 	return m.run.blockSubject(m.run.block(k)), nil
 }
+
+func (m *memIO) firstSeq(context.Context) (uint64, error) { return 0, nil }
 
 func (m *memIO) deleteMsg(_ context.Context, seq uint64) error {
 	m.mu.Lock()
@@ -256,7 +264,7 @@ func startFakeRun(t *testing.T, o CoordinatorOptions, idle bool, queued map[int]
 	if queued == nil {
 		queued = map[int]int{}
 	}
-	mem := &memIO{start: now, run: c.run, idle: idle, queuedMsg: queued, seqs: map[uint64]int{}}
+	mem := &memIO{start: now, run: c.run, idle: idle, queuedMsg: queued, seqs: map[uint64]int{}, ackOnLook: map[uint64]bool{}}
 	c.io = mem
 	feed := make(chan jetstream.KeyValueEntry)
 	c.updates, c.adv = feed, make(chan *nats.Msg)
@@ -280,6 +288,18 @@ func presenceOf(t *testing.T, id Identity, label string) entry {
 		t.Fatal(err)
 	}
 	return entry{key: presenceKey(id.token(label)), value: v}
+}
+
+// expect checks what the loop published (the blocks' first units) and
+// removed from the stream, and when.
+func (r *fakeRun) expect(t *testing.T, published, removed []event) {
+	t.Helper()
+	if got := r.mem.events(&r.mem.published); !slices.Equal(got, published) {
+		t.Errorf("published %v, want %v", got, published)
+	}
+	if got := r.mem.events(&r.mem.removed); !slices.Equal(got, removed) {
+		t.Errorf("removed %v, want %v", got, removed)
+	}
 }
 
 // keepPresent feeds the presence records of workers (identities by
@@ -357,12 +377,13 @@ func banOf(t *testing.T, id Identity, label string) entry {
 // TestCoordinatorRepublishes: the coordinator publishes the copies a
 // block lacks at once after a ban, and at once after a vote that does not
 // count, whose copy it first removes from the stream, since its
-// acknowledgement may not be in yet (here it never comes: the coordinator
-// used to look again a second later, find the copy still queued, and
-// publish nothing); when the consumer has had nothing pending or in flight
-// at two checks in a row, it sets aside the blocks whose messages are
-// still there, which used up their deliveries (checks every second with
-// an ack wait of 1 s).
+// acknowledgement may not be in yet (for block 1 it never comes: the
+// coordinator used to look again a second later, find the copy still
+// queued, and publish nothing; for block 2 it comes in as the coordinator
+// looks the copy up);
+// when the consumer has had nothing pending or in flight at two checks in
+// a row, it sets aside the blocks whose messages are still there, which
+// used up their deliveries (checks every second with an ack wait of 1 s).
 func TestCoordinatorRepublishes(t *testing.T) {
 	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
 	r := newIdentity(t)
@@ -372,7 +393,7 @@ func TestCoordinatorRepublishes(t *testing.T) {
 		// busy. r is one of two voters: the other can still count once r
 		// is banned.
 		run := startFakeRun(t, CoordinatorOptions{AckWait: time.Second, Voters: []string{r.Public(), newIdentity(t).Public()}}, false, map[int]int{1: 1, 2: 1, 3: 1, 4: 1})
-		run.mem.set(func(m *memIO) { m.seqs[101] = 1 }) // block 1's message
+		run.mem.set(func(m *memIO) { m.seqs[101], m.seqs[102], m.ackOnLook[102] = 1, 2, true }) // blocks 1 and 2's messages
 		run.feed <- signedVoteOf(t, run.c.run, all, 0, r, "r", 100)
 		at(start, 3500*time.Millisecond)
 		run.feed <- banOf(t, r, "r")
@@ -380,6 +401,8 @@ func TestCoordinatorRepublishes(t *testing.T) {
 		// before r learnt of its ban.
 		at(start, 5200*time.Millisecond)
 		run.feed <- signedVoteOf(t, run.c.run, all, 1, r, "r", 101)
+		at(start, 5400*time.Millisecond)
+		run.feed <- signedVoteOf(t, run.c.run, all, 2, r, "r", 102)
 		// Now the consumer goes idle: the second idle check sets aside
 		// every block whose message is still in the stream.
 		at(start, 6500*time.Millisecond)
@@ -388,17 +411,11 @@ func TestCoordinatorRepublishes(t *testing.T) {
 		if err := run.stop(); err == nil || !strings.Contains(err.Error(), "5 block(s) failed 5 times and were set aside: units 0-77") {
 			t.Fatalf("loop: %v, want every block set aside", err)
 		}
-		// Block 0 at the ban (its copy had gone on r's vote); block 1 at
-		// r's vote that no longer counts, once its copy is removed.
-		want := []event{{3500 * time.Millisecond, "0"}, {5200 * time.Millisecond, "16"}}
-		if got := run.mem.events(&run.mem.published); !slices.Equal(got, want) {
-			t.Errorf("published %v, want %v", got, want)
-		}
-		want = []event{{5200 * time.Millisecond, "seq 101"}}
-		if got := run.mem.events(&run.mem.removed); !slices.Equal(got, want) {
-			t.Errorf("removed %v, want %v", got, want)
-		}
-		want = []event{{3500 * time.Millisecond, bannedKey(r.Public())}, {8 * time.Second, "failed.0"}, {8 * time.Second, "failed.16"},
+		// Block 0 at the ban (its copy had gone on r's vote); blocks 1 and
+		// 2 at r's votes that no longer count, once their copies are gone.
+		run.expect(t, []event{{3500 * time.Millisecond, "0"}, {5200 * time.Millisecond, "16"}, {5400 * time.Millisecond, "32"}},
+			[]event{{5200 * time.Millisecond, "seq 101"}})
+		want := []event{{3500 * time.Millisecond, bannedKey(r.Public())}, {8 * time.Second, "failed.0"}, {8 * time.Second, "failed.16"},
 			{8 * time.Second, "failed.32"}, {8 * time.Second, "failed.48"}, {8 * time.Second, "failed.64"}}
 		got := slices.DeleteFunc(run.mem.events(&run.mem.puts), func(e event) bool { return e.what == "probe.coordinator" })
 		slices.SortStableFunc(got, func(a, b event) int { return int(a.at - b.at) })
@@ -445,17 +462,39 @@ func TestCoordinatorNoStallWhileBusy(t *testing.T) {
 		if err := run.stop(); !errors.Is(err, context.Canceled) {
 			t.Fatalf("loop: %v", err)
 		}
-		want := []event{{3 * time.Second, "16"}, {25 * time.Second, "32"}}
-		if got := run.mem.events(&run.mem.published); !slices.Equal(got, want) {
-			t.Errorf("published %v, want %v", got, want)
-		}
-		want = []event{{2 * time.Second, "block 0"}, {3 * time.Second, "seq 201"}}
-		if got := run.mem.events(&run.mem.removed); !slices.Equal(got, want) {
-			t.Errorf("removed %v, want %v", got, want)
-		}
+		run.expect(t, []event{{3 * time.Second, "16"}, {25 * time.Second, "32"}}, []event{{2 * time.Second, "block 0"}, {3 * time.Second, "seq 201"}})
 		if got := run.log.lines("waiting:"); len(got) > 0 {
 			t.Errorf("the coordinator said it waits for voters: %v", got)
 		}
+	})
+}
+
+// TestCoordinatorCountsNoCopyTwice: a worker stores its vote, then
+// acknowledges the copy it counted; in between, the coordinator removes
+// that copy from the stream, lest it count both the vote and the copy and
+// publish nothing when the block lacks one. Here a counted block 1 (its
+// acknowledgement never comes), and r, banned at 2 s, stored its vote for
+// it at 3 s, counted from the other copy: the block lacks a copy. It used
+// to count a's copy as queued, and to wait.
+func TestCoordinatorCountsNoCopyTwice(t *testing.T) {
+	all := testkit.AllUnits(t, 8, count.Units, count.CountUnit)
+	a, b, r := newIdentity(t), newIdentity(t), newIdentity(t)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		run := startFakeRun(t, CoordinatorOptions{Replicas: 2, Voters: []string{a.Public(), b.Public(), r.Public()}}, false,
+			map[int]int{0: 2, 1: 2, 2: 2, 3: 2, 4: 2})
+		run.mem.set(func(m *memIO) { m.seqs[301], m.seqs[302] = 1, 1 })
+		at(start, time.Second)
+		run.feed <- signedVoteOf(t, run.c.run, all, 1, a, "a", 302)
+		at(start, 2*time.Second)
+		run.feed <- banOf(t, r, "r")
+		at(start, 3*time.Second)
+		run.feed <- signedVoteOf(t, run.c.run, all, 1, r, "r", 301)
+		at(start, 12*time.Second)
+		if err := run.stop(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("loop: %v", err)
+		}
+		run.expect(t, []event{{3 * time.Second, "16"}}, []event{{2 * time.Second, "seq 302"}, {3 * time.Second, "seq 301"}})
 	})
 }
 
@@ -613,7 +652,8 @@ type fakeMsg struct {
 	subject string
 }
 
-func (m fakeMsg) Subject() string { return m.subject }
+func (m fakeMsg) Subject() string   { return m.subject }
+func (m fakeMsg) InProgress() error { return nil }
 
 // TestDeclinedCopiesBackOff: a copy the worker declines again and again
 // rests 50 ms, then twice as long each time, up to a third of the ack
@@ -638,6 +678,7 @@ func TestDeclinedCopiesBackOff(t *testing.T) {
 					t0 := time.Now()
 					w.decline(context.Background(), h, fakeMsg{subject: "nqueens.x.block.0"})
 					got = append(got, (<-requeued).Sub(t0)/time.Millisecond)
+					w.held.Wait() // the hand-off
 				}
 				if !slices.Equal(got, tc.rests) {
 					t.Errorf("rests %v ms, want %v", got, tc.rests)
@@ -654,6 +695,70 @@ func TestDeclinedCopiesBackOff(t *testing.T) {
 			})
 		})
 	}
+}
+
+// fakeConsumer is a run's consumer with no message for anyone: each
+// fetch waits its fetchWait, and is recorded.
+type fakeConsumer struct {
+	jetstream.Consumer
+	start   time.Time
+	mu      sync.Mutex
+	fetches []event // "start-end", in ms since start
+}
+
+func (c *fakeConsumer) Fetch(int, ...jetstream.FetchOpt) (jetstream.MessageBatch, error) {
+	begin := time.Since(c.start)
+	msgs := make(chan jetstream.Msg)
+	go func() {
+		time.Sleep(fetchWait)
+		c.mu.Lock()
+		c.fetches = append(c.fetches, event{begin, fmt.Sprint(begin.Milliseconds(), "-", time.Since(c.start).Milliseconds())})
+		c.mu.Unlock()
+		close(msgs)
+	}()
+	return emptyBatch{msgs}, nil
+}
+
+type emptyBatch struct{ msgs chan jetstream.Msg }
+
+func (b emptyBatch) Messages() <-chan jetstream.Msg { return b.msgs }
+func (b emptyBatch) Error() error                   { return nil }
+
+// TestHandBack: a worker whose slot has run out of work queues a declined
+// copy again only once the slot's fetch has ended, and the slot asks for
+// no block for handOff (500 ms) after, so that the copy goes to another
+// worker's waiting request, not back to it (the slot fetches for 1 s, and
+// rests 250 ms after a fetch that brought nothing). Before, the copy was
+// queued at the end of its rest, into the slot's own waiting request.
+func TestHandBack(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		cons := &fakeConsumer{start: start}
+		requeued := make(chan time.Duration, 1)
+		w := &worker{declined: map[string]int{}, idle: &idleClock{}, requeue: func(jetstream.Msg, string) { requeued <- time.Since(start) },
+			runs: map[string]*runHandle{"s": {cons: cons, active: true, ackWait: time.Minute}}}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { w.slot(ctx); close(done) }()
+		at(start, 1300*time.Millisecond)                                   // the first fetch brought nothing
+		w.decline(ctx, w.runs["s"], fakeMsg{subject: "nqueens.x.block.0"}) // rests 50 ms
+		if got := <-requeued; got != 2250*time.Millisecond {
+			t.Errorf("queued again at %s, want 2.25s (the end of the slot's fetch)", got)
+		}
+		at(start, 4*time.Second)
+		cancel()
+		<-done
+		w.held.Wait()
+		cons.mu.Lock()
+		defer cons.mu.Unlock()
+		var got []string
+		for _, f := range cons.fetches {
+			got = append(got, f.what)
+		}
+		if want := []string{"0-1000", "1250-2250", "2750-3750"}; !slices.Equal(got[:min(3, len(got))], want) {
+			t.Errorf("fetches %v ms, want %v first", got, want)
+		}
+	})
 }
 
 // TestIdleExitOnTheFakeClock: a worker with IdleExit 3 s leaves at the

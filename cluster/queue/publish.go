@@ -15,27 +15,16 @@ import (
 // the messages queued or being worked on and the votes under an estimate
 // check, and removes the messages of decided blocks (nobody needs them,
 // and the workers that counted such a block would pass them round for
-// ever, never idle). Two things would make the messages in the stream
-// differ from what the book counts on: a copy spent on a vote that does
-// not count, whose acknowledgement is not in yet, would count as queued
-// (c.spent: removed first); and a vote stored before its copy was
-// acknowledged, but not yet in the book, would be missed, and its block
-// get a copy too many (catchUp: the book takes in the bucket as it was
-// once the stream was read). It runs at the start (first), at every
-// check, and at once after a ban or a vote that does not count (dirty).
+// ever, never idle). The stream and the book are read so that they agree
+// (queuedNow). It runs at the start (first), at the checks, and at once
+// after a ban or a vote that does not count (dirty).
 // stalled says the consumer had nothing pending or in flight at two
 // checks in a row: a block still short of results then lost one, to a
 // server crash between storing and acknowledging, or a message still in
 // the stream used up its deliveries while no coordinator listened, and
 // is set aside.
 func (c *coordinator) reconcile(ctx context.Context, first, stalled bool) error {
-	queued, err := c.io.queued(ctx)
-	if err == nil {
-		err = c.catchUp(ctx)
-		if err != nil && first && ctx.Err() == nil {
-			err = nil // at worst a copy too many, removed once its block is decided
-		}
-	}
+	queued, err := c.queuedNow(ctx, first)
 	if err != nil {
 		if first {
 			return err
@@ -43,7 +32,6 @@ func (c *coordinator) reconcile(ctx context.Context, first, stalled bool) error 
 		return nil // the next check tries again
 	}
 	c.dirty = false
-	c.removeSpent(ctx, queued)
 	c.queued = queued
 	var todo []Block
 	for k := range c.run.blocks() {
@@ -95,8 +83,29 @@ func (c *coordinator) reconcile(ctx context.Context, first, stalled bool) error 
 	return nil
 }
 
+// queuedNow returns the block messages in the stream, by block, read so
+// that the book can be compared with them: no copy counts twice, as a
+// message and as the vote it went on, and none is missed but for a
+// moment. A worker stores its vote, then acknowledges the message it
+// counted. So the book first takes in the bucket as it is (catchUp: a
+// message acknowledged has its vote there), then the messages that the
+// votes in the book were counted from are removed where they are still
+// there (removeUsed: their acknowledgements not in yet; a banned worker's
+// vote spends a copy that way), and only then is the stream read. A vote
+// stored after the bucket was read, whose message was acknowledged before
+// the stream was, counts as neither: a copy too many at worst, removed
+// once its block is decided. first: a watcher that lags is no error
+// (likewise).
+func (c *coordinator) queuedNow(ctx context.Context, first bool) (map[int]int, error) {
+	if err := c.catchUp(ctx); err != nil && !(first && ctx.Err() == nil) {
+		return nil, err
+	}
+	c.removeUsed(ctx)
+	return c.io.queued(ctx)
+}
+
 // catchUpWait bounds how long reconcile waits for the bucket's watcher to
-// bring the entries stored before the stream was read.
+// bring the entries stored before it looked.
 const catchUpWait = 5 * time.Second
 
 // errLagging is catchUp's error when the watcher did not bring the bucket's
@@ -104,9 +113,7 @@ const catchUpWait = 5 * time.Second
 var errLagging = errors.New("the bucket's watcher lags behind the bucket")
 
 // catchUp takes in the bucket's entries (and acts on them) until the book
-// holds every one stored before the call: a worker stores its vote before
-// it acknowledges the copy, so a copy gone from the stream as it was read
-// just before has its vote in the book after this.
+// holds every one stored before the call.
 func (c *coordinator) catchUp(ctx context.Context) error {
 	rev, err := c.io.revision(ctx)
 	if err != nil || c.applied >= rev {
@@ -133,25 +140,29 @@ func (c *coordinator) catchUp(ctx context.Context) error {
 	return nil
 }
 
-// removeSpent removes from the stream the copies that votes which do not
-// count were counted from, where their acknowledgements are not in yet,
-// so that queued does not count them. A copy is removed only if its
-// message is one of its block: the sequence comes from the vote of a
-// banned voter.
-func (c *coordinator) removeSpent(ctx context.Context, queued map[int]int) {
-	for _, s := range c.spent {
-		if queued[s.k] == 0 {
+// removeUsed removes from the stream the messages that the votes taken
+// in since the last time were counted from, where they are still there
+// (their acknowledgements not in yet). A message is removed only if it is
+// one of its vote's block: the sequence comes from the voter. Messages
+// older than the stream's oldest are gone already.
+func (c *coordinator) removeUsed(ctx context.Context) {
+	if len(c.used) == 0 {
+		return
+	}
+	oldest, err := c.io.firstSeq(ctx)
+	if err != nil {
+		oldest = 0
+	}
+	for _, u := range c.used {
+		if u.seq < oldest {
 			continue
 		}
-		subject, err := c.io.subjectOf(ctx, s.seq)
-		if err != nil || subject != c.run.blockSubject(c.run.block(s.k)) {
-			continue
-		}
-		if c.io.deleteMsg(ctx, s.seq) == nil {
-			queued[s.k]--
+		subject, err := c.io.subjectOf(ctx, u.seq)
+		if err == nil && subject == c.run.blockSubject(c.run.block(u.k)) {
+			_ = c.io.deleteMsg(ctx, u.seq)
 		}
 	}
-	c.spent = nil
+	c.used = nil
 }
 
 func blocksLen(bs []Block) int {

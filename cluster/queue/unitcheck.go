@@ -12,12 +12,10 @@ import (
 // know, and the bounds of count.UnitEstimate.Allows.
 type checker = pool[estimateCheck, estimateCheck]
 
-// estimateCheck is a vote for block k, stored under key, and, once
-// checked, the first of its units that lies outside its estimate (doubt),
-// if any.
+// estimateCheck is a vote for block k, and, once checked, the first of
+// its units that lies outside its estimate (doubt), if any.
 type estimateCheck struct {
 	k     int
-	key   string
 	v     vote
 	doubt error
 }
@@ -46,8 +44,7 @@ func startChecker(ctx context.Context, run Run, probes, workers int, seed uint64
 func (c *coordinator) estimated(r estimateCheck) {
 	c.checking[r.k]--
 	if !c.book.counts(r.v.by()) {
-		// Its voter was banned during the check.
-		c.spend(r.key, r.k, r.v)
+		c.dirty = true // its voter was banned during the check: its copy is spent
 		return
 	}
 	if r.doubt != nil {

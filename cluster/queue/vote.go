@@ -29,9 +29,9 @@ type vote struct {
 	Voter     string             `json:"voter,omitempty"`
 	Delivered uint64             `json:"delivered"` // delivery attempt that produced it (1 = first)
 	// Seq is the stream sequence of the block message the vote was counted
-	// from: when the vote does not count, the coordinator removes that
-	// message if it is still there, so that the copy it spent is known to
-	// be gone (0 in votes of older workers).
+	// from: the coordinator removes that message if it is still there (its
+	// acknowledgement, which follows the vote, not in yet), so that it
+	// never counts both (0 in votes of older workers).
 	Seq uint64    `json:"seq,omitempty"`
 	At  time.Time `json:"at"`
 }

@@ -82,7 +82,7 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	}
 	w := &worker{js: js, o: o, token: o.Identity.token(o.Name), runs: map[string]*runHandle{}, skipped: map[string]bool{},
 		inHand: map[string]bool{}, declined: map[string]int{}, idle: &idleClock{exit: o.IdleExit, lastWork: time.Now()}}
-	w.requeue = w.publishCopy
+	w.requeue, w.spread = w.publishCopy, spreadRest
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var idle atomic.Bool
@@ -139,6 +139,10 @@ type worker struct {
 	// requeue queues a declined copy again (publishCopy; a test's own on
 	// the fake clock of pace_test.go).
 	requeue func(msg jetstream.Msg, id string)
+	// spread draws the rest of a declined copy from its longest
+	// (spreadRest; none when nil).
+	spread func(time.Duration) time.Duration
+	gate   fetchGate // between the slots' fetches and the hand-backs of declined copies
 
 	mu       sync.Mutex
 	runs     map[string]*runHandle // by stream name
@@ -287,21 +291,15 @@ func (w *worker) slot(ctx context.Context) {
 	for ctx.Err() == nil {
 		got, answered := false, true
 		for _, h := range w.activeRuns() {
-			batch, err := h.cons.Fetch(1, jetstream.FetchMaxWait(fetchWait))
-			if err != nil {
-				answered = false
-				continue
-			}
-			for msg := range batch.Messages() {
+			msg, ok := w.fetch(h)
+			answered = answered && ok
+			if msg != nil {
 				got = true
 				w.idle.worked(time.Now())
 				w.handle(ctx, h, msg)
 				w.idle.worked(time.Now())
-			}
-			if got {
 				break
 			}
-			answered = answered && batch.Error() == nil
 		}
 		if !got && answered {
 			w.idle.empty() // every run the server had answered: nothing
@@ -313,6 +311,97 @@ func (w *worker) slot(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// fetch asks h's consumer for a block message, waiting up to fetchWait,
+// unless a declined copy is being handed back (then it waits for that
+// first). msg is nil when none came; answered is false when the server
+// did not answer.
+func (w *worker) fetch(h *runHandle) (msg jetstream.Msg, answered bool) {
+	w.gate.beginFetch()
+	defer func() { w.gate.endFetch(msg != nil) }()
+	batch, err := h.cons.Fetch(1, jetstream.FetchMaxWait(fetchWait))
+	if err != nil {
+		return nil, false
+	}
+	for m := range batch.Messages() {
+		msg = m
+	}
+	return msg, msg != nil || batch.Error() == nil
+}
+
+// fetchGate keeps a worker's slots from asking for blocks while it hands
+// back a declined copy (handBack), when they have run out of work: a
+// hand-back waits for the fetches in flight to end, and no fetch starts
+// until it is over. While fetches bring blocks, a copy queued again waits
+// behind them, and a hand-back does not hold the slots up. Its waits are
+// on channels, which testing/synctest's fake clock sees as blocked.
+type fetchGate struct {
+	mu       sync.Mutex
+	inFlight int           // fetches under way
+	handing  int           // hand-backs under way
+	empty    bool          // the last fetch to end brought nothing
+	changed  chan struct{} // closed, and replaced, when either count drops
+}
+
+// wait waits, with g.mu held, for a change; it returns with g.mu held.
+func (g *fetchGate) wait() {
+	if g.changed == nil {
+		g.changed = make(chan struct{})
+	}
+	ch := g.changed
+	g.mu.Unlock()
+	<-ch
+	g.mu.Lock()
+}
+
+// changedLocked wakes the waiters, with g.mu held.
+func (g *fetchGate) changedLocked() {
+	if g.changed != nil {
+		close(g.changed)
+		g.changed = nil
+	}
+}
+
+func (g *fetchGate) beginFetch() {
+	g.mu.Lock()
+	for g.handing > 0 {
+		g.wait()
+	}
+	g.inFlight++
+	g.mu.Unlock()
+}
+
+// endFetch ends a fetch that brought a block or not (got).
+func (g *fetchGate) endFetch(got bool) {
+	g.mu.Lock()
+	g.inFlight--
+	g.empty = !got
+	g.changedLocked()
+	g.mu.Unlock()
+}
+
+// beginHandBack reports whether the slots have run out of work; then it
+// waits for their fetches to end, and keeps new ones from starting until
+// endHandBack.
+func (g *fetchGate) beginHandBack() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.empty {
+		return false
+	}
+	g.handing++
+	for g.inFlight > 0 {
+		g.wait()
+	}
+	return true
+}
+
+func (g *fetchGate) endHandBack() {
+	g.mu.Lock()
+	g.handing--
+	g.changedLocked()
+	g.mu.Unlock()
 }
 
 func (w *worker) count(f func(*WorkerReport)) {
