@@ -21,7 +21,6 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
@@ -64,32 +63,11 @@ func startServerWithUsers(t *testing.T, voters, coordSeed string) string {
 	return s.ClientURL()
 }
 
-// nkeyFiles makes an NKey for each name: it returns the file of their
-// public keys, in order (a server's users, a coordinator's --auth-nkeys),
-// and each one's seed file (a client's --nats-nkey).
+// nkeyFiles makes an NKey for each name in a folder of its own: the file
+// of their public keys (a server's users, a coordinator's --auth-nkeys) and
+// each one's seed file (a client's --nats-nkey).
 func nkeyFiles(t *testing.T, names ...string) (pubs string, seeds map[string]string) {
-	t.Helper()
-	dir := t.TempDir()
-	seeds = map[string]string{}
-	var lines []string
-	for _, name := range names {
-		kp, err := nkeys.CreateUser()
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed, _ := kp.Seed()
-		pub, _ := kp.PublicKey()
-		seeds[name] = filepath.Join(dir, name+".nk")
-		if err := os.WriteFile(seeds[name], append(seed, '\n'), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, pub)
-	}
-	pubs = filepath.Join(dir, "workers.pub")
-	if err := os.WriteFile(pubs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return pubs, seeds
+	return testkit.NKeys(t, t.TempDir(), "workers.pub", names...)
 }
 
 // votesFor reads the results stored for the block starting at unit first,

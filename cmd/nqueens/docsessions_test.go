@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/internal/syncbuf"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
@@ -251,7 +250,7 @@ func newSessionRun(t *testing.T, bin string, terms map[int][]example) *sessionRu
 	if _, err := seal.CreateFile(filepath.Join(cfg, "nqueens", "seal.key")); err != nil {
 		t.Fatal(err)
 	}
-	writeNKeys(t, dir, "pool.pub", "liar", "h1", "h2")
+	testkit.NKeys(t, dir, "pool.pub", "liar", "h1", "h2")
 	r := &sessionRun{t: t, dir: dir, terms: terms, ports: map[string]string{},
 		env: append(os.Environ(), "PATH="+binDir+string(filepath.ListSeparator)+os.Getenv("PATH"), "XDG_CONFIG_HOME="+cfg, "GOMAXPROCS=2")}
 	addr := regexp.MustCompile(`127\.0\.0\.1:\d+`)
@@ -274,27 +273,4 @@ func newSessionRun(t *testing.T, bin string, terms map[int][]example) *sessionRu
 		}
 	})
 	return r
-}
-
-// writeNKeys makes a user NKey for each name in dir: its seed in NAME.nk
-// (a worker's --nats-nkey) and its public key, one line each, in pubs (the
-// coordinator's --auth-nkeys).
-func writeNKeys(t *testing.T, dir, pubs string, names ...string) {
-	t.Helper()
-	var lines []string
-	for _, name := range names {
-		kp, err := nkeys.CreateUser()
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed, _ := kp.Seed()
-		pub, _ := kp.PublicKey()
-		if err := os.WriteFile(filepath.Join(dir, name+".nk"), append(seed, '\n'), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, pub)
-	}
-	if err := os.WriteFile(filepath.Join(dir, pubs), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
