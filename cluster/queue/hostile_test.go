@@ -191,10 +191,12 @@ func TestOneVoterWaits(t *testing.T) {
 	}
 	// Two copies of each block at first, one of which a counts; the
 	// other goes round once per rest, the rests doubling from
-	// declineFirst to declineMax.
+	// declineFirst to declineMax, each drawn between half of that and
+	// all of it (spreadRest): the back-off allows the rounds of the
+	// shortest rests.
 	var rounds uint64
 	for rest, t := declineFirst, time.Duration(0); t <= elapsed; rest = min(2*rest, declineMax) {
-		t += rest
+		t += spreadRestMin(rest)
 		rounds++
 	}
 	if limit := uint64(run.blocks()) * (2 + rounds); info.State.LastSeq > limit {

@@ -173,7 +173,10 @@ func declineWait(times int, ackWait time.Duration) time.Duration {
 // two workers that each hold a copy the other needs, declined at the same
 // pace, would otherwise hand them back at the same moments for ever, each
 // while the other's slots ask for no block (handOff).
-func spreadRest(d time.Duration) time.Duration { return d/2 + rand.N(d/2+1) }
+func spreadRest(d time.Duration) time.Duration { return spreadRestMin(d) + rand.N(d/2+1) }
+
+// spreadRestMin is the shortest rest spreadRest draws for d.
+func spreadRestMin(d time.Duration) time.Duration { return d / 2 }
 
 // idleClock tells when a worker with IdleExit has been idle long enough:
 // the queue must have said it holds no work, and time the server could
