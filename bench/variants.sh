@@ -4,7 +4,8 @@
 #
 # Part 1 runs go test -bench 'Variants|PlainCounter' in package variant (one
 # worker each, BENCHTIME, default 3x) and prints each variant's search nodes
-# per second and its ratio to the plain counter's (count's engine, N = 15).
+# per second and its ratio to the plain counter's (count's tree search,
+# N = 15, one worker: the join that counts N = 15 compares pairs, not nodes).
 # Nodes differ in kind (the plain counter branches on the row with the
 # fewest free squares; the variants fill rows in order, with knight masks or
 # rows left empty), so the ratio is of work rates, not of times.
