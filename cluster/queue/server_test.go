@@ -29,6 +29,30 @@ import (
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
+// writePKI writes a test CA (ca.crt), a server certificate for 127.0.0.1
+// (server.crt, server.key) and a client certificate (client.crt,
+// client.key) signed by it into dir.
+func writePKI(t *testing.T, dir string) {
+	t.Helper()
+	now := time.Now()
+	ca, caKey := writeCert(t, dir, "ca", &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}, nil, nil)
+	writeCert(t, dir, "server", &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}, ca, caKey)
+	writeCert(t, dir, "client", &x509.Certificate{
+		SerialNumber: big.NewInt(3), Subject: pkix.Name{CommonName: "worker"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}, ca, caKey)
+}
+
 // writeCert makes a key pair signed by parent (self-signed when parent is
 // nil) and writes cert and key as PEM files named base.crt and base.key.
 func writeCert(t *testing.T, dir, base string, tmpl *x509.Certificate, parent *x509.Certificate, parentKey *ecdsa.PrivateKey) (*x509.Certificate, *ecdsa.PrivateKey) {
@@ -67,23 +91,7 @@ func writeCert(t *testing.T, dir, base string, tmpl *x509.Certificate, parent *x
 // the CA, it is refused.
 func TestConnectTLS(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Now()
-	ca, caKey := writeCert(t, dir, "ca", &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}, nil, nil)
-	writeCert(t, dir, "server", &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
-		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}, ca, caKey)
-	writeCert(t, dir, "client", &x509.Certificate{
-		SerialNumber: big.NewInt(3), Subject: pkix.Name{CommonName: "worker"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}, ca, caKey)
+	writePKI(t, dir)
 	file := func(name string) string { return filepath.Join(dir, name) }
 	tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: file("server.crt"), KeyFile: file("server.key"), CaFile: file("ca.crt"), Verify: true})
 	if err != nil {
@@ -468,23 +476,7 @@ func TestDeployServerPermissions(t *testing.T) {
 		t.Fatalf("users.sh: %v", err)
 	}
 	os.WriteFile(file("users.conf"), users, 0o644)
-	now := time.Now()
-	ca, caKey := writeCert(t, dir, "ca", &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}, nil, nil)
-	writeCert(t, dir, "server", &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
-		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}, ca, caKey)
-	writeCert(t, dir, "client", &x509.Certificate{
-		SerialNumber: big.NewInt(3), Subject: pkix.Name{CommonName: "worker"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}, ca, caKey)
+	writePKI(t, dir)
 	addr := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
 	const password = "the coordinator's"
 	for k, v := range map[string]string{"NQ_LISTEN": addr, "NQ_STORE": file("store"), "NQ_TLS_CERT": file("server.crt"),
