@@ -12,6 +12,7 @@ import (
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // holdCount holds one unit in the middle of N's units until the test ends
@@ -49,11 +50,7 @@ func TestPageStreamCutOff(t *testing.T) {
 	hold := holdCount(b.t, 18)
 	b.do("count 18", chromedp.SetValue(chromedp.ID("count-n"), "18"), chromedp.Click(chromedp.ID("count-start")))
 	b.waitJS("progress", `document.getElementById('count').dataset.state === 'running' && document.getElementById('count-progress').value > 0`, 20*time.Second)
-	select {
-	case <-hold.Reached():
-	case <-time.After(20 * time.Second):
-		b.t.Fatal("the count never came to its held unit")
-	}
+	testkit.Receive(b.t, "the count to come to its held unit", hold.Reached())
 	// Many stream lifetimes later, the count held, the page still follows
 	// the job...
 	time.Sleep(500 * time.Millisecond) // ten lifetimes of a stream (50 ms) on the wall clock, which cuts them

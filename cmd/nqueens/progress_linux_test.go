@@ -54,23 +54,36 @@ func quickProgress(t *testing.T) {
 // rate and ETA.
 var barFrame = regexp.MustCompile(`count 12 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
 
+// startHeldCount12 runs count 12 on two workers with stderr on stderr,
+// held on unit 0 (so that it cannot end before the test has looked), and
+// returns once the held unit is reached. finish lets the count go on and
+// checks that it exits 0 with only the result on stdout.
+func startHeldCount12(t *testing.T, stderr io.Writer) (finish func()) {
+	t.Helper()
+	h := faults.HoldUnit(12, 0)
+	t.Cleanup(h.Release)
+	var out syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, stderr) }()
+	testkit.Receive(t, "the held unit", h.Reached())
+	return func() {
+		t.Helper()
+		h.Release()
+		if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
+			t.Fatalf("exit %d, stdout %q", code, out.String())
+		}
+	}
+}
+
 // TestCountProgressOnTerminal: on a terminal, a count that goes on draws a
 // bar that is redrawn; stdout holds only the result. The count is held on
 // unit 0, so it cannot end before the test has looked.
 func TestCountProgressOnTerminal(t *testing.T) {
 	quickProgress(t)
 	tty, screen := onTerminal(t, 80, 24)
-	h := faults.HoldUnit(12, 0)
-	defer h.Release()
-	var out syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, tty) }()
-	testkit.Receive(t, "the held unit", h.Reached())
+	finish := startHeldCount12(t, tty)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(barFrame.FindAllString(s, -1)) >= 3 })
-	h.Release()
-	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
-		t.Fatalf("exit %d, stdout %q", code, out.String())
-	}
+	finish()
 	final := waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "100 %") })
 	t.Logf("%q", final)
 	if strings.Contains(final, "total 14200") {
@@ -87,18 +100,10 @@ func TestCountProgressPiped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer errFile.Close()
-	h := faults.HoldUnit(12, 0)
-	defer h.Release()
-	var out syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, errFile) }()
-	testkit.Receive(t, "the held unit", h.Reached())
+	finish := startHeldCount12(t, errFile)
 	line := regexp.MustCompile(`(?m)^nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\n`)
 	waitFor(t, "two status lines", fileText{errFile.Name()}, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
-	h.Release()
-	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
-		t.Fatalf("exit %d, stdout %q", code, out.String())
-	}
+	finish()
 	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") || line.ReplaceAllString(s, "") != "" {
 		t.Errorf("stderr holds more than status lines: %q", s)
 	}
@@ -110,18 +115,10 @@ func TestCountProgressPiped(t *testing.T) {
 func TestCountProgressUnsizedTerminal(t *testing.T) {
 	quickProgress(t)
 	tty, screen := onTerminal(t, 0, 0)
-	h := faults.HoldUnit(12, 0)
-	defer h.Release()
-	var out syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() { done <- run([]string{"count", "12", "--workers", "2"}, strings.NewReader(""), &out, tty) }()
-	testkit.Receive(t, "the held unit", h.Reached())
+	finish := startHeldCount12(t, tty)
 	line := regexp.MustCompile(`nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\r?\n`)
 	waitFor(t, "two status lines", screen, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
-	h.Release()
-	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 14200\nunique 1787\n" {
-		t.Fatalf("exit %d, stdout %q", code, out.String())
-	}
+	finish()
 }
 
 // fileText reads a file afresh each time.
