@@ -1,41 +1,89 @@
 #!/usr/bin/env bash
 # Runs every test of nqueens on a fresh machine: formatting, go vet,
-# staticcheck, and the whole suite under the race detector. Installs what the
-# tests need first.
-set -euo pipefail
+# staticcheck, the whole suite under the race detector, the purego build and
+# deploy/ on real engines. Installs what the tests need first (Debian's
+# Chromium as root, staticcheck from the Go module proxy).
+#
+# Every part runs even when an earlier one failed, and the end lists each
+# part that failed: one red test must not hide another. Arguments go to
+# both `go test` runs (for example -run or -count=1).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
+failed=()
+# part NAME CMD...: runs CMD, timed, and records NAME if it fails.
+part() {
+	local name=$1 start=$SECONDS
+	shift
+	printf '\ntest.sh: == %s ==\n' "$name" >&2
+	if "$@"; then
+		echo "test.sh: ok: $name ($((SECONDS - start)) s)" >&2
+	else
+		echo "test.sh: FAIL: $name ($((SECONDS - start)) s)" >&2
+		failed+=("$name")
+	fi
+}
+
 # Browser tests of the web page drive Debian's Chromium.
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+install_chromium() {
+	if command -v chromium >/dev/null 2>&1; then
+		return 0
+	fi
+	if ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" != 0 ]; then
+		echo "test.sh: chromium is missing and cannot be installed here (needs root and apt-get); the browser tests will skip, or fail under CI" >&2
+		return 0
+	fi
 	echo "test.sh: installing chromium for the browser tests" >&2
 	apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
+}
 
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
-if [ -n "$unformatted" ]; then
-	echo "test.sh: not gofmt-formatted:" >&2
-	echo "$unformatted" >&2
-	exit 1
-fi
-go vet ./...
+gofmt_check() {
+	local unformatted
+	unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+	if [ -n "$unformatted" ]; then
+		echo "test.sh: not gofmt-formatted:" >&2
+		echo "$unformatted" >&2
+		return 1
+	fi
+}
+
 # The page's WebAssembly entry point builds for js/wasm only, which ./...
 # leaves out.
-GOOS=js GOARCH=wasm go vet ./web/wasm
+vet() { go vet ./... && GOOS=js GOARCH=wasm go vet ./web/wasm; }
+
 # staticcheck, pinned so that a new release's checks cannot turn a green
-# tree red, built once for this machine and run over both targets.
+# tree red, built once for this machine (downloaded through the Go module
+# proxy on a fresh machine) and run over both targets.
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-GOBIN="$bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
-"$bin/staticcheck" ./...
-GOOS=js GOARCH=wasm "$bin/staticcheck" ./web/wasm
-go test -race -timeout 20m "$@" ./...
+staticcheck() {
+	GOBIN="$bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2 &&
+		"$bin/staticcheck" ./... &&
+		GOOS=js GOARCH=wasm "$bin/staticcheck" ./web/wasm
+}
+
 # The purego build runs the Go loops where the assembly would (the
 # fallback of every CPU without AVX2, and of other architectures): vetted
 # whole, and its engines' tests run in -short (a few seconds).
-go vet -tags purego ./...
-go test -short -tags purego "$@" ./internal/join/ ./internal/kernel/ ./count/
+purego() {
+	go vet -tags purego ./... &&
+		go test -short -tags purego "$@" ./internal/join/ ./internal/kernel/ ./count/
+}
 
+part "install chromium" install_chromium
+part "gofmt" gofmt_check
+part "go vet" vet
+part "staticcheck" staticcheck
+part "go test -race" go test -race -timeout 20m "$@" ./...
+part "purego build" purego "$@"
 # deploy/ on real engines: its own Go tests, a one-node Slurm and GNU
 # parallel (as root it installs them; unless CI is set it skips what this
 # machine cannot run).
-./scripts/cluster-test.sh
+part "cluster tests" ./scripts/cluster-test.sh
+
+if [ ${#failed[@]} -gt 0 ]; then
+	printf '\ntest.sh: these parts failed:\n' >&2
+	printf '  %s\n' "${failed[@]}" >&2
+	exit 1
+fi
+echo "test.sh: every part passed" >&2

@@ -49,6 +49,10 @@ type Config struct {
 	// request body must arrive in full within it (before a job slot is
 	// taken), and each write of an answer must go through within it.
 	SlowClientTimeout time.Duration
+	// CompareTimeout is the time /api/compare allows each strategy (as
+	// `nqueens compare --timeout` does); a brute-force method that would
+	// need longer is marked skipped.
+	CompareTimeout time.Duration
 	// CountTimeout bounds one count job from start to end.
 	CountTimeout time.Duration
 	// CountIdle is how long a count job runs on with nobody listening to
@@ -88,6 +92,7 @@ func DefaultConfig() Config {
 		RequestTimeout:    60 * time.Second,
 		StreamTimeout:     10 * time.Minute,
 		SlowClientTimeout: 10 * time.Second,
+		CompareTimeout:    time.Second,
 		CountTimeout:      10 * time.Minute,
 		CountIdle:         15 * time.Second,
 		MaxJobs:           4,
@@ -141,6 +146,7 @@ func (c Config) withDefaults() (Config, error) {
 		orDefault("request timeout", &c.RequestTimeout, d.RequestTimeout),
 		orDefault("stream timeout", &c.StreamTimeout, d.StreamTimeout),
 		orDefault("slow client timeout", &c.SlowClientTimeout, d.SlowClientTimeout),
+		orDefault("compare timeout", &c.CompareTimeout, d.CompareTimeout),
 		orDefault("count timeout", &c.CountTimeout, d.CountTimeout),
 		orDefault("count idle time", &c.CountIdle, d.CountIdle),
 		orDefault("max body bytes", &c.MaxBodyBytes, d.MaxBodyBytes),

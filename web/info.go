@@ -27,6 +27,7 @@ type limitsJSON struct {
 	RequestTimeout    float64 `json:"request_timeout_s"`
 	StreamTimeout     float64 `json:"stream_timeout_s"`
 	SlowClientTimeout float64 `json:"slow_client_timeout_s"`
+	CompareTimeout    float64 `json:"compare_timeout_s"`
 	CountTimeout      float64 `json:"count_timeout_s"`
 	CountIdle         float64 `json:"count_idle_s"`
 	CountWorkers      int     `json:"count_workers"`
@@ -59,7 +60,7 @@ func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 		MaxBufferedBytes: c.MaxBufferedBytes,
 		MaxRenderBytes:   c.MaxRenderBytes, RequestTimeout: c.RequestTimeout.Seconds(),
 		StreamTimeout: c.StreamTimeout.Seconds(), SlowClientTimeout: c.SlowClientTimeout.Seconds(),
-		CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
+		CompareTimeout: c.CompareTimeout.Seconds(), CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
 		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs, EngineMaxN: count.MaxN,
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/solve"
@@ -15,12 +14,9 @@ import (
 // alone takes seconds.
 const maxCompareN = 12
 
-// compareTimeout is the time /api/compare allows each strategy; a
-// brute-force method that would need longer is marked out of reach.
-const compareTimeout = time.Second
-
 // handleCompare runs every classic strategy for ?n= (or those of
-// ?algos=a,b,…) as `nqueens compare N --timeout 1s --json` does
+// ?algos=a,b,…) as `nqueens compare N --timeout T --json` does, T the
+// server's CompareTimeout
 // (classic.Compare, the rows in the same shape), for the page's cost chart
 // and the race's summary.
 func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
@@ -54,7 +50,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 			list = append(list, a)
 		}
 	}
-	out, err := classic.Compare(yielding(r.Context()), list, n, compareTimeout)
+	out, err := classic.Compare(yielding(r.Context()), list, n, s.cfg.CompareTimeout)
 	if err != nil {
 		var se *classic.SizeError
 		if errors.As(err, &se) {

@@ -327,7 +327,7 @@ func TestLimitsAndAlgorithms(t *testing.T) {
 func TestLimitsMirrorConfig(t *testing.T) {
 	cfg := Config{MaxTraceN: 11, MaxGalleryN: 9, MaxCountN: 13, MaxSolveN: 1001, MaxRenderN: 1002, MaxCompleteN: 33,
 		MaxVerifyN: 1003, MaxTraceEvents: 1004, MaxBodyBytes: 1005, MaxBufferedBytes: 100_000, MaxRenderBytes: 1006, RequestTimeout: 7 * time.Second,
-		StreamTimeout: 8 * time.Second, SlowClientTimeout: 9 * time.Second, CountTimeout: 10 * time.Second,
+		StreamTimeout: 8 * time.Second, SlowClientTimeout: 9 * time.Second, CompareTimeout: 2 * time.Second, CountTimeout: 10 * time.Second,
 		CountIdle: 11 * time.Second, CountWorkers: 3, MaxJobs: 5}
 	s := newServer(t, cfg)
 	var got map[string]any

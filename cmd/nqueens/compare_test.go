@@ -70,7 +70,9 @@ func TestCompareSkips(t *testing.T) {
 
 // TestCompareOneShape: compare --json and GET /api/compare write the same
 // rows, field for field and in the same order, but for the times
-// measured.
+// measured. Both get the same time limit, one long enough that no strategy
+// is skipped or stopped on a loaded machine: with different limits one
+// skipped brute-combinations under load and the other ran it.
 func TestCompareOneShape(t *testing.T) {
 	out, _, err := classicExec(t, "compare", "6", "--algos", "brute-combinations,permutations,bitmask", "--timeout", "1m", "--json")
 	if err != nil {
@@ -78,6 +80,7 @@ func TestCompareOneShape(t *testing.T) {
 	}
 	cfg := web.DefaultConfig()
 	cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg.CompareTimeout = time.Minute
 	srv, err := web.New(cfg)
 	if err != nil {
 		t.Fatal(err)

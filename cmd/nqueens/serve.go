@@ -67,6 +67,7 @@ stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 	f.DurationVar(&cfg.StreamTimeout, "stream-timeout", cfg.StreamTimeout, "time limit of an event stream")
 	f.DurationVar(&cfg.SlowClientTimeout, "slow-client-timeout", cfg.SlowClientTimeout, "time for a request body to arrive, and for each write of an answer")
 	f.StringSliceVar(&cfg.AllowedHosts, "allow-host", nil, "host name that requests may give in Host besides this server's addresses (repeatable; '*' allows any)")
+	f.DurationVar(&cfg.CompareTimeout, "compare-timeout", cfg.CompareTimeout, "time /api/compare allows each strategy")
 	f.DurationVar(&cfg.CountTimeout, "count-timeout", cfg.CountTimeout, "time limit of a count job")
 	f.DurationVar(&cfg.CountIdle, "count-idle", cfg.CountIdle, "cancel a count job when nobody has watched it this long")
 	f.IntVar(&cfg.CountWorkers, "count-workers", 0, "worker goroutines of one count job (default: all cores)")
