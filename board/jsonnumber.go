@@ -67,3 +67,74 @@ func (n *jsonNumber) end() (int64, error) {
 	}
 	return n.v, nil
 }
+
+// startNumber begins a number at c, or says why c cannot begin one.
+func (s *jsonScanner) startNumber(c byte, pos int) {
+	if c != '-' && (c < '0' || c > '9') {
+		what := "a column number"
+		switch {
+		case s.field == fieldN || s.field == fieldCols || s.field == fieldOrbit:
+			what = "a whole number"
+		case s.field == fieldBlocked:
+			what = "a row or column number"
+		}
+		s.fail(pos, "%s must be %s, not %s", s.where(), what, describe(c))
+		return
+	}
+	s.num.start(c, pos)
+}
+
+// where names the value being read, for messages: "n", queens[3], blocked[1].
+func (s *jsonScanner) where() string {
+	switch {
+	case s.field == fieldN || s.field == fieldCols || s.field == fieldOrbit:
+		return fieldNames[s.field]
+	case s.field == fieldBlocked:
+		return fmt.Sprintf("blocked[%d]", len(s.blocked))
+	case s.array:
+		return fmt.Sprintf("[%d]", s.cols.n)
+	}
+	return fmt.Sprintf("queens[%d]", s.cols.n)
+}
+
+// endNumber stores the number just read.
+func (s *jsonScanner) endNumber() {
+	v, err := s.num.end()
+	s.last = s.num.at + s.num.tokLen - 1
+	if err != nil {
+		s.fail(s.num.at, "%s %v", s.where(), err)
+		return
+	}
+	switch s.field {
+	case fieldN:
+		s.n, s.nTok, s.state = v, s.num.text(), jsMemberEnd
+	case fieldCols:
+		s.width, s.wTok, s.state = v, s.num.text(), jsMemberEnd
+	case fieldOrbit:
+		if v < 1 || v > 8 {
+			s.fail(s.num.at, `"orbit" is %s, but a symmetry class has 1 to 8 boards`, s.num.text())
+		}
+		s.state = jsMemberEnd
+	case fieldQueens:
+		if (v < 0 || v > MaxN) && s.bad < 0 {
+			s.bad, s.badTok = s.cols.n, s.num.text()
+		}
+		col := int32(Empty - 1) // negative: out of range of every board
+		if v >= 0 {
+			col = int32(min(v, MaxN+1) - 1)
+		}
+		s.cols.add(col)
+		s.state = jsColsNext
+	case fieldBlocked:
+		if v < 1 || v > MaxN {
+			s.pairOff = true
+		}
+		s.pairTok[s.inPair] = s.num.text()
+		s.pair[s.inPair] = max(min(v, MaxN+1), 0) // 0 and MaxN+1 are off every board
+		s.inPair++
+		s.state = jsSquareComma
+		if s.inPair == 2 {
+			s.state = jsSquareClose
+		}
+	}
+}

@@ -12,9 +12,9 @@ import (
 // The compact form of a trace stream (/api/trace?form=compact), which the
 // page reads: each event carries what changed, and the reader rebuilds the
 // rest from the events before it, by rules that know nothing of the
-// strategies. docs/api.md gives the grammar; web/static/js/tracecodec.js
-// is the page's reader, and TestCompactTrace checks that it gives back
-// every event of the full form. What the reader predicts, and so what an
+// strategies. docs/api.md gives the grammar; web/static/js/tracestore.js
+// is the page's reader, and TestCompactTraceDecodes checks that it gives
+// back every event of the full form. What the reader predicts, and so what an
 // event leaves out:
 //
 //   - the board: a place puts its queen, a remove takes it off, nothing
@@ -68,7 +68,23 @@ func counterValues(c classic.Counters) [7]uint64 {
 // encode returns e in the compact form, one line of JSON, and moves the
 // encoder's state past it. The slice is reused by the next call.
 func (c *compactEncoder) encode(e classic.Event) []byte {
-	b := append(c.buf[:0], `{"k":"`...)
+	b := appendStep(c.buf[:0], e)
+	b = c.appendBoard(b, e)
+	b = c.appendCounters(b, e)
+	b = c.appendCandidate(b, e)
+	b = appendReads(b, e)
+	if e.Text != "" {
+		b = c.appendText(b, e)
+	}
+	b = append(b, '}')
+	c.buf = b
+	return b
+}
+
+// appendStep opens the event with what it always says in full: its kind,
+// row and column, the attacker and attack of a reject, the source line.
+func appendStep(b []byte, e classic.Event) []byte {
+	b = append(b, `{"k":"`...)
 	b = append(b, kindCodes[e.Kind], '"')
 	if e.Row != board.Empty {
 		b = appendField(b, "r", e.Row+1)
@@ -87,8 +103,12 @@ func (c *compactEncoder) encode(e classic.Event) []byte {
 	if e.Line != 0 {
 		b = appendField(b, "l", e.Line)
 	}
+	return b
+}
 
-	// The board, as the reader rebuilds it.
+// appendBoard moves the board as the reader rebuilds it, and writes "q"
+// where e's board is not that one.
+func (c *compactEncoder) appendBoard(b []byte, e classic.Event) []byte {
 	switch e.Kind {
 	case classic.Place:
 		c.queens[e.Row] = int32(e.Col + 1)
@@ -99,22 +119,26 @@ func (c *compactEncoder) encode(e classic.Event) []byte {
 	for i := 0; same && i < len(e.Queens); i++ {
 		same = c.queens[i] == e.Queens[i]+1
 	}
-	if !same {
-		c.queens = c.queens[:0]
-		b = append(b, `,"q":[`...)
-		for i, q := range e.Queens {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(q+1), 10)
-			c.queens = append(c.queens, q+1)
-		}
-		b = append(b, ']')
+	if same {
+		return b
 	}
+	c.queens = c.queens[:0]
+	b = append(b, `,"q":[`...)
+	for i, q := range e.Queens {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(q+1), 10)
+		c.queens = append(c.queens, q+1)
+	}
+	return append(b, ']')
+}
 
-	// The counters: what differs from the growth of the last event of
-	// this kind.
+// appendCounters writes in "n" the counters whose growth differs from
+// their growth at the last event of e's kind.
+func (c *compactEncoder) appendCounters(b []byte, e classic.Event) []byte {
 	now, was := counterValues(e.Counters), counterValues(c.last)
+	c.last = e.Counters
 	grew := &c.grew[e.Kind]
 	first := true
 	for i := range now {
@@ -135,17 +159,28 @@ func (c *compactEncoder) encode(e classic.Event) []byte {
 	if !first {
 		b = append(b, '}')
 	}
-	c.last = e.Counters
+	return b
+}
 
+// appendCandidate writes "i" unless e's candidate is one more than the
+// last.
+func (c *compactEncoder) appendCandidate(b []byte, e classic.Event) []byte {
 	want := uint64(0)
 	if c.cand > 0 {
 		want = c.cand + 1
 	}
-	if e.Candidate != want {
-		b = append(b, `,"i":`...)
-		b = strconv.AppendUint(b, e.Candidate, 10)
-	}
 	c.cand = e.Candidate
+	if e.Candidate == want {
+		return b
+	}
+	b = append(b, `,"i":`...)
+	return strconv.AppendUint(b, e.Candidate, 10)
+}
+
+// appendReads writes what the step looked at, as the event gives it: the
+// squares of a placement tried whole, and what the check read (the scans,
+// the rows compared, the flags, the bit masks).
+func appendReads(b []byte, e classic.Event) []byte {
 	if len(e.Squares) > 0 {
 		b = append(b, `,"s":[`...)
 		for i, q := range e.Squares {
@@ -158,8 +193,6 @@ func (c *compactEncoder) encode(e classic.Event) []byte {
 		}
 		b = append(b, ']')
 	}
-
-	// What the check read.
 	if s := e.Scan; s != nil {
 		b = append(b, `,"g":[`...)
 		b = strconv.AppendInt(b, int64(s.Column), 10)
@@ -196,11 +229,6 @@ func (c *compactEncoder) encode(e classic.Event) []byte {
 		}
 		b = append(b, `"]`...)
 	}
-	if e.Text != "" {
-		b = c.appendText(b, e)
-	}
-	b = append(b, '}')
-	c.buf = b
 	return b
 }
 
