@@ -56,38 +56,9 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return badRequest("form must be full or compact, got %q", q["form"])
 	}
-	name := q["algo"]
-	if name == "" {
-		name = "stack"
-	}
-	algo, err := classic.Lookup(name)
+	algo, trace, err := traceSearch(q, n, req, fromBoard, s.cfg.MaxTraceN)
 	if err != nil {
-		return badRequest("%v", err)
-	}
-	trace, ok := classic.TraceOf(algo)
-	if !ok {
-		var names []string
-		for _, a := range classic.All() {
-			if _, ok := classic.TraceOf(a); ok {
-				names = append(names, a.Name())
-			}
-		}
-		return badRequest("algorithm %s cannot be traced (want one of %s)", name, strings.Join(names, ", "))
-	}
-	if fromBoard {
-		req.N = &n
-		start, err := req.read("trace", s.cfg.MaxTraceN)
-		if err != nil {
-			return err
-		}
-		c, ok := algo.(classic.Completer)
-		if !ok {
-			return badRequest("algorithm %s cannot start from a board (the backtracking strategies can: %s)", name, strings.Join(completers(), ", "))
-		}
-		if err := start.Check(); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-		trace = func(ctx context.Context, _ int) iter.Seq2[classic.Event, error] { return c.TraceFrom(ctx, start) }
+		return err
 	}
 	// A stream holds a job slot for its whole life: it runs a search.
 	release, err := s.acquireLong(r)
@@ -138,6 +109,46 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	}
 	end.Complete = !end.Truncated
 	return es.sendNow("end", end)
+}
+
+// traceSearch is the search a trace stream shows: the strategy named by
+// ?algo= (stack by default), which must be traceable, from the start or,
+// with fromBoard, from the board of req.
+func traceSearch(q map[string]string, n int, req boardRequest, fromBoard bool, maxN int) (classic.Strategy, func(context.Context, int) iter.Seq2[classic.Event, error], error) {
+	name := q["algo"]
+	if name == "" {
+		name = "stack"
+	}
+	algo, err := classic.Lookup(name)
+	if err != nil {
+		return nil, nil, badRequest("%v", err)
+	}
+	trace, ok := classic.TraceOf(algo)
+	if !ok {
+		var names []string
+		for _, a := range classic.All() {
+			if _, ok := classic.TraceOf(a); ok {
+				names = append(names, a.Name())
+			}
+		}
+		return nil, nil, badRequest("algorithm %s cannot be traced (want one of %s)", name, strings.Join(names, ", "))
+	}
+	if fromBoard {
+		req.N = &n
+		start, err := req.read("trace", maxN)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, ok := algo.(classic.Completer)
+		if !ok {
+			return nil, nil, badRequest("algorithm %s cannot start from a board (the backtracking strategies can: %s)", name, strings.Join(completers(), ", "))
+		}
+		if err := start.Check(); err != nil {
+			return nil, nil, errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+		trace = func(ctx context.Context, _ int) iter.Seq2[classic.Event, error] { return c.TraceFrom(ctx, start) }
+	}
+	return algo, trace, nil
 }
 
 // completers names the strategies whose search can start from a board.
