@@ -36,6 +36,7 @@ type Server struct {
 
 	allowed map[string][]string // path → methods, for 405 answers
 	hosts   map[string]bool     // Config.AllowedHosts, as checkHost compares them
+	locales map[string][]byte   // the page's catalogs (localeFiles)
 }
 
 // route kinds decide the time limit and whether a job slot is taken.
@@ -63,6 +64,9 @@ func New(cfg Config) (*Server, error) {
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.counts = newCountJobs()
 
+	if s.locales, err = localeFiles(); err != nil {
+		return nil, err
+	}
 	static, _ := fs.Sub(staticFiles, "static")
 	files := http.FileServerFS(static)
 	// "/" rather than "GET /": a method in this pattern would conflict
@@ -74,10 +78,15 @@ func New(cfg Config) (*Server, error) {
 		}
 		// The file server answers a name it cannot open (invalid UTF-8,
 		// such as /%ff) with a plain-text 500.
-		if name := strings.TrimPrefix(path.Clean(r.URL.Path), "/"); name != "" && !fs.ValidPath(name) {
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if name != "" && !fs.ValidPath(name) {
 			return badRequest("the path %q is not a valid file name", r.URL.Path)
 		}
 		securityHeaders(w)
+		if data, ok := s.locales[name]; ok {
+			http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+			return nil
+		}
 		files.ServeHTTP(w, r)
 		return nil
 	}))

@@ -14,10 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -155,6 +157,15 @@ func WriteSite(dir string, m SiteModule) (SiteInfo, error) {
 	})
 	if err != nil {
 		return SiteInfo{}, err
+	}
+	locales, err := localeFiles()
+	if err != nil {
+		return SiteInfo{}, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(locales)) {
+		if err := write(name, locales[name]); err != nil {
+			return SiteInfo{}, err
+		}
 	}
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)

@@ -1,0 +1,172 @@
+package i18n
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+)
+
+//go:embed locales
+var locales embed.FS
+
+// catalog is one language's messages, merged from its files: each key's
+// raw JSON value (a string, or an object of plural forms), and the file
+// it came from.
+type catalog struct {
+	values map[string]json.RawMessage
+	files  map[string]string
+}
+
+// readCatalog merges the files of locales/l, refusing a key given twice.
+func readCatalog(l Lang) (catalog, error) {
+	c := catalog{values: map[string]json.RawMessage{}, files: map[string]string{}}
+	dir := path.Join("locales", string(l))
+	files, err := fs.Glob(locales, dir+"/*.json")
+	if err != nil || len(files) == 0 {
+		return c, fmt.Errorf("i18n: no catalog files in %s", dir)
+	}
+	for _, name := range files {
+		data, err := fs.ReadFile(locales, name)
+		if err != nil {
+			return c, err
+		}
+		var m map[string]json.RawMessage
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&m); err != nil {
+			return c, fmt.Errorf("i18n: %s: %v", name, err)
+		}
+		for k, v := range m {
+			if other, dup := c.files[k]; dup {
+				return c, fmt.Errorf("i18n: key %q is in both %s and %s", k, other, name)
+			}
+			c.values[k], c.files[k] = v, name
+		}
+	}
+	return c, nil
+}
+
+// mustBundle loads every catalog into one go-i18n bundle. The catalogs are
+// part of the program, so an error is a bug that TestCatalogs reports
+// first.
+func mustBundle() *goi18n.Bundle {
+	b := goi18n.NewBundle(English.Tag())
+	for _, l := range All {
+		c, err := readCatalog(l)
+		if err != nil {
+			panic(err)
+		}
+		data, err := json.Marshal(c.values)
+		if err != nil {
+			panic(err)
+		}
+		// go-i18n takes the language from the file's name.
+		if _, err := b.ParseMessageFileBytes(data, "catalog."+string(l)+".json"); err != nil {
+			panic(fmt.Errorf("i18n: catalog %s: %v", l, err))
+		}
+	}
+	return b
+}
+
+// CatalogJSON is l's catalog as one JSON object, keys sorted: the file
+// /locales/LANG.json that the page renders its text from. Each value is a
+// message or an object of plural forms ("description"s left out).
+func CatalogJSON(l Lang) ([]byte, error) {
+	c, err := readCatalog(l)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(c.values))
+	for k, raw := range c.values {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			out[k] = s
+			continue
+		}
+		var forms map[string]string
+		if err := json.Unmarshal(raw, &forms); err != nil {
+			return nil, fmt.Errorf("i18n: %s: key %q is neither a message nor plural forms", c.files[k], k)
+		}
+		delete(forms, "description")
+		out[k] = forms
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err = enc.Encode(out) // maps are written with their keys sorted
+	return b.Bytes(), err
+}
+
+// Keys are the message keys of l's catalog, sorted.
+func Keys(l Lang) []string {
+	c, err := readCatalog(l)
+	if err != nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(c.values))
+}
+
+// forms are the message's plural forms ("other" alone for a plain
+// message), whether it is a plural message (an object of forms), and the
+// file it is in.
+func forms(l Lang, key string) (map[string]string, bool, string, error) {
+	c, err := readCatalog(l)
+	if err != nil {
+		return nil, false, "", err
+	}
+	raw, ok := c.values[key]
+	if !ok {
+		return nil, false, "", fmt.Errorf("no key %q", key)
+	}
+	file := c.files[key]
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return map[string]string{"other": s}, false, file, nil
+	}
+	var f map[string]string
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, false, file, fmt.Errorf("%s: %q is neither a message nor plural forms", file, key)
+	}
+	delete(f, "description")
+	for form := range f {
+		if !strings.Contains(" zero one two few many other ", " "+form+" ") {
+			return nil, true, file, fmt.Errorf("%s: %q has a form %q, which is no CLDR plural category", file, key, form)
+		}
+	}
+	return f, true, file, nil
+}
+
+// Message describes one message of a catalog, for tools and tests that
+// go over every message: its key, whether it has plural forms, and the
+// names of its placeholders (those of the "other" form, sorted, Count
+// included).
+type Message struct {
+	Key          string
+	Plural       bool
+	Placeholders []string
+}
+
+// Messages describes every message of l's catalog, by key.
+func Messages(l Lang) ([]Message, error) {
+	var out []Message
+	for _, k := range Keys(l) {
+		f, plural, _, err := forms(l, k)
+		if err != nil {
+			return nil, err
+		}
+		names, err := placeholders(f["other"])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", l, k, err)
+		}
+		slices.Sort(names)
+		out = append(out, Message{Key: k, Plural: plural, Placeholders: slices.Compact(names)})
+	}
+	return out, nil
+}

@@ -1,0 +1,264 @@
+package i18n
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// pluralForms are the CLDR plural categories each language's messages
+// must give for a count (cardinal numbers).
+var pluralForms = map[Lang][]string{
+	English: {"one", "other"},
+	Chinese: {"other"},
+}
+
+// zhWords are the only runs of Latin letters a Chinese message may hold,
+// outside its placeholders: names of the pseudocode's variables, the
+// strategies' names as the command line spells them, units and symbols
+// every Chinese textbook writes in Latin letters.
+var zhWords = map[string]bool{
+	"N": true, "n": true,
+}
+
+func TestCatalogs(t *testing.T) {
+	if len(pluralForms) != len(All) {
+		t.Fatalf("pluralForms names %d languages, All %d", len(pluralForms), len(All))
+	}
+	source := Keys(English)
+	if len(source) == 0 {
+		t.Fatal("the English catalog is empty")
+	}
+	for _, l := range All {
+		if l.Name() == "" {
+			t.Errorf("%s has no name for the page's switch", l)
+		}
+		keys := Keys(l)
+		if missing := minus(source, keys); len(missing) > 0 {
+			t.Errorf("%s lacks %d keys of the English catalog: %s", l, len(missing), strings.Join(missing, ", "))
+		}
+		if extra := minus(keys, source); len(extra) > 0 {
+			t.Errorf("%s has %d keys the English catalog lacks: %s", l, len(extra), strings.Join(extra, ", "))
+		}
+	}
+	for _, key := range source {
+		en, plural, _, err := forms(English, key)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		want, err := placeholderSet(en["other"])
+		if err != nil {
+			t.Errorf("en %s: %v", key, err)
+			continue
+		}
+		for _, l := range All {
+			f, isPlural, file, err := forms(l, key)
+			if err != nil {
+				continue // reported above
+			}
+			if isPlural != plural {
+				t.Errorf("%s: %s is plural in one language and not in the other", file, key)
+			}
+			if plural {
+				if got := slices.Sorted(maps.Keys(f)); !slices.Equal(got, pluralForms[l]) {
+					t.Errorf("%s: %s has the plural forms %v, want %v (CLDR)", file, key, got, pluralForms[l])
+				}
+			}
+			for form, msg := range f {
+				got, err := placeholderSet(msg)
+				if err != nil {
+					t.Errorf("%s: %s (%s): %v", file, key, form, err)
+					continue
+				}
+				if plural && !got["Count"] && form != "one" {
+					t.Errorf("%s: %s (%s) does not say {{.Count}}", file, key, form)
+				}
+				delete(got, "Count")
+				w := maps.Clone(want)
+				delete(w, "Count")
+				if !maps.Equal(got, w) {
+					t.Errorf("%s: %s (%s) has the placeholders %v, English %v", file, key, form, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(w)))
+				}
+				if l == Chinese {
+					for _, problem := range chineseProblems(msg) {
+						t.Errorf("%s: %s: %s", file, key, problem)
+					}
+				}
+			}
+		}
+	}
+}
+
+func minus(a, b []string) []string {
+	var out []string
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func placeholderSet(msg string) (map[string]bool, error) {
+	names, err := placeholders(msg)
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return set, err
+}
+
+var (
+	latinWord = regexp.MustCompile(`[A-Za-z]+`)
+	// asciiPunct is ASCII punctuation touching a Han character: Chinese
+	// prose uses its own，。；：？！（）.
+	asciiPunct = regexp.MustCompile(`\p{Han}[,.;:?!()]|[,.;:?!()]\p{Han}`)
+)
+
+// chineseProblems are what keeps msg from reading as Chinese prose: ASCII
+// punctuation against Chinese text, and English words.
+func chineseProblems(msg string) []string {
+	var out []string
+	text := regexp.MustCompile(`\{\{\.[A-Za-z0-9]+\}\}`).ReplaceAllString(msg, "")
+	if m := asciiPunct.FindString(text); m != "" {
+		out = append(out, "ASCII punctuation in Chinese text ("+m+"): use ，。；：？！（）")
+	}
+	for _, w := range latinWord.FindAllString(text, -1) {
+		if !zhWords[w] {
+			out = append(out, "the Latin word "+w+" (translate it, or add it to zhWords with the reason)")
+		}
+	}
+	if strings.TrimFunc(text, func(r rune) bool { return !unicode.Is(unicode.Han, r) }) == "" && latinWord.MatchString(text) {
+		out = append(out, "no Chinese at all")
+	}
+	return out
+}
+
+func TestChineseProblems(t *testing.T) {
+	for msg, want := range map[string]int{
+		"共有 {{.Count}} 个解。":         0,
+		"共有 {{.Count}} 个解.":         1,
+		"第 {{.Row}} 行，第 {{.Col}} 列": 0,
+		"回溯 (backtrack)":            1,
+		"回溯(backtrack)":             2,
+		"4,426,165,368 种放法":         0,
+	} {
+		if got := len(chineseProblems(msg)); got != want {
+			t.Errorf("%q: %d problems %v, want %d", msg, got, chineseProblems(msg), want)
+		}
+	}
+}
+
+func TestParseMessage(t *testing.T) {
+	for src, want := range map[string]string{
+		"plain":                 "",
+		"{{.Row}} and {{.Col}}": "",
+		"{{.Count}}":            "",
+		"{{ .Row }}":            "no placeholder",
+		"{{.Row | printf}}":     "no placeholder",
+		"{{if .X}}y{{end}}":     "no placeholder",
+		"{{.Row":                "without its }}",
+		"a }} b":                "without its {{",
+		"{{.1st}}":              "no placeholder",
+		"{{.R2}} is fine":       "",
+		"{{.}}":                 "no placeholder",
+	} {
+		_, err := parseMessage(src)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("parseMessage(%q) = %v, want %q", src, err, want)
+		}
+	}
+}
+
+func TestPrinter(t *testing.T) {
+	en, zh := For(English), For(Chinese)
+	for _, tc := range []struct{ got, want string }{
+		{en.List([]string{"1"}), "1"},
+		{en.List([]string{"1", "2"}), "1 and 2"},
+		{en.List([]string{"1", "2", "3", "4"}), "1, 2, 3 and 4"},
+		{zh.List([]string{"1", "2", "3", "4"}), "1、2、3和4"},
+		{zh.List([]string{"甲", "乙"}), "甲和乙"},
+		{en.Int(4426165368), "4,426,165,368"},
+		{en.Int(uint64(18446744073709551615)), "18,446,744,073,709,551,615"},
+		{en.Int(-1234), "-1,234"},
+		{en.Int(999), "999"},
+		{en.Int("1000"), "1,000"},
+		{en.T("no.such.key", nil), "[no.such.key]"},
+		{For("xx").Lang().String(), "en"},
+		{en.N("common.solutions", 1, nil), "1 solution"},
+		{en.N("common.solutions", uint64(92), nil), "92 solutions"},
+		{en.N("common.solutions", "2691008701644", nil), "2,691,008,701,644 solutions"},
+		{zh.N("common.solutions", 92, nil), "92 个解"},
+		{zh.N("common.solutions", 14200, nil), "14,200 个解"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	for s, want := range map[string]Lang{
+		"zh": Chinese, "zh-CN": Chinese, "zh_CN.UTF-8": Chinese, "zh-Hans": Chinese, "zh_TW": Chinese,
+		"en": English, "en_US.UTF-8": English, "en-GB": English,
+		"C": "", "POSIX": "", "": "", "fr": "", "fr_FR.UTF-8": "", "garbage!!": "",
+	} {
+		got, ok := Parse(s)
+		if got != want || ok != (want != "") {
+			t.Errorf("Parse(%q) = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for _, tc := range []struct {
+		prefs []string
+		want  Lang
+	}{
+		{nil, English},
+		{[]string{"zh"}, Chinese},
+		{[]string{"", "zh-CN,zh;q=0.9,en;q=0.8"}, Chinese},
+		{[]string{"fr-FR,fr;q=0.9,zh;q=0.5"}, Chinese},
+		{[]string{"fr-FR,de;q=0.5"}, English},
+		{[]string{"de", "zh"}, Chinese},
+		{[]string{"en;q=0.1,zh;q=0.9"}, Chinese},
+	} {
+		if got := Match(tc.prefs...); got != tc.want {
+			t.Errorf("Match(%q) = %s, want %s", tc.prefs, got, tc.want)
+		}
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want Lang
+	}{
+		{map[string]string{}, English},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, Chinese},
+		{map[string]string{"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, English},
+		{map[string]string{"LANG": "en_US.UTF-8", "LC_ALL": "zh_CN.UTF-8"}, Chinese},
+		{map[string]string{"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, English},
+		{map[string]string{"LANG": "fr_FR.UTF-8"}, English},
+	} {
+		if got := FromEnv(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("FromEnv(%v) = %s, want %s", tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestCatalogJSON(t *testing.T) {
+	for _, l := range All {
+		b, err := CatalogJSON(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `"description"`) || !strings.Contains(string(b), `"list.two"`) {
+			t.Errorf("%s: %.200s", l, b)
+		}
+	}
+}
