@@ -160,7 +160,7 @@ func traceOpen(ctx context.Context, b backtracking, n int, open []uint64) iter.S
 	})
 }
 
-// traced is a trace of strategy s as board's convention has it: a size out
+// runTrace is a trace of strategy s as board's convention has it: a size out
 // of range, or a context ended before the search starts, is the only pair;
 // the error run returns (the end of ctx) is the last one.
 func runTrace(ctx context.Context, s Strategy, n int, run func(emit func(Event) bool) error) iter.Seq2[Event, error] {

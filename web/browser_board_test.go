@@ -129,9 +129,6 @@ func testGroup(b *browser) {
 	}
 }
 
-// testAcceptance opens the addresses of issue 12's acceptance at a desktop
-// and a phone size: each shows exactly its step, square labelled cells and
-// a marked pseudocode line, with no sideways scroll.
 // openStep opens the address of a search at a step, and checks that the
 // page shows square, labelled cells, the step the library traces and one
 // marked pseudocode line.
@@ -168,6 +165,9 @@ func checkSentence(b *browser, where string, e classic.Event) {
 	}
 }
 
+// testAcceptance opens the addresses of issue 12's acceptance at a desktop
+// and a phone size: each shows exactly its step, square labelled cells and
+// a marked pseudocode line, with no sideways scroll.
 func testAcceptance(b *browser) {
 	for _, vp := range [][2]int64{{1280, 900}, {390, 844}} {
 		b.viewport(vp[0], vp[1])
@@ -706,10 +706,6 @@ func testLesson(b *browser) {
 	}
 }
 
-// testRaceCostHuge opens the race, the cost chart and the huge panel as a
-// person would: one labelled square board per strategy racing by reads to
-// a summary; the chart and its table, one row per strategy; the rule of the
-// construction by n mod 6 and its drawing.
 // checkPhoneAndAxe checks a panel as shown, at the desktop size and on a
 // 390 px phone screen: axe-core's rules, and no sideways scroll there.
 func checkPhoneAndAxe(b *browser, panel string) {
@@ -722,6 +718,10 @@ func checkPhoneAndAxe(b *browser, panel string) {
 	b.viewport(1280, 900)
 }
 
+// testRaceCostHuge opens the race, the cost chart and the huge panel as a
+// person would: one labelled square board per strategy racing by reads to
+// a summary; the chart and its table, one row per strategy; the rule of the
+// construction by n mod 6 and its drawing.
 func testRaceCostHuge(b *browser) {
 	b.visit("/?panel=race&n=6&algos=backtrack-2d,backtrack-flags,bitmask")
 	b.waitJS("the race loaded", `document.getElementById('race').dataset.state === 'ready'`, 30*time.Second)

@@ -98,9 +98,6 @@ func serverCountJobs(b *browser, n int) []string {
 	return states
 }
 
-// testCountPanel counts 11 queens and checks the result against the
-// published counts; then double-clicks Count for a long count, which starts
-// one job, shows an estimate of the time left, and cancels it from the page.
 // countPublished counts n in the Count panel and checks the numbers shown
 // against the published ones.
 func countPublished(b *browser, n int) {
@@ -119,6 +116,9 @@ func countPublished(b *browser, n int) {
 	}
 }
 
+// testCountPanel counts 11 queens and checks the result against the
+// published counts; then double-clicks Count for a long count, which starts
+// one job, shows an estimate of the time left, and cancels it from the page.
 func testCountPanel(b *browser) {
 	b.open("count")
 	countPublished(b, 11)

@@ -9,11 +9,11 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// Count runs the batch search where the CPU has AVX2, else the hot loop of
-// count32 in assembly (loop_amd64.s), node for node the same search: the Go
-// compiler, held to the x86-64 baseline, checks for POPCNT at every use
-// and spills the loop's registers, and the loop runs about a sixth faster
-// without that.
+// init has [Count] run the batch search where the CPU has AVX2, else the
+// hot loop of count32 in assembly (loop_amd64.s), node for node the same
+// search: the Go compiler, held to the x86-64 baseline, checks for POPCNT
+// at every use and spills the loop's registers, and the loop runs about a
+// sixth faster without that.
 func init() {
 	switch {
 	case hasVector:
