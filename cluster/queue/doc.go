@@ -55,9 +55,12 @@
 //
 // # Files
 //
-// coordinator.go runs a run; publish.go puts block messages on the
-// stream and removes those nobody needs; bucket.go reads the results, failures, alarms and bans stored in
-// the run's bucket; book.go decides each block from its votes (vote.go);
+// coordinator.go runs a run: its loop and checks; options.go holds its
+// options and their defaults, open.go creates or finds the run's stream,
+// bucket and consumer and loads what they hold, and waiting.go says what
+// a run waits for. publish.go puts block messages on the stream and
+// removes those nobody needs; bucket.go reads the results, failures,
+// alarms and bans stored in the run's bucket; book.go decides each block from its votes (vote.go);
 // recount.go counts blocks again and unitcheck.go checks votes against
 // their units' estimates, on the coordinator's cores (pool.go). pace.go
 // makes the timed decisions of coordinator and worker (how often to look
