@@ -141,11 +141,13 @@ func (c *coordinator) loop(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			c.report()
-			return fmt.Errorf("run %s interrupted with %d of %d units counted: %w", c.run.ID, c.book.decided, c.run.Units, ctx.Err())
+			return c.interrupted(ctx)
 		case e, ok := <-c.updates:
 			if !ok {
-				return errors.New("bucket watcher stopped")
+				if ctx.Err() != nil {
+					return c.interrupted(ctx)
+				}
+				return errWatcherStopped
 			}
 			if e != nil {
 				c.apply(e, true)
@@ -183,6 +185,18 @@ func (c *coordinator) loop(ctx context.Context) error {
 	_ = c.reconcile(ctx, false, false) // removes the copies nobody needs any more
 	return nil
 }
+
+// interrupted reports the state of a run whose ctx ended, and says so.
+func (c *coordinator) interrupted(ctx context.Context) error {
+	c.report()
+	return fmt.Errorf("run %s interrupted with %d of %d units counted: %w", c.run.ID, c.book.decided, c.run.Units, ctx.Err())
+}
+
+// errWatcherStopped is the loop's error when the bucket's watcher ends
+// while its ctx has not: the watcher ends with the ctx it was started
+// with too, and that is an interruption, not this (the loop took one
+// for the other half the time).
+var errWatcherStopped = errors.New("bucket watcher stopped")
 
 // check is the coordinator's periodic check, paced by c.pace: it brings
 // the stream in line with what the blocks lack (reconcile), whatever the

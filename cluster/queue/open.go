@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
@@ -140,7 +141,7 @@ func (c *coordinator) load(ctx context.Context) error {
 			return ctx.Err()
 		case e, ok := <-c.updates:
 			if !ok {
-				return errors.New("bucket watcher stopped")
+				return cmp.Or(ctx.Err(), errWatcherStopped)
 			}
 			if e == nil {
 				c.act(ctx)

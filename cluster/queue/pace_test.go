@@ -810,3 +810,32 @@ func TestIdleExitOnTheFakeClock(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopInterrupted: a loop whose ctx has ended when the bucket's
+// watcher, which ends with the same ctx, has closed too says the run was
+// interrupted (context.Canceled), every time. It took one for the other
+// about half the time, and said "bucket watcher stopped".
+func TestLoopInterrupted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		o, err := CoordinatorOptions{Key: testKey, BlockSize: 16}.withDefaults(8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		for i := range 24 {
+			c := newCoordinator(o)
+			c.run = runFor(8, 16, 1)
+			c.io = &memIO{run: c.run, queuedMsg: map[int]int{}}
+			updates := make(chan jetstream.KeyValueEntry)
+			close(updates)
+			c.updates, c.adv = updates, make(chan *nats.Msg)
+			c.begin(ctx)
+			err := c.loop(ctx)
+			c.close()
+			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted with 0 of") {
+				t.Fatalf("try %d: loop = %v, want it interrupted", i, err)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -129,7 +130,7 @@ func (c *coordinator) catchUp(ctx context.Context) error {
 			return errLagging
 		case e, ok := <-c.updates:
 			if !ok {
-				return errors.New("bucket watcher stopped")
+				return cmp.Or(ctx.Err(), errWatcherStopped)
 			}
 			if e != nil {
 				c.apply(e, true)

@@ -522,3 +522,4 @@ func TestStoreFull(t *testing.T) {
 		t.Error(err)
 	}
 }
+
