@@ -522,4 +522,3 @@ func TestStoreFull(t *testing.T) {
 		t.Error(err)
 	}
 }
-
