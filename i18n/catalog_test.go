@@ -22,6 +22,9 @@ var pluralForms = map[Lang][]string{
 // every Chinese textbook writes in Latin letters.
 var zhWords = map[string]bool{
 	"N": true, "n": true,
+	// The On-Line Encyclopedia of Integer Sequences: a proper name, which
+	// Chinese texts write in Latin letters.
+	"OEIS": true,
 }
 
 func TestCatalogs(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/complete"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/solve"
 )
@@ -116,12 +117,37 @@ func countPublished(b *browser, n int) {
 	}
 }
 
-// testCountPanel counts 11 queens and checks the result against the
-// published counts; then double-clicks Count for a long count, which starts
-// one job, shows an estimate of the time left, and cancels it from the page.
+// checkCountEngine checks that the Count panel says which engine counted n
+// (count.Engine) and names its work as that engine's unit, with a link to
+// the lesson's chapter on counting, and never calls the join a bitmask
+// search.
+func checkCountEngine(b *browser, n int) {
+	b.t.Helper()
+	engine := count.Engine(n)
+	how, work := b.text("count-how"), eval[string](b, `document.getElementById('count-nodes').previousElementSibling.textContent`)
+	want := map[string][2]string{
+		count.EngineJoin: {"join of half boards", "pairs of half boards compared"},
+		count.EngineTree: {"tree search", "nodes of the search tree"},
+	}[engine]
+	if !strings.Contains(how, fmt.Sprintf("N = %d is counted by the %s", n, want[0])) || work != want[1] ||
+		(engine == count.EngineJoin && strings.Contains(how, "bitmask")) || !eval[bool](b, `document.getElementById('count-how').checkVisibility()`) {
+		b.t.Fatalf("N = %d (counted by the %s engine): the panel says %q and calls its work %q", n, engine, how, work)
+	}
+	if href := eval[string](b, `document.querySelector('#count-how a').getAttribute('href')`); href != "?panel=lesson&chapter=8" {
+		b.t.Fatalf("the Count panel links to %q, not to the lesson's chapter on counting", href)
+	}
+}
+
+// testCountPanel counts 11 and 16 queens and checks the results against the
+// published counts, and that the panel names the engine of each and its
+// work; then double-clicks Count for a long count, which starts one job,
+// shows an estimate of the time left, and cancels it from the page.
 func testCountPanel(b *browser) {
 	b.open("count")
 	countPublished(b, 11)
+	checkCountEngine(b, 11)
+	countPublished(b, 16)
+	checkCountEngine(b, 16)
 
 	holdCount(b.t, 18)
 	b.do("double-click Count for 18", chromedp.SetValue(chromedp.ID("count-n"), "18"), chromedp.DoubleClick(chromedp.ID("count-start")))

@@ -65,7 +65,7 @@ type countJob struct {
 	mu        sync.Mutex
 	state     string
 	progress  countProgressJSON
-	result    any           // *countResultJSON, or *variant.ResultJSON for a variant
+	result    any           // *countResultJSON, or *variantResultJSON for a variant
 	reason    string        // why it was cancelled or failed
 	changed   chan struct{} // closed at every change, then replaced
 	listeners int
@@ -128,9 +128,12 @@ func (c *countJobs) forget(j *countJob) {
 	}
 }
 
-// countProgressJSON is a "progress" event.
+// countProgressJSON is a "progress" event. Engine names the engine
+// counting (jobEngine), which says what Nodes counts: pairs of half boards
+// compared by the join, or nodes of a search tree.
 type countProgressJSON struct {
 	N         int           `json:"n"`
+	Engine    string        `json:"engine"`
 	UnitsDone int           `json:"units_done"`
 	Units     int           `json:"units"`
 	Nodes     count.Uint128 `json:"nodes"`
@@ -139,11 +142,35 @@ type countProgressJSON struct {
 
 // countResultJSON is the "result" event and the result field of a job's
 // status: the one JSON form of a count's result, as `nqueens count N
-// --json` writes it (docs/json.md).
-type countResultJSON = count.ResultJSON
+// --json` writes it (docs/json.md), and the engine that counted it.
+type countResultJSON struct {
+	count.ResultJSON
+	Engine string `json:"engine"`
+}
+
+// variantResultJSON is a variant's result (variant.ResultJSON, as `nqueens
+// count N --torus --super --json` writes it) and its engine.
+type variantResultJSON struct {
+	variant.ResultJSON
+	Engine string `json:"engine"`
+}
+
+// engineVariant names the engine of a variant's count (package variant):
+// a search tree, whose nodes its Nodes counts.
+const engineVariant = "variant"
+
+// jobEngine is the engine that counts n, or the variant spec: count.Engine
+// ("join" or "tree") for the N-Queens problem, engineVariant for a
+// variant.
+func jobEngine(n int, spec *variant.Spec) string {
+	if spec != nil {
+		return engineVariant
+	}
+	return count.Engine(n)
+}
 
 // countStatusJSON is the answer of POST /api/count and GET /api/count/{id}.
-// Result is a count's result, or a variant's (variant.ResultJSON).
+// Result is a count's result, or a variant's (variantResultJSON).
 type countStatusJSON struct {
 	ID       string             `json:"id"`
 	N        int                `json:"n"`
@@ -232,7 +259,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 		units, _ = variant.Units(*spec) // n was checked: the spec is valid
 	}
 	j := &countJob{id: hex.EncodeToString(idb[:]), n: req.N, spec: req.spec(), client: clientOf(r), cancel: cancel, state: stateRunning,
-		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Units: units}}
+		changed: make(chan struct{}), progress: countProgressJSON{N: req.N, Engine: jobEngine(req.N, req.spec()), Units: units}}
 	j.idle = time.AfterFunc(s.cfg.CountIdle, func() { cancel(errIdle) })
 	// Registering and starting under the lock that Close takes keeps a
 	// job from starting after Close has begun to wait for them.
@@ -263,7 +290,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 func (s *Server) runCount(ctx context.Context, j *countJob) {
 	progress := func(done, units int, nodes count.Uint128, elapsed time.Duration) {
 		j.update(func() {
-			j.progress = countProgressJSON{N: j.n, UnitsDone: done, Units: units, Nodes: nodes, Seconds: seconds(elapsed)}
+			j.progress = countProgressJSON{N: j.n, Engine: jobEngine(j.n, j.spec), UnitsDone: done, Units: units, Nodes: nodes, Seconds: seconds(elapsed)}
 		})
 	}
 	var result any
@@ -275,7 +302,7 @@ func (s *Server) runCount(ctx context.Context, j *countJob) {
 			ProgressEvery: 200 * time.Millisecond,
 			Progress:      func(p variant.Progress) { progress(p.UnitsDone, p.Units, p.Nodes, p.Elapsed) },
 		})
-		r := res.JSON()
+		r := variantResultJSON{ResultJSON: res.JSON(), Engine: engineVariant}
 		r.Seconds = seconds(res.Elapsed)
 		result = &r
 	} else {
@@ -285,7 +312,7 @@ func (s *Server) runCount(ctx context.Context, j *countJob) {
 			ProgressEvery: 200 * time.Millisecond,
 			Progress:      func(p count.Progress) { progress(p.UnitsDone, p.Units, p.Nodes, p.Elapsed) },
 		})
-		r := res.JSON()
+		r := countResultJSON{ResultJSON: res.JSON(), Engine: count.Engine(j.n)}
 		r.Seconds = seconds(res.Elapsed)
 		result = &r
 	}

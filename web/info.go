@@ -35,6 +35,31 @@ type limitsJSON struct {
 	// EngineMaxN is no limit of the server's but of the counting engine:
 	// the largest N the command line counts, which the page names it for.
 	EngineMaxN int `json:"engine_max_n"`
+	// CountEngines is no limit either: which engine counts which N
+	// (count.Engine), as runs of N from 1 to EngineMaxN, so that the page
+	// says how each N is counted without a table of its own.
+	CountEngines []engineRange `json:"count_engines"`
+}
+
+// engineRange is a run of N, From to To, that one engine counts.
+type engineRange struct {
+	Engine string `json:"engine"`
+	From   int    `json:"from"`
+	To     int    `json:"to"`
+}
+
+// countEngines cuts 1 … count.MaxN into the runs of N of one engine.
+func countEngines() []engineRange {
+	var out []engineRange
+	for n := 1; n <= count.MaxN; n++ {
+		e := count.Engine(n)
+		if k := len(out) - 1; k >= 0 && out[k].Engine == e && out[k].To == n-1 {
+			out[k].To = n
+			continue
+		}
+		out = append(out, engineRange{Engine: e, From: n, To: n})
+	}
+	return out
 }
 
 // handlePing answers 204 with no body: the page's heartbeat, which tells it
@@ -61,7 +86,7 @@ func (s *Server) handleLimits(w http.ResponseWriter, r *http.Request) error {
 		MaxRenderBytes:   c.MaxRenderBytes, RequestTimeout: c.RequestTimeout.Seconds(),
 		StreamTimeout: c.StreamTimeout.Seconds(), SlowClientTimeout: c.SlowClientTimeout.Seconds(),
 		CompareTimeout: c.CompareTimeout.Seconds(), CountTimeout: c.CountTimeout.Seconds(), CountIdle: c.CountIdle.Seconds(),
-		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs, EngineMaxN: count.MaxN,
+		CountWorkers: c.CountWorkers, MaxJobs: c.MaxJobs, EngineMaxN: count.MaxN, CountEngines: countEngines(),
 	})
 }
 

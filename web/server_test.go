@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/count"
 )
 
 // newServer returns a server with cfg (defaults for zero fields) that logs
@@ -448,3 +450,27 @@ func equal32(a, b []int32) bool {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestLimitsCountEngines: /api/limits says which engine counts each N from
+// 1 to engine_max_n, in runs that cover them all once, as count.Engine
+// decides.
+func TestLimitsCountEngines(t *testing.T) {
+	s := newServer(t, Config{})
+	var got limitsJSON
+	decode(t, do(s, "GET", "/api/limits", ""), &got)
+	next := 1
+	for _, r := range got.CountEngines {
+		if r.From != next || r.To < r.From {
+			t.Fatalf("count_engines %+v: a run starts at %d, want %d", got.CountEngines, r.From, next)
+		}
+		for n := r.From; n <= r.To; n++ {
+			if count.Engine(n) != r.Engine {
+				t.Errorf("count_engines says %s counts N = %d, count.Engine says %s", r.Engine, n, count.Engine(n))
+			}
+		}
+		next = r.To + 1
+	}
+	if next != got.EngineMaxN+1 || next != count.MaxN+1 {
+		t.Errorf("count_engines ends at %d, engine_max_n is %d", next-1, got.EngineMaxN)
+	}
+}

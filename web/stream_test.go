@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
@@ -217,10 +218,11 @@ func TestCountVariant(t *testing.T) {
 		}
 		events := readEvents(t, get(t, ts.URL+st.Events).Body)
 		last := events[len(events)-1]
-		var got variant.ResultJSON
-		if err := json.Unmarshal([]byte(last.Data), &got); last.Name != "result" || err != nil {
+		var res2 variantResultJSON
+		if err := json.Unmarshal([]byte(last.Data), &res2); last.Name != "result" || err != nil || res2.Engine != engineVariant {
 			t.Fatalf("%s: last event %+v: %v", tc.body, last, err)
 		}
+		got := res2.ResultJSON
 		want, err := variant.Count(context.Background(), tc.spec, variant.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -236,7 +238,9 @@ func TestCountVariant(t *testing.T) {
 func TestCountResult(t *testing.T) {
 	s := newServer(t, Config{})
 	ts := startHTTP(t, s)
-	for _, n := range []int{1, 2, 8, 12} {
+	// The events name the engine that counts n (count.Engine): the tree
+	// search, or the join of half boards (N = 14 today).
+	for _, n := range []int{1, 2, 8, 12, 14} {
 		st := startCount(t, ts, n)
 		events := readEvents(t, get(t, ts.URL+st.Events).Body)
 		last := events[len(events)-1]
@@ -245,13 +249,16 @@ func TestCountResult(t *testing.T) {
 		}
 		for _, e := range events[:len(events)-1] {
 			var p countProgressJSON
-			if e.Name != "progress" || json.Unmarshal([]byte(e.Data), &p) != nil || p.N != n || p.UnitsDone > p.Units {
-				t.Fatalf("n=%d: event %+v", n, e)
+			if e.Name != "progress" || json.Unmarshal([]byte(e.Data), &p) != nil || p.N != n || p.UnitsDone > p.Units || p.Engine != count.Engine(n) {
+				t.Fatalf("n=%d: event %+v, want the engine %q", n, e, count.Engine(n))
 			}
 		}
 		var r countResultJSON
 		if err := json.Unmarshal([]byte(last.Data), &r); err != nil {
 			t.Fatal(err)
+		}
+		if r.Engine != count.Engine(n) {
+			t.Fatalf("n=%d: the result names the engine %q, count.Engine %q", n, r.Engine, count.Engine(n))
 		}
 		row, ok, err := reference.Get(n)
 		if err != nil || !ok {

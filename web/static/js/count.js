@@ -4,16 +4,36 @@
 // server that goes away while it counts (its stream breaks, or the page's
 // heartbeat goes unanswered) stops the count: the panel says so, with the
 // work done, and offers to count again.
+//
+// The panel says which engine counts the N in its field, and what that
+// engine's work is: the server's /api/limits lists the engine of every N
+// (count_engines, from count.Engine), and every event of a count names
+// its engine. The join of half boards compares pairs of half boards; the
+// tree search and the variants' search visit nodes of a search tree. The
+// lesson's chapter 8 explains both.
 
 import * as api from './api.js';
 import { readInt, setRange, showError } from './field.js';
+import { t, tn } from './i18n.js';
 import { $, duration, group, setStatus } from './text.js';
+
+// engineOf is the engine that counts n by the server's table, '' outside it.
+export function engineOf(limits, n) {
+  const r = (limits.count_engines || []).find((e) => n >= e.from && n <= e.to);
+  return r ? r.engine : '';
+}
+
+// The engines' names as the catalogs key them: the variants' search is
+// a search tree too.
+const engineKey = (engine) => (engine === 'join' ? 'join' : engine === 'variant' ? 'variant' : 'tree');
 
 export class CountPanel {
   constructor(limits, onURL) {
     this.onURL = onURL;
+    this.limits = limits;
     this.range = setRange('count-n', 1, limits.max_count_n);
     this.engineMaxN = limits.engine_max_n; // the largest N the command line counts
+    for (const id of ['count-n', 'count-torus', 'count-super']) $(id).addEventListener('input', () => this.how());
     this.job = null;     // {id, abort} of the count running
     this.busy = false;   // a start is on its way: a second click starts nothing
     $('count-form').addEventListener('submit', (e) => { e.preventDefault(); this.start(); });
@@ -34,6 +54,28 @@ export class CountPanel {
     if (params.get('n')) $('count-n').value = params.get('n');
     $('count-torus').checked = params.get('torus') === '1';
     $('count-super').checked = params.get('super') === '1';
+    this.how();
+  }
+
+  relang() { this.how(); }
+
+  // how says which engine counts the N of the field and what its work is,
+  // with a link to the lesson's chapter on counting.
+  how() {
+    const n = Number($('count-n').value);
+    const el = $('count-how');
+    const variant = $('count-torus').checked || $('count-super').checked;
+    const engine = variant ? 'variant' : engineOf(this.limits, n);
+    el.dataset.engine = engine;
+    const link = document.createElement('a');
+    link.href = '?panel=lesson&chapter=8';
+    link.textContent = t('count.how.link');
+    if (!engine) {
+      el.replaceChildren(t('count.how.none'), ' ', link);
+      return;
+    }
+    el.replaceChildren(t(`count.how.${engineKey(engine)}`, { N: n }), ' ', link);
+    $('count-nodes').previousElementSibling.textContent = t(`count.work.${engineKey(engine)}`);
   }
 
   leave() {}
@@ -65,6 +107,7 @@ export class CountPanel {
     if (n === null) return;
     this.busy = true;
     this.lastN = n;
+    this.how();
     this.lost = false;
     this.done = null;
     $('count-retry').hidden = true;
@@ -72,7 +115,7 @@ export class CountPanel {
     this.onURL();
     $('count-result').hidden = true;
     $('count-progress').value = 0;
-    setStatus($('count-status'), 'Starting…');
+    setStatus($('count-status'), t('count.starting'));
     const abort = new AbortController();
     this.job = { id: null, abort };
     let job;
@@ -102,11 +145,8 @@ export class CountPanel {
     const n = Number(raw);
     const max = this.range[1];
     if (!/^\d+$/.test(raw) || n <= max || n > this.engineMaxN) return false;
-    const where = api.kind === 'wasm'
-      ? `N = ${n} is too big to count in a browser (this page counts up to ${max}).`
-      : `N = ${n} is more than this server counts (up to ${max}).`;
     const flags = Object.keys(this.variant()).map((f) => ` --${f}`).join('');
-    showError($('count-n'), `${where} Count it on your own machine, on every core, with the command line:`, `nqueens count ${n}${flags}`);
+    showError($('count-n'), t(api.kind === 'wasm' ? 'count.too-big.browser' : 'count.too-big.server', { N: n, Max: max }), `nqueens count ${n}${flags}`);
     return true;
   }
 
@@ -141,9 +181,10 @@ export class CountPanel {
   // and offers to count again.
   stopped() {
     const d = this.done;
-    const far = d ? ` after ${group(d.units_done)} of ${group(d.units)} work units (${d.seconds.toFixed(1)} s)` : '';
     const who = api.kind === 'wasm' ? 'solver' : 'server';
-    setStatus($('count-status'), `The ${who} stopped answering: the count of N = ${this.lastN} stopped${far}. Retry counts it again from the start once the ${who} is back.`, 'error');
+    const args = { N: this.lastN };
+    if (d) Object.assign(args, { Done: d.units_done, Units: d.units, Seconds: d.seconds.toFixed(1) });
+    setStatus($('count-status'), t(`count.lost.${who}${d ? '.after' : ''}`, args), 'error');
     $('count-eta').textContent = '';
     $('count-retry').hidden = false;
     return 'stopped';
@@ -155,12 +196,13 @@ export class CountPanel {
     $('count-progress').value = d.units_done;
     // The time left from this run's rate of work units; units differ in
     // size, so it is rough until many are done.
-    let eta = 'estimating the time left…';
+    let eta = t('count.eta.estimating');
     if (d.units_done > 0 && d.seconds > 0) {
       const left = d.seconds / d.units_done * (d.units - d.units_done);
-      eta = `about ${duration(left)} left`;
+      eta = t('count.eta.left', { Time: duration(left) });
     }
-    setStatus($('count-status'), `Counting N = ${d.n}: ${group(d.units_done)} of ${group(d.units)} work units, ${group(d.nodes)} nodes, ${d.seconds.toFixed(1)} s; ${eta}.`);
+    setStatus($('count-status'), t(`count.progress.${engineKey(d.engine)}`,
+      { N: d.n, Done: d.units_done, Units: d.units, Work: group(d.nodes), Seconds: d.seconds.toFixed(1), Eta: eta }));
     $('count-eta').textContent = eta;
   }
 
@@ -169,25 +211,27 @@ export class CountPanel {
     $('count-total').textContent = group(d.total);
     $('count-unique').textContent = group(d.unique);
     $('count-nodes').textContent = group(d.nodes);
+    $('count-nodes').previousElementSibling.textContent = t(`count.work.${engineKey(d.engine)}`);
     $('count-seconds').textContent = d.seconds.toFixed(3);
     if (d.piece === undefined) {
-      $('count-reference-name').textContent = 'published count';
-      $('count-reference').textContent = d.reference === null ? 'not published' : d.matches ? 'matches OEIS A000170 and A002562' : 'DOES NOT MATCH the published count';
+      $('count-reference-name').textContent = t('count.reference.name');
+      $('count-reference').textContent = t(d.reference === null ? 'count.reference.none' : d.matches ? 'count.reference.matches' : 'count.reference.differs', { Total: 'A000170', Unique: 'A002562' });
+      setStatus($('count-status'), tn('count.counted', d.workers, { N: d.n }), 'good');
     } else {
       // A variant: the sequences its numbers are terms of, whether the
       // server checked them against the published terms (a count that
       // differs fails), and which symmetries its classes are counted under.
-      const what = `${d.piece}s${d.torus ? ' on a torus' : ''}`;
-      const seqs = `${d.oeis}${d.oeis_unique && d.reference && d.reference.unique !== null ? ` and ${d.oeis_unique}` : ''}`;
+      const what = `${d.piece}${d.torus ? '.torus' : ''}`;
+      const both = d.oeis_unique && d.reference && d.reference.unique !== null;
       $('count-reference-name').textContent = 'OEIS';
-      $('count-reference').textContent = !d.oeis ? `no OEIS sequence of ${what} in nqueens' table`
-        : d.matches ? `matches ${seqs} (solutions of ${what}${d.oeis_unique ? ', and their classes' : ''})`
-          : `solutions of ${what}: a term of ${d.oeis} not published, so not checked`;
-      $('count-unique').textContent += ` (under the ${d.symmetries} symmetries of the square${d.torus ? '; turns of the torus not merged' : ''})`;
+      $('count-reference').textContent = !d.oeis ? t(`count.oeis.none.${what}`)
+        : d.matches ? t(`count.oeis.matches${both ? '.both' : ''}.${what}`, { Seq: d.oeis, Classes: d.oeis_unique })
+          : t(`count.oeis.unpublished.${what}`, { Seq: d.oeis });
+      $('count-unique').textContent = t(d.torus ? 'count.unique.torus' : 'count.unique.square', { Unique: group(d.unique), Symmetries: d.symmetries });
+      setStatus($('count-status'), tn(`count.counted.${what}`, d.workers, { N: d.n }), 'good');
     }
     $('count-result').hidden = false;
     $('count-eta').textContent = '';
-    setStatus($('count-status'), `Counted ${d.piece === undefined ? '' : `${d.piece}s${d.torus ? ' on a torus' : ''}, `}N = ${d.n} on ${d.workers} worker${d.workers === 1 ? '' : 's'}.`, 'good');
   }
 
   finish(abort, state) {
@@ -206,12 +250,12 @@ export class CountPanel {
     if (job.id) {
       try {
         const st = await api.deleteJSON(`/api/count/${job.id}`);
-        setStatus($('count-status'), `Cancelled: the ${api.kind === 'wasm' ? 'solver' : 'server'} stopped the count (${st.state}).`);
+        setStatus($('count-status'), t(api.kind === 'wasm' ? 'count.cancelled.solver' : 'count.cancelled.server', { State: t(`count.state.${st.state}`) }));
       } catch (err) {
         setStatus($('count-status'), err.message, 'error');
       }
     } else {
-      setStatus($('count-status'), 'Cancelled before the count started.');
+      setStatus($('count-status'), t('count.cancelled.before'));
     }
     $('count-eta').textContent = '';
     this.setRunning(false);

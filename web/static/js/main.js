@@ -16,6 +16,7 @@ import { CostPanel } from './cost.js';
 import { CountPanel } from './count.js';
 import { GalleryPanel } from './gallery.js';
 import { HugePanel } from './huge.js';
+import { chooseLang, load as loadLang } from './i18n.js';
 import { RacePanel } from './race.js';
 import { $, setStatus } from './text.js';
 import { WatchPanel } from './watch.js';
@@ -157,6 +158,7 @@ function noWasm(message) {
 }
 
 async function main() {
+  await loadLang(chooseLang()); // before any panel writes a sentence
   api.onReachability((up) => serverDown(!up));
   if (api.kind === 'wasm') staticBuild();
   let limits = null;
