@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of nqueens on a fresh machine: formatting, go vet,
-# staticcheck, the whole suite under the race detector, the purego build and
-# deploy/ on real engines. Installs what the tests need first (Debian's
-# Chromium as root, staticcheck from the Go module proxy).
+# Runs every test of nqueens on a fresh machine: formatting, go vet, the
+# repository's own rules (scripts/check), staticcheck, the whole suite
+# under the race detector, the purego build and deploy/ on real engines.
+# Installs what the tests need first (Debian's Chromium as root,
+# staticcheck from the Go module proxy).
 #
 # Every part runs even when an earlier one failed, and the end lists each
 # part that failed: one red test must not hide another. Arguments go to
@@ -62,6 +63,13 @@ staticcheck() {
 		GOOS=js GOARCH=wasm "$bin/staticcheck" ./web/wasm
 }
 
+# The rules a reviewer would otherwise have to remember, each its own part
+# (go run ./scripts/check -h lists them): files and functions within the
+# developers' guide's limits, paths and test names in comments that exist,
+# assembly that takes its numbers from go_asm.h, and generated files that
+# match their generators (go generate ./... then no change).
+code_check() { go build -o "$bin/check" ./scripts/check && "$bin/check" "$1"; }
+
 # The purego build runs the Go loops where the assembly would (the
 # fallback of every CPU without AVX2, and of other architectures): vetted
 # whole, and its engines' tests run in -short (a few seconds).
@@ -73,6 +81,10 @@ purego() {
 part "install chromium" install_chromium
 part "gofmt" gofmt_check
 part "go vet" vet
+part "file and function limits" code_check limits
+part "pointers in comments" code_check pointers
+part "assembly constants from go_asm.h" code_check asm
+part "go generate leaves no diff" code_check generate
 part "staticcheck" staticcheck
 part "go test -race" go test -race -timeout 20m "$@" ./...
 part "purego build" purego "$@"
