@@ -1,9 +1,8 @@
 package classic
 
 import (
-	"fmt"
-
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // grid is the board as the articles draw it: grid[row][col] holds a queen.
@@ -139,37 +138,34 @@ var lesson2D = lesson{
 // scanned says what a 2-D scan read, up to the line where it met a queen
 // (0 for none): "2 cells up the column", "3 cells up the column, then 1 up
 // the ↖ diagonal", …
-func scanned(s Scan, row int, met board.ProblemKind) string {
+func scanned(p *i18n.Printer, s Scan, row int, met board.ProblemKind) string {
 	if row == 0 {
-		return "no cell (row 1 has nothing above it)"
-	}
-	col := fmt.Sprintf("%d cells up the column", s.Column)
-	if s.Column == 1 {
-		col = "1 cell up the column"
+		return p.T("trace.2d.scan.none", nil)
 	}
 	switch met {
 	case board.SameColumn:
-		return col
+		return p.N("trace.2d.scan.column", s.Column, nil)
 	case board.Diagonal:
-		return fmt.Sprintf("%s, then %d up the ↖ diagonal", col, s.Diagonal)
+		return p.N("trace.2d.scan.diag", s.Column, i18n.Args{"Diag": s.Diagonal})
 	}
-	return fmt.Sprintf("%s, %d up the ↖ diagonal and %d up the ↗ diagonal", col, s.Diagonal, s.AntiDiagonal)
+	return p.N("trace.2d.scan.all", s.Column, i18n.Args{"Diag": s.Diagonal, "Anti": s.AntiDiagonal})
 }
 
-func say2D(e *Event, f field, _ EventKind) string {
-	if s, ok := sayCommon(e); ok {
+func say2D(p *i18n.Printer, e *Event, f field, _ EventKind) string {
+	if s, ok := sayCommon(p, e); ok {
 		return s
 	}
 	r, c := e.Row, e.Col
 	switch e.Kind {
 	case Reject:
-		return fmt.Sprintf("Try %s: the scan reads %s and meets the 1 of the queen in %s, on %s: rejected; %s.",
-			square(r, c), scanned(*e.Scan, r, e.Attack), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, f))
+		return p.T("trace.2d.reject", i18n.Args{"Square": square(p, r, c), "Scan": scanned(p, *e.Scan, r, e.Attack),
+			"By": square(p, e.By.Row, e.By.Col), "Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
-		return fmt.Sprintf("Try %s: the scan reads %s and meets no 1: grid[%d][%d] = 1; %s.",
-			square(r, c), scanned(*e.Scan, r, 0), r+1, c+1, down(r, f))
+		return p.T("trace.2d.place", i18n.Args{"Square": square(p, r, c), "Scan": scanned(p, *e.Scan, r, 0),
+			"Row": r + 1, "Col": c + 1, "Down": down(p, r, f)})
 	case Remove:
-		return fmt.Sprintf("%s: grid[%d][%d] = 0, the queen leaves %s; %s.", backFrom(e, f), r+1, c+1, square(r, c), next(r, c, f))
+		return p.T("trace.2d.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Col": c + 1,
+			"Square": square(p, r, c), "Next": next(p, r, c, f)})
 	}
 	return e.Kind.String()
 }

@@ -1,9 +1,8 @@
 package classic
 
 import (
-	"fmt"
-
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // firstAttacker compares (row, col) with the queens of rows 0..row-1 of
@@ -118,43 +117,46 @@ var lessonArray = lesson{
 }
 
 // compared says which earlier queens a try was compared with.
-func compared(rows []int) string {
+func compared(p *i18n.Printer, rows []int) string {
 	switch len(rows) {
 	case 0:
-		return "there is no earlier queen to compare with"
+		return p.T("trace.array.compared.none", nil)
 	case 1:
-		return "compared with the queen of row 1"
+		return p.T("trace.array.compared.one", nil)
 	case 2:
-		return "compared with the queens of rows 1 and 2"
+		return p.T("trace.array.compared.two", nil)
 	}
-	return fmt.Sprintf("compared with the queens of rows 1 to %d", len(rows))
+	return p.T("trace.array.compared.range", i18n.Args{"Last": len(rows)})
 }
 
 // attackWhy says why the queen at by attacks (row, col), in the array's terms.
-func attackWhy(row, col int, by board.Square, how board.ProblemKind) string {
+func attackWhy(p *i18n.Printer, row, col int, by board.Square, how board.ProblemKind) string {
 	if how == board.SameColumn {
-		return fmt.Sprintf("queens[%d] = %d, the same column", by.Row+1, by.Col+1)
+		return p.T("trace.array.why.column", i18n.Args{"ByRow": by.Row + 1, "ByCol": by.Col + 1})
 	}
-	return fmt.Sprintf("|%d − %d| = |%d − %d|, %s", row+1, by.Row+1, col+1, by.Col+1, lineName(how))
+	return p.T("trace.array.why.diagonal", i18n.Args{"Row": row + 1, "ByRow": by.Row + 1, "Col": col + 1,
+		"ByCol": by.Col + 1, "Line": lineName(p, how)})
 }
 
-func sayArray(e *Event, f field, _ EventKind) string {
-	if s, ok := sayCommon(e); ok {
+func sayArray(p *i18n.Printer, e *Event, f field, _ EventKind) string {
+	if s, ok := sayCommon(p, e); ok {
 		return s
 	}
 	r, c := e.Row, e.Col
 	switch e.Kind {
 	case Reject:
-		return fmt.Sprintf("Try %s: %s; the queen in %s attacks it (%s): rejected; %s.",
-			square(r, c), compared(e.Compared), square(e.By.Row, e.By.Col), attackWhy(r, c, e.By, e.Attack), next(r, c, f))
+		return p.T("trace.array.reject", i18n.Args{"Square": square(p, r, c), "Compared": compared(p, e.Compared),
+			"By": square(p, e.By.Row, e.By.Col), "Why": attackWhy(p, r, c, e.By, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
-		none := "none shares its column or a diagonal"
+		key := "trace.array.place"
 		if r == 0 {
-			none = "nothing attacks it"
+			key = "trace.array.place.first"
 		}
-		return fmt.Sprintf("Try %s: %s, %s: queens[%d] = %d; %s.", square(r, c), compared(e.Compared), none, r+1, c+1, down(r, f))
+		return p.T(key, i18n.Args{"Square": square(p, r, c), "Compared": compared(p, e.Compared), "Row": r + 1,
+			"Col": c + 1, "Down": down(p, r, f)})
 	case Remove:
-		return fmt.Sprintf("%s: queens[%d] = 0, the queen leaves %s; %s.", backFrom(e, f), r+1, square(r, c), next(r, c, f))
+		return p.T("trace.array.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Square": square(p, r, c),
+			"Next": next(p, r, c, f)})
 	}
 	return e.Kind.String()
 }

@@ -1,10 +1,10 @@
 package classic
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // flags marks the lines already taken: a column, a ↘ diagonal (row-col
@@ -146,38 +146,42 @@ var lessonFlags = lesson{
 
 // flagNames names the three flags of (row, col), 1-based: "cols[2],
 // diag[10] and anti[5]".
-func flagNames(row, col, n int) string {
-	return fmt.Sprintf("cols[%d], diag[%d] and anti[%d]", col+1, row-col+n, row+col+1)
+func flagNames(p *i18n.Printer, row, col, n int) string {
+	return p.T("trace.flags.names", i18n.Args{"C": col + 1, "D": row - col + n, "A": row + col + 1})
 }
 
+// flagReads are the messages of one, two or three flags read.
+var flagReads = [...]string{"", "trace.flags.read1", "trace.flags.read2", "trace.flags.read3"}
+
 // flagsRead says what a try read: "cols[2] = 0, diag[10] = 1".
-func flagsRead(fs []Flag) string {
-	var s []string
-	for _, f := range fs {
+func flagsRead(p *i18n.Printer, fs []Flag) string {
+	args := i18n.Args{}
+	for i, f := range fs {
 		v := 0
 		if f.Set {
 			v = 1
 		}
-		s = append(s, fmt.Sprintf("%s[%d] = %d", f.Array, f.Index+1, v))
+		args[string(rune('A'+i))] = f.Array + "[" + strconv.Itoa(f.Index+1) + "] = " + strconv.Itoa(v)
 	}
-	return strings.Join(s, ", ")
+	return p.T(flagReads[len(fs)], args)
 }
 
-func sayFlags(e *Event, f field, _ EventKind) string {
+func sayFlags(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 	n := f.n
-	if s, ok := sayCommon(e); ok {
+	if s, ok := sayCommon(p, e); ok {
 		return s
 	}
 	r, c := e.Row, e.Col
 	switch e.Kind {
 	case Reject:
-		return fmt.Sprintf("Try %s: it reads %s, set by the queen in %s on %s: rejected; %s.",
-			square(r, c), flagsRead(e.Flags), square(e.By.Row, e.By.Col), lineName(e.Attack), next(r, c, f))
+		return p.T("trace.flags.reject", i18n.Args{"Square": square(p, r, c), "Flags": flagsRead(p, e.Flags),
+			"By": square(p, e.By.Row, e.By.Col), "Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
-		return fmt.Sprintf("Try %s: %s are all 0: queens[%d] = %d and the three flags are set; %s.",
-			square(r, c), flagNames(r, c, n), r+1, c+1, down(r, f))
+		return p.T("trace.flags.place", i18n.Args{"Square": square(p, r, c), "Flags": flagNames(p, r, c, n),
+			"Row": r + 1, "Col": c + 1, "Down": down(p, r, f)})
 	case Remove:
-		return fmt.Sprintf("%s: queens[%d] = 0 and %s are cleared; %s.", backFrom(e, f), r+1, flagNames(r, c, n), next(r, c, f))
+		return p.T("trace.flags.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Flags": flagNames(p, r, c, n),
+			"Next": next(p, r, c, f)})
 	}
 	return e.Kind.String()
 }
@@ -274,15 +278,16 @@ var lessonFlagsIterative = lesson{
 	say: sayFlagsIterative,
 }
 
-func sayFlagsIterative(e *Event, f field, last EventKind) string {
+func sayFlagsIterative(p *i18n.Printer, e *Event, f field, last EventKind) string {
 	if e.Kind != Remove {
-		return sayFlags(e, f, last)
+		return sayFlags(p, e, f, last)
 	}
 	n := f.n
 	r, c := e.Row, e.Col
-	why := fmt.Sprintf("Row %d has no column left, so the pointer is back in row %d", r+2, r+1)
+	why := p.T("trace.flags.iterative.why", i18n.Args{"Below": r + 2, "Row": r + 1})
 	if r == n-1 {
-		why = fmt.Sprintf("Solution %d is reported and the last queen moves on", e.Counters.Solutions)
+		why = p.T("trace.back.solution", i18n.Args{"Solution": e.Counters.Solutions})
 	}
-	return fmt.Sprintf("%s: queens[%d] = %d is taken off, %s are cleared; %s.", why, r+1, c+1, flagNames(r, c, n), next(r, c, f))
+	return p.T("trace.flags.iterative.remove", i18n.Args{"Why": why, "Row": r + 1, "Col": c + 1,
+		"Flags": flagNames(p, r, c, n), "Next": next(p, r, c, f)})
 }

@@ -1,10 +1,10 @@
 package classic
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // bitmask is the recursion on (row, cols, ld, rd) with the columns as bits
@@ -91,65 +91,70 @@ var lessonBitmask = lesson{
 	say: sayBitmask,
 }
 
-// setColumns lists the columns of mask, "none" for 0.
-func setColumns(mask uint64) string {
+// setColumns lists the columns of mask: "columns 2 and 5", "no column".
+func setColumns(p *i18n.Printer, mask uint64) string {
 	var cs []int
 	for m := mask; m != 0; m &= m - 1 {
 		cs = append(cs, bits.TrailingZeros64(m))
 	}
 	if len(cs) == 0 {
-		return "no column"
+		return p.T("trace.columns.none", nil)
 	}
-	return columns(cs)
+	return columns(p, cs)
 }
 
-func sayBitmask(e *Event, f field, last EventKind) string {
+func sayBitmask(p *i18n.Printer, e *Event, f field, last EventKind) string {
 	n := f.n
-	if e.Kind == Solution || e.Kind == Done {
-		s, _ := sayCommon(e)
-		if e.Kind == Done {
-			s = fmt.Sprintf("The search is over: %s, after %s and no rejected try.", plural(e.Counters.Solutions, "solution"),
-				plural(e.Counters.Placed, "placement"))
-		}
+	switch e.Kind {
+	case Solution:
+		s, _ := sayCommon(p, e)
 		return s
+	case Done:
+		return p.T("trace.bitmask.done", i18n.Args{"Solutions": p.N("trace.done.solutions", e.Counters.Solutions, nil),
+			"Placed": p.N("trace.done.placed", e.Counters.Placed, nil)})
 	}
 	r, c, m := e.Row, e.Col, e.Masks
 	switch e.Kind {
 	case DeadEnd:
-		closed := ""
-		if f.closes(r) {
-			closed = " with the squares the given board closes"
+		key := "trace.bitmask.deadend"
+		switch {
+		case r == 0: // only a given board closes every square of row 1
+			key = "trace.bitmask.deadend.first"
+		case f.closes(r):
+			key = "trace.bitmask.deadend.closed"
 		}
-		return fmt.Sprintf("Row %d: cols holds %s, ld %s and rd %s: together%s every column, so free = 0. A dead end: back to row %d.",
-			r+1, setColumns(m.Cols), setColumns(m.LD), setColumns(m.RD), closed, r)
+		return p.T(key, i18n.Args{"Row": r + 1, "Cols": setColumns(p, m.Cols), "LD": setColumns(p, m.LD),
+			"RD": setColumns(p, m.RD), "Up": r})
 	case Place:
-		src := fmt.Sprintf("Row %d: free = all & ~(cols | ld | rd) holds %s", r+1, setColumns(m.Free|1<<c))
-		if f.closes(r) {
-			src = fmt.Sprintf("Row %d: free = all & ~(cols | ld | rd), less the squares the given board closes, holds %s", r+1, setColumns(m.Free|1<<c))
+		src := "trace.bitmask.source"
+		switch {
+		case last == Remove:
+			src = "trace.bitmask.source.again"
+		case f.closes(r):
+			src = "trace.bitmask.source.closed"
 		}
-		if last == Remove {
-			src = fmt.Sprintf("Row %d: free still holds %s", r+1, setColumns(m.Free|1<<c))
-		}
-		then := "every row now holds a queen"
+		then := p.T("trace.down.full", nil)
 		if r+1 < n {
-			then = fmt.Sprintf("next: the call for row %d, with the bit added to cols, ld and rd", r+2)
+			then = p.T("trace.bitmask.down", i18n.Args{"Next": r + 2})
 		}
-		return fmt.Sprintf("%s; its lowest bit is column %d: queens[%d] = %d, free keeps %s; %s.",
-			src, c+1, r+1, c+1, setColumns(m.Free), then)
+		return p.T("trace.bitmask.place", i18n.Args{
+			"Source": p.T(src, i18n.Args{"Row": r + 1, "Columns": setColumns(p, m.Free|1<<c)}),
+			"Col":    c + 1, "Row": r + 1, "Free": setColumns(p, m.Free), "Then": then})
 	case Remove:
-		from := fmt.Sprintf("Back in row %d from the call for row %d", r+1, r+2)
+		from := p.T("trace.bitmask.back", i18n.Args{"Row": r + 1, "Below": r + 2})
 		if r == n-1 {
-			from = fmt.Sprintf("Solution %d is reported and the last queen moves on", e.Counters.Solutions)
+			from = p.T("trace.back.solution", i18n.Args{"Solution": e.Counters.Solutions})
 		}
-		then := fmt.Sprintf("free still holds %s: its lowest bit is next", setColumns(m.Free))
+		var then string
 		switch {
 		case m.Free == 0 && r > 0:
-			then = fmt.Sprintf("free is 0: row %d is done, back to row %d", r+1, r)
+			then = p.T("trace.bitmask.free.up", i18n.Args{"Row": r + 1, "Up": r})
 		case m.Free == 0:
-			then = "free is 0: row 1 is done and the search ends"
+			then = p.T("trace.bitmask.free.end", nil)
+		default:
+			then = p.T("trace.bitmask.free.left", i18n.Args{"Columns": setColumns(p, m.Free)})
 		}
-		return fmt.Sprintf("%s: queens[%d] = 0; cols, ld and rd of row %d are as they were (passed by value); %s.",
-			from, r+1, r+1, then)
+		return p.T("trace.bitmask.remove", i18n.Args{"From": from, "Row": r + 1, "Then": then})
 	}
 	return e.Kind.String()
 }

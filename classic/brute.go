@@ -2,12 +2,12 @@ package classic
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"math/big"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // candidates is the bookkeeping of the brute-force strategies: each whole
@@ -23,6 +23,7 @@ type candidates struct {
 	start time.Time
 	emit  func(Event) bool // nil unless traced (TraceCandidates)
 	say   *lesson          // the strategy's sentences, when traced
+	p     *i18n.Printer    // their language
 	pick  []int            // brute-combinations' squares, row·n + col, for events
 }
 
@@ -106,7 +107,7 @@ func (b bruteForce) Solve(ctx context.Context, n int, visit func(board.Placement
 func (b bruteForce) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
 		t := newCandidates(ctx, nil)
-		t.say = b.lesson()
+		t.say, t.p = b.lesson(), i18n.Ctx(ctx)
 		stopped := false
 		t.emit = func(e Event) bool {
 			stopped = !emit(e)
@@ -115,7 +116,7 @@ func (b bruteForce) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event,
 		b.run(t, n)
 		if t.err == nil && !stopped {
 			e := Event{Kind: Done, Step: t.c.Nodes + 1, Row: board.Empty, Col: board.Empty, Queens: board.New(n), Counters: t.c}
-			e.Line, e.Text = t.say.line(Done), t.say.say(&e, field{n: n}, 0)
+			e.Line, e.Text = t.say.line(Done), t.say.say(t.p, &e, field{n: n}, 0)
 			emit(e)
 		}
 		return t.err
@@ -134,7 +135,7 @@ func (t *candidates) event(p board.Placement, v verdict) Event {
 		e.Kind = Reject
 		e.Row, e.Col, e.By, e.Attack = v.at.Row, v.at.Col, v.by, v.how
 	}
-	e.Line, e.Text = t.say.line(e.Kind), t.say.say(&e, field{n: n}, 0)
+	e.Line, e.Text = t.say.line(e.Kind), t.say.say(t.p, &e, field{n: n}, 0)
 	return e
 }
 
@@ -169,19 +170,30 @@ func firstPair(p board.Placement, diagonalsOnly bool) verdict {
 	return v
 }
 
-// Sentences of the brute-force strategies; what names a candidate.
-func sayCandidate(what string) func(e *Event, f field, _ EventKind) string {
-	return func(e *Event, _ field, _ EventKind) string {
+// sayCandidate writes the sentences of the brute-force strategy name.
+func sayCandidate(name string) func(p *i18n.Printer, e *Event, f field, _ EventKind) string {
+	reject := "trace." + name + ".reject" // TestLessonKeys: in the catalogs
+	return func(p *i18n.Printer, e *Event, _ field, _ EventKind) string {
 		switch e.Kind {
 		case Solution:
-			return fmt.Sprintf("Candidate %s (queens at %s, the column of each row): no two queens attack each other: solution %d.",
-				Group(e.Candidate), e.Queens, e.Counters.Solutions)
+			return p.T("trace.brute.solution", i18n.Args{"Candidate": e.Candidate, "Queens": e.Queens.String(),
+				"Solution": e.Counters.Solutions})
 		case Done:
-			return fmt.Sprintf("The search is over: %s among %s.", plural(e.Counters.Solutions, "solution"), plural(e.Counters.Nodes, "candidate"))
+			return p.T("trace.brute.done", i18n.Args{"Solutions": p.N("trace.done.solutions", e.Counters.Solutions, nil),
+				"Candidates": p.N("trace.done.candidates", e.Counters.Nodes, nil)})
 		}
-		line := map[board.ProblemKind]string{board.SameRow: "a row", board.SameColumn: "a column",
-			board.Diagonal: "a ↘ diagonal", board.AntiDiagonal: "a ↙ diagonal"}[e.Attack]
-		return fmt.Sprintf("Candidate %s: the queens in %s and %s share %s: rejected; on to the next %s.",
-			Group(e.Candidate), square(e.By.Row, e.By.Col), square(e.Row, e.Col), line, what)
+		var line string
+		switch e.Attack {
+		case board.SameRow:
+			line = p.T("trace.brute.share.row", nil)
+		case board.SameColumn:
+			line = p.T("trace.brute.share.column", nil)
+		case board.Diagonal:
+			line = p.T("trace.brute.share.diag", nil)
+		case board.AntiDiagonal:
+			line = p.T("trace.brute.share.anti", nil)
+		}
+		return p.T(reject, i18n.Args{"Candidate": e.Candidate, "By": square(p, e.By.Row, e.By.Col),
+			"At": square(p, e.Row, e.Col), "Line": line})
 	}
 }

@@ -76,5 +76,5 @@ var lessonCombinations = lesson{
 		{"  report the board", Solution},
 		{"report the number of solutions", Done},
 	},
-	say: sayCandidate("set of squares"),
+	say: sayCandidate("brute-combinations"),
 }

@@ -45,5 +45,5 @@ var lessonRows = lesson{
 		{"  report the board", Solution},
 		{"report the number of solutions", Done},
 	},
-	say: sayCandidate("board"),
+	say: sayCandidate("brute-rows"),
 }

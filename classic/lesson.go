@@ -1,10 +1,11 @@
 package classic
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Lesson is what a strategy teaches: a short title, a paragraph on what it
@@ -38,9 +39,10 @@ type teacher interface{ lesson() *lesson }
 type lesson struct {
 	title, summary string
 	code           []codeLine
-	// say writes the sentence of e (complete but for Text) on the board f;
+	// say writes the sentence of e (complete but for Text) on the board f,
+	// in p's language;
 	// last is the kind of the event before (0 for the first).
-	say func(e *Event, f field, last EventKind) string
+	say func(p *i18n.Printer, e *Event, f field, last EventKind) string
 }
 
 // field is the board a search runs on, as its sentences need it: its size
@@ -82,10 +84,15 @@ func (l *lesson) line(k EventKind) int {
 	return 0
 }
 
-// Phrases shared by the sentences, 1-based.
+// Phrases shared by the sentences, 1-based, each a message of the
+// catalogs (i18n/locales/LANG/trace.json) in p's language.
 
-func square(r, c int) string { return fmt.Sprintf("row %d, column %d", r+1, c+1) }
+func square(p *i18n.Printer, r, c int) string {
+	return p.T("trace.square", i18n.Args{"Row": r + 1, "Col": c + 1})
+}
 
+// plural is k and the English noun one, plural unless k is 1: Event.String's
+// words, which are the program's and not a person's sentence.
 func plural(k uint64, one string) string {
 	switch {
 	case k == 1:
@@ -97,16 +104,16 @@ func plural(k uint64, one string) string {
 }
 
 // lineName names the line along which a queen attacks.
-func lineName(k board.ProblemKind) string {
+func lineName(p *i18n.Printer, k board.ProblemKind) string {
 	switch k {
 	case board.SameColumn:
-		return "its column"
+		return p.T("trace.line.column", nil)
 	case board.Diagonal:
-		return "its ↘ diagonal"
+		return p.T("trace.line.diag", nil)
 	case board.AntiDiagonal:
-		return "its ↙ diagonal"
+		return p.T("trace.line.anti", nil)
 	case board.SameRow:
-		return "its row"
+		return p.T("trace.line.row", nil)
 	}
 	return k.String()
 }
@@ -114,61 +121,63 @@ func lineName(k board.ProblemKind) string {
 // next says where the search goes after the try or the queen at (row, col)
 // is done with: the next column the row offers, or back to the row above
 // when there is none.
-func next(row, col int, f field) string {
+func next(p *i18n.Printer, row, col int, f field) string {
 	switch {
 	case f.first(row, col+1) < f.n:
-		return "next: " + square(row, f.first(row, col+1))
+		return p.T("trace.next.square", i18n.Args{"Square": square(p, row, f.first(row, col+1))})
 	case row > 0:
-		return fmt.Sprintf("row %d has no column left: back to row %d", row+1, row)
+		return p.T("trace.next.up", i18n.Args{"Row": row + 1, "Up": row})
 	}
-	return "row 1 has no column left: the search ends"
+	return p.T("trace.next.end", nil)
 }
 
 // down says where the search goes after a queen is placed in row.
-func down(row int, f field) string {
+func down(p *i18n.Printer, row int, f field) string {
 	switch {
 	case row+1 == f.n:
-		return "every row now holds a queen"
+		return p.T("trace.down.full", nil)
 	case f.first(row+1, 0) == f.n:
-		return fmt.Sprintf("next: row %d, which offers no column", row+2)
+		return p.T("trace.down.closed", i18n.Args{"Row": row + 2})
 	}
-	return fmt.Sprintf("next: row %d, from column %d", row+2, f.first(row+1, 0)+1)
+	return p.T("trace.down.next", i18n.Args{"Row": row + 2, "Col": f.first(row+1, 0) + 1})
 }
 
 // backFrom opens the sentence of a queen taken off row: after a solution
 // (the last row), or after every column of the row below was tried.
-func backFrom(e *Event, f field) string {
+func backFrom(p *i18n.Printer, e *Event, f field) string {
 	switch {
 	case e.Row == f.n-1:
-		return fmt.Sprintf("Solution %d is reported and the last queen moves on", e.Counters.Solutions)
+		return p.T("trace.back.solution", i18n.Args{"Solution": e.Counters.Solutions})
 	case f.closes(e.Row + 1):
-		return fmt.Sprintf("Every column row %d offers has been tried: back in row %d", e.Row+2, e.Row+1)
+		return p.T("trace.back.offered", i18n.Args{"Below": e.Row + 2, "Row": e.Row + 1})
 	}
-	return fmt.Sprintf("Every column of row %d has been tried: back in row %d", e.Row+2, e.Row+1)
+	return p.T("trace.back.all", i18n.Args{"Below": e.Row + 2, "Row": e.Row + 1})
 }
 
 // columns lists 0-based columns 1-based: "column 3", "columns 3 and 5",
-// "columns 1, 4 and 6".
-func columns(cs []int) string {
+// "columns 1, 4 and 6" (the language's list pattern).
+func columns(p *i18n.Printer, cs []int) string {
 	if len(cs) == 1 {
-		return fmt.Sprintf("column %d", cs[0]+1)
+		return p.T("trace.column", i18n.Args{"Col": cs[0] + 1})
 	}
-	var s []string
-	for _, c := range cs {
-		s = append(s, fmt.Sprint(c+1))
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = strconv.Itoa(c + 1)
 	}
-	return "columns " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return p.T("trace.columns", i18n.Args{"List": p.List(s)})
 }
 
 // sayCommon writes the sentences every backtracking strategy shares.
-func sayCommon(e *Event) (string, bool) {
+func sayCommon(p *i18n.Printer, e *Event) (string, bool) {
 	switch e.Kind {
 	case Solution:
-		return fmt.Sprintf("Every row holds a queen and none attacks another: solution %d, queens at %s (the column of each row).",
-			e.Counters.Solutions, e.Queens), true
+		return p.T("trace.solution", i18n.Args{"Solution": e.Counters.Solutions, "Queens": e.Queens.String()}), true
 	case Done:
-		return fmt.Sprintf("The search is over: %s, after %s and %s.", plural(e.Counters.Solutions, "solution"),
-			plural(e.Counters.Placed, "placement"), plural(e.Counters.Rejected, "rejected try")), true
+		return p.T("trace.done", i18n.Args{
+			"Solutions": p.N("trace.done.solutions", e.Counters.Solutions, nil),
+			"Placed":    p.N("trace.done.placed", e.Counters.Placed, nil),
+			"Rejected":  p.N("trace.done.rejected", e.Counters.Rejected, nil),
+		}), true
 	}
 	return "", false
 }

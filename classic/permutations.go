@@ -59,5 +59,5 @@ var lessonPermutations = lesson{
 		{"  report the board", Solution},
 		{"report the number of solutions", Done},
 	},
-	say: sayCandidate("permutation"),
+	say: sayCandidate("permutations"),
 }

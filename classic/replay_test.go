@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // The strategies' checks, written again from their definitions on a plain
@@ -107,24 +108,33 @@ func masksOf(q board.Placement, row int) Masks {
 	return m
 }
 
-var (
-	numbered = regexp.MustCompile(`\\b(row|column) (\\d+)`)
-	listed   = regexp.MustCompile(`\\bcolumns ((?:\\d+, )*\\d+ and \\d+)`)
-	indexed  = regexp.MustCompile(`\\b(queens|grid|cols|diag|anti)\\[(\\d+)\\](?:\\[(\\d+)\\])?`)
-)
+var indexed = regexp.MustCompile(`\b(queens|grid|cols|diag|anti)\[(\d+)\](?:\[(\d+)\])?`)
 
-// checkNumbers checks that every row and column a sentence names is on the
-// n×n board, and every array index it names within its array.
+// checkNumbers checks that every row and column an English sentence names
+// is on the n×n board, and every array index it names within its array.
 func checkNumbers(t *testing.T, where, text string, n int) {
 	t.Helper()
+	checkNumbersIn(t, sayer(i18n.English), where, text, n)
+}
+
+// checkNumbersIn is checkNumbers for a sentence in s's language.
+func checkNumbersIn(t *testing.T, s says, where, text string, n int) {
+	t.Helper()
 	in := func(v string, hi int) bool { k, err := strconv.Atoi(v); return err == nil && k >= 1 && k <= hi }
-	for _, m := range numbered.FindAllStringSubmatch(text, -1) {
-		if !in(m[2], n) {
-			t.Fatalf("%s: %q names %s %s, off the %d×%d board", where, text, m[1], m[2], n, n)
+	if !hasNoKey(text) {
+		t.Fatalf("%s: %q shows a message key", where, text)
+	}
+	for _, m := range s.numbered.FindAllStringSubmatch(text, -1) {
+		v := m[2]
+		if s.p.Lang() == i18n.Chinese {
+			v = m[1]
+		}
+		if !in(v, n) {
+			t.Fatalf("%s: %q names %s, off the %d×%d board", where, text, m[0], n, n)
 		}
 	}
-	for _, m := range listed.FindAllStringSubmatch(text, -1) {
-		for _, v := range regexp.MustCompile(`\\d+`).FindAllString(m[1], -1) {
+	for _, m := range s.listed.FindAllStringSubmatch(text, -1) {
+		for _, v := range regexp.MustCompile(`\d+`).FindAllString(m[1], -1) {
 			if !in(v, n) {
 				t.Fatalf("%s: %q lists column %s, off the board", where, text, v)
 			}
@@ -159,6 +169,12 @@ func replay(t *testing.T, name string, n int, events []Event) {
 // order, and the bitmask's free word within them.
 func replayOn(t *testing.T, name string, f field, events []Event) {
 	t.Helper()
+	replayIn(t, sayer(i18n.English), name, f, events)
+}
+
+// replayIn is replayOn for the sentences of a trace in s's language.
+func replayIn(t *testing.T, s says, name string, f field, events []Event) {
+	t.Helper()
 	n := f.n
 	q := board.New(n)
 	var c Counters
@@ -185,11 +201,11 @@ func replayOn(t *testing.T, name string, f field, events []Event) {
 				}
 			}
 		}
-		checkNumbers(t, where, e.Text, n)
+		checkNumbersIn(t, s, where, e.Text, n)
 		if e.Line < 1 {
 			t.Fatalf("%s: no line of pseudocode", where)
 		}
-		sq := fmt.Sprintf("row %d, column %d", e.Row+1, e.Col+1)
+		sq := s.square(e.Row, e.Col)
 		if (e.Kind == Place || e.Kind == Reject) && name != "bitmask" {
 			if e.Col != want {
 				t.Fatalf("%s: tries column %d, the row's next column is %d", where, e.Col+1, want+1)
@@ -219,13 +235,13 @@ func replayOn(t *testing.T, name string, f field, events []Event) {
 				if last != Remove {
 					c.Reads += 3
 				}
-				has(fmt.Sprintf("Row %d:", row+1), fmt.Sprintf("its lowest bit is column %d", e.Col+1), "free keeps "+setColumns(free))
+				has(s.f(s.rowStart, row+1), s.f(s.lowest, e.Col+1), s.freeKeeps+setColumns(s.p, free))
 				break
 			}
 			reads, _, _, d := tryOracle(name, q, row, e.Col)
 			c.Reads += uint64(reads)
 			checkDetail(t, where, e, d)
-			has("Try " + sq)
+			has(s.try + sq)
 		case Reject:
 			if name == "bitmask" {
 				t.Fatalf("%s: the bitmask search never rejects a try", where)
@@ -238,9 +254,9 @@ func replayOn(t *testing.T, name string, f field, events []Event) {
 			c.Reads += uint64(reads)
 			c.Rejected++
 			c.Tries++
-			has("Try "+sq, fmt.Sprintf("row %d, column %d", by.Row+1, by.Col+1), "rejected")
+			has(s.try+sq, s.square(by.Row, by.Col), s.rejected)
 			if d.Flags != nil {
-				has(flagsRead(d.Flags))
+				has(flagsRead(s.p, d.Flags))
 			}
 		case Remove:
 			if row == 0 || e.Row != row-1 || q[e.Row] != int32(e.Col) {
@@ -250,9 +266,9 @@ func replayOn(t *testing.T, name string, f field, events []Event) {
 			c.Backtracks++
 			want = f.first(e.Row, e.Col+1)
 			if e.Row == n-1 {
-				has("last queen moves on", fmt.Sprintf("olution %d", c.Solutions))
+				has(s.lastMoves, s.f(s.solution, c.Solutions))
 			} else {
-				has(fmt.Sprintf("row %d", e.Row+2))
+				has(s.f(s.row, e.Row+2))
 			}
 			switch {
 			case name == "bitmask":
@@ -262,14 +278,14 @@ func replayOn(t *testing.T, name string, f field, events []Event) {
 					t.Fatalf("%s: masks %+v, want %+v", where, *e.Masks, m)
 				}
 				if m.Free != 0 {
-					has("free still holds " + setColumns(m.Free))
+					has(s.freeHolds + setColumns(s.p, m.Free))
 				} else {
-					has("free is 0")
+					has(s.freeZero)
 				}
 			case want < n:
-				has(fmt.Sprintf("next: row %d, column %d", e.Row+1, want+1))
+				has(s.next + s.square(e.Row, want))
 			default:
-				has(fmt.Sprintf("row %d has no column left", e.Row+1))
+				has(s.f(s.noColumn, e.Row+1))
 			}
 		case DeadEnd:
 			m := masksOf(q, row)
@@ -277,18 +293,18 @@ func replayOn(t *testing.T, name string, f field, events []Event) {
 				t.Fatalf("%s: not a dead end of row %d (masks %+v)", where, row+1, m)
 			}
 			c.Reads += 3
-			has(fmt.Sprintf("Row %d:", row+1), "cols holds "+setColumns(m.Cols), "ld "+setColumns(m.LD), "rd "+setColumns(m.RD))
+			has(s.f(s.rowStart, row+1), s.deadend[0]+setColumns(s.p, m.Cols), s.deadend[1]+setColumns(s.p, m.LD), s.deadend[2]+setColumns(s.p, m.RD))
 		case Solution:
 			if board.Verify(q) != nil {
 				t.Fatalf("%s: not a solution", where)
 			}
 			c.Solutions++
-			has(fmt.Sprintf("solution %d", c.Solutions), q.String())
+			has(s.f(s.solution, c.Solutions), q.String())
 		case Done:
 			if i != len(events)-1 || q.Queens() != 0 {
 				t.Fatalf("%s: Done is not the last event on an empty board", where)
 			}
-			has("The search is over: " + plural(c.Solutions, "solution") + ",")
+			has(s.doneWith(c.Solutions))
 		}
 		if !q.Equal(e.Queens) || c != e.Counters {
 			t.Fatalf("%s: board %v counters %v, want %v and %v", where, e.Queens, e.Counters, q, c)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // checkEvery is how many placements or candidates go by between two looks at
@@ -33,6 +34,7 @@ type search struct {
 	step   uint64
 	view   board.Columns // the queens on the board, read for events
 	lesson *lesson       // the strategy's pseudocode and sentences
+	p      *i18n.Printer // the language of the sentences (i18n.FromContext)
 	last   EventKind     // the kind of the event before
 }
 
@@ -77,7 +79,7 @@ func (s *search) event(e Event) bool {
 	e.Queens = board.Collect(s.view)
 	e.Counters = s.c
 	e.Line = s.lesson.line(e.Kind)
-	e.Text = s.lesson.say(&e, field{s.n, s.open}, s.last)
+	e.Text = s.lesson.say(s.p, &e, field{s.n, s.open}, s.last)
 	s.last = e.Kind
 	if err := s.ctx.Err(); err != nil {
 		s.err, s.stop = err, true
@@ -151,7 +153,7 @@ func (b backtracking) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[
 
 func traceOpen(ctx context.Context, b backtracking, n int, open []uint64) iter.Seq2[Event, error] {
 	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
-		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.teach}
+		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.teach, p: i18n.Ctx(ctx)}
 		b.traced(s)
 		if !s.stop {
 			s.event(Event{Kind: Done, Row: board.Empty, Col: board.Empty})

@@ -1,9 +1,8 @@
 package classic
 
 import (
-	"fmt"
-
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 type queen struct{ row, col int }
@@ -132,40 +131,35 @@ var lessonStack = lesson{
 	say: sayStack,
 }
 
-func sayStack(e *Event, f field, _ EventKind) string {
-	if s, ok := sayCommon(e); ok {
+func sayStack(p *i18n.Printer, e *Event, f field, _ EventKind) string {
+	if s, ok := sayCommon(p, e); ok {
 		return s
 	}
 	r, c := e.Row, e.Col
-	onStack := func() string {
-		switch len(e.Compared) {
-		case 0:
-			return "the stack is empty"
-		case 1:
-			return "compared with the 1 queen on the stack"
-		}
-		return fmt.Sprintf("compared with the %d queens on the stack", len(e.Compared))
-	}
+	sq := square(p, r, c)
 	switch e.Kind {
 	case Reject:
-		what := fmt.Sprintf("compared with the stack from the bottom, the queen in %s is the first to attack it, on %s",
-			square(e.By.Row, e.By.Col), lineName(e.Attack))
-		return fmt.Sprintf("Try %s: %s: rejected; %s.", square(r, c), what, next(r, c, f))
+		return p.T("trace.stack.reject", i18n.Args{"Square": sq, "By": square(p, e.By.Row, e.By.Col),
+			"Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
-		none := ", none attacks it"
+		compared := p.T("trace.stack.empty", nil)
+		if len(e.Compared) > 0 {
+			compared = p.N("trace.stack.compared", len(e.Compared), nil)
+		}
+		key := "trace.stack.place"
 		if r == 0 {
-			none = ""
+			key = "trace.stack.place.first"
 		}
-		return fmt.Sprintf("Try %s: %s%s: push it; %s.", square(r, c), onStack(), none, down(r, f))
+		return p.T(key, i18n.Args{"Square": sq, "Compared": compared, "Down": down(p, r, f)})
 	case Remove:
-		why := fmt.Sprintf("every column of row %d has been tried", r+2)
-		if f.closes(r + 1) {
-			why = fmt.Sprintf("every column row %d offers has been tried", r+2)
+		why := p.T("trace.stack.why.all", i18n.Args{"Below": r + 2})
+		switch {
+		case r == f.n-1:
+			why = p.T("trace.stack.why.solution", i18n.Args{"Solution": e.Counters.Solutions})
+		case f.closes(r + 1):
+			why = p.T("trace.stack.why.offered", i18n.Args{"Below": r + 2})
 		}
-		if r == f.n-1 {
-			why = fmt.Sprintf("solution %d is reported and the last queen moves on", e.Counters.Solutions)
-		}
-		return fmt.Sprintf("Pop %s: %s; %s.", square(r, c), why, next(r, c, f))
+		return p.T("trace.stack.pop", i18n.Args{"Square": sq, "Why": why, "Next": next(p, r, c, f)})
 	}
 	return e.Kind.String()
 }

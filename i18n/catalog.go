@@ -10,8 +10,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 )
 
 //go:embed locales
@@ -51,28 +49,6 @@ func readCatalog(l Lang) (catalog, error) {
 		}
 	}
 	return c, nil
-}
-
-// mustBundle loads every catalog into one go-i18n bundle. The catalogs are
-// part of the program, so an error is a bug that TestCatalogs reports
-// first.
-func mustBundle() *goi18n.Bundle {
-	b := goi18n.NewBundle(English.Tag())
-	for _, l := range All {
-		c, err := readCatalog(l)
-		if err != nil {
-			panic(err)
-		}
-		data, err := json.Marshal(c.values)
-		if err != nil {
-			panic(err)
-		}
-		// go-i18n takes the language from the file's name.
-		if _, err := b.ParseMessageFileBytes(data, "catalog."+string(l)+".json"); err != nil {
-			panic(fmt.Errorf("i18n: catalog %s: %v", l, err))
-		}
-	}
-	return b
 }
 
 // CatalogJSON is l's catalog as one JSON object, keys sorted: the file

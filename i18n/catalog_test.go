@@ -25,6 +25,11 @@ var zhWords = map[string]bool{
 	// The On-Line Encyclopedia of Integer Sequences: a proper name, which
 	// Chinese texts write in Latin letters.
 	"OEIS": true,
+	// The variables of the strategies' pseudocode, which the step
+	// sentences name as the code does: queens[3] = 2, free = all & ~(cols
+	// | ld | rd), grid[2][4] = 1, diag[10].
+	"queens": true, "grid": true, "cols": true, "diag": true, "anti": true,
+	"ld": true, "rd": true, "free": true, "all": true,
 }
 
 func TestCatalogs(t *testing.T) {

@@ -3,8 +3,6 @@ package i18n
 import (
 	"fmt"
 	"strings"
-
-	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 )
 
 // A message is literal text and placeholders {{.Name}}. This is the whole
@@ -71,40 +69,4 @@ func placeholders(src string) ([]string, error) {
 		}
 	}
 	return names, err
-}
-
-// parser is the template.Parser that go-i18n renders messages with:
-// parseMessage's grammar, its arguments taken from an Args.
-type parser struct{}
-
-func (parser) Cacheable() bool { return true }
-
-func (parser) Parse(src, _, _ string) (template.ParsedTemplate, error) {
-	parts, err := parseMessage(src)
-	if err != nil {
-		return nil, err
-	}
-	return parsed(parts), nil
-}
-
-type parsed []part
-
-// Execute writes the message with the values of data, an Args whose values
-// are already formatted (Printer.format); a placeholder without a value is
-// an error.
-func (p parsed) Execute(data any) (string, error) {
-	args, _ := data.(map[string]string)
-	var b strings.Builder
-	for _, q := range p {
-		if q.name == "" {
-			b.WriteString(q.text)
-			continue
-		}
-		v, ok := args[q.name]
-		if !ok {
-			return b.String(), fmt.Errorf("no value for {{.%s}}", q.name)
-		}
-		b.WriteString(v)
-	}
-	return b.String(), nil
 }

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -8,7 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
 )
 
 // Args are the named values of a message's placeholders.
@@ -17,8 +19,19 @@ type Args map[string]any
 // Printer renders the messages of one language. It is safe for concurrent
 // use.
 type Printer struct {
-	lang Lang
-	loc  *goi18n.Localizer
+	lang  Lang
+	msgs  map[string]*compiled
+	group string // number.group, read once
+	tag   language.Tag
+	small [1000]plural.Form // the plural form of 0..999, looked up once
+	next  *Printer          // English, for a key this language lacks (nil for English)
+}
+
+// compiled is one message, parsed once: its forms by CLDR category (other
+// alone for a message without plural forms).
+type compiled struct {
+	plural bool
+	forms  [plural.Many + 1][]part // indexed by plural.Form; nil for a form not given
 }
 
 var (
@@ -26,13 +39,17 @@ var (
 	printers     map[Lang]*Printer
 )
 
-// For is the printer of l; of English if l has no catalog.
+// For is the printer of l; of English if l has no catalog. The catalogs
+// are read and every message parsed once, at the first call: a message
+// then renders with no parsing and no lookup but the key's (BenchmarkT).
 func For(l Lang) *Printer {
 	printersOnce.Do(func() {
-		b := mustBundle()
 		printers = make(map[Lang]*Printer, len(All))
 		for _, l := range All {
-			printers[l] = &Printer{lang: l, loc: goi18n.NewLocalizer(b, string(l))}
+			printers[l] = mustCompile(l)
+		}
+		for _, l := range All[1:] {
+			printers[l].next = printers[English]
 		}
 	})
 	if p, ok := printers[l]; ok {
@@ -41,42 +58,114 @@ func For(l Lang) *Printer {
 	return printers[English]
 }
 
+// mustCompile parses every message of l's catalog. The catalogs are part
+// of the program, so an error is a bug that TestCatalogs reports first.
+func mustCompile(l Lang) *Printer {
+	p := &Printer{lang: l, msgs: map[string]*compiled{}, tag: l.Tag()}
+	for _, key := range Keys(l) {
+		f, isPlural, file, err := forms(l, key)
+		if err != nil {
+			panic(err)
+		}
+		c := &compiled{plural: isPlural}
+		for name, src := range f {
+			parts, err := parseMessage(src)
+			if err != nil {
+				panic(fmt.Errorf("i18n: %s: %s: %v", file, key, err))
+			}
+			c.forms[formOf[name]] = parts
+		}
+		if c.forms[plural.Other] == nil {
+			panic(fmt.Errorf("i18n: %s: %s has no form other", file, key))
+		}
+		p.msgs[key] = c
+	}
+	p.group = p.T("number.group", nil)
+	for i := range p.small {
+		p.small[i] = plural.Cardinal.MatchPlural(p.tag, i, 0, 0, 0, 0)
+	}
+	return p
+}
+
+// formOf maps the CLDR category names of the catalogs to plural.Form.
+var formOf = map[string]plural.Form{"zero": plural.Zero, "one": plural.One, "two": plural.Two,
+	"few": plural.Few, "many": plural.Many, "other": plural.Other}
+
 // Lang is the printer's language.
 func (p *Printer) Lang() Lang { return p.lang }
 
-// T renders the message key with args. A key missing from the catalogs
-// renders as itself, in brackets, so that the slip shows (TestKeysExist
-// keeps the keys the code names in the catalogs).
+// Has reports whether the catalogs hold the message key.
+func (p *Printer) Has(key string) bool { return p.msgs[key] != nil }
+
+// T renders the message key with args. A key missing from the catalogs,
+// or a placeholder without a value, renders as the key in brackets, so
+// that the slip shows (TestKeysExist keeps the keys the code names in the
+// catalogs).
 func (p *Printer) T(key string, args Args) string {
-	return p.render(key, nil, args)
+	return p.render(key, "", args)
 }
 
 // N renders the message key in the plural form that count takes in p's
-// language, with args and {{.Count}} the count itself (unless args has
-// one). count is an integer of any width, a *big.Int or a decimal string.
+// language, with args and {{.Count}} the count itself, grouped (unless
+// args has one). count is an integer of any width, a *big.Int or a
+// decimal string.
 func (p *Printer) N(key string, count any, args Args) string {
-	c := plainInt(count)
-	if _, ok := args["Count"]; !ok {
-		a := make(Args, len(args)+1)
-		for k, v := range args {
-			a[k] = v
-		}
-		a["Count"] = p.Int(count)
-		args = a
-	}
-	return p.render(key, c, args)
+	return p.render(key, plainInt(count), args)
 }
 
-func (p *Printer) render(key string, count any, args Args) string {
-	data := make(map[string]string, len(args))
-	for k, v := range args {
-		data[k] = p.format(v)
-	}
-	s, err := p.loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: data, PluralCount: count, TemplateParser: parser{}})
-	if err != nil {
+// render writes the message; count is "" for T, else N's count in digits.
+func (p *Printer) render(key, count string, args Args) string {
+	m := p.msgs[key]
+	if m == nil {
+		if p.next != nil {
+			return p.next.render(key, count, args)
+		}
 		return "[" + key + "]"
 	}
-	return s
+	parts := m.forms[plural.Other]
+	if m.plural && count != "" {
+		if f := m.forms[p.pluralForm(count)]; f != nil {
+			parts = f
+		}
+	}
+	var b strings.Builder
+	b.Grow(64)
+	for _, q := range parts {
+		if q.name == "" {
+			b.WriteString(q.text)
+			continue
+		}
+		v, ok := args[q.name]
+		switch {
+		case ok:
+			p.write(&b, v)
+		case q.name == "Count" && count != "":
+			b.WriteString(p.Int(count))
+		default:
+			return "[" + key + "]"
+		}
+	}
+	return b.String()
+}
+
+// pluralForm is the CLDR category of the integer written in digits by s
+// (a leading minus allowed). Past nine digits only the last nine decide,
+// plus 10⁹ so that the number stays a large one: no CLDR rule looks
+// further than the last few digits or its size against small numbers.
+func (p *Printer) pluralForm(s string) plural.Form {
+	s = strings.TrimPrefix(s, "-")
+	i, err := strconv.Atoi(s)
+	if err == nil && i < len(p.small) {
+		return p.small[i]
+	}
+	if err != nil || len(s) > 9 {
+		if len(s) > 9 {
+			s = s[len(s)-9:]
+		}
+		i, _ = strconv.Atoi(s)
+		i += 1e9
+	}
+	return plural.Cardinal.MatchPlural(p.tag, i, 0, 0, 0, 0)
 }
 
 // List joins items by the language's list pattern: "a, b and c" in
@@ -119,23 +208,38 @@ func (p *Printer) Int(v any) string {
 	}
 	b.WriteString(digits[:first])
 	for i := first; i < len(digits); i += 3 {
-		b.WriteString(p.T("number.group", nil))
+		b.WriteString(p.group)
 		b.WriteString(digits[i : i+3])
 	}
 	return b.String()
 }
 
-// format writes one argument: integers grouped, strings as they are,
-// anything else by fmt.
-func (p *Printer) format(v any) string {
+// write writes one argument: integers grouped, strings as they are,
+// anything else by fmt. The common types go without reflection.
+func (p *Printer) write(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case string:
-		return x
+		b.WriteString(x)
+	case int:
+		if x > -1000 && x < 1000 {
+			b.WriteString(strconv.Itoa(x))
+		} else {
+			b.WriteString(p.Int(x))
+		}
+	case uint64:
+		b.WriteString(p.Int(x))
 	case *big.Int:
-		return p.Int(x)
+		b.WriteString(p.Int(x))
 	case float32, float64:
-		return fmt.Sprint(x)
+		fmt.Fprint(b, x)
+	default:
+		b.WriteString(p.format(v))
 	}
+}
+
+// format writes any other argument: integers of other types grouped, a
+// Stringer or anything else by fmt.
+func (p *Printer) format(v any) string {
 	switch reflect.ValueOf(v).Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
@@ -152,6 +256,10 @@ func plainInt(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
+	case int:
+		return strconv.Itoa(x)
+	case uint64:
+		return strconv.FormatUint(x, 10)
 	case *big.Int:
 		return x.String()
 	}
@@ -164,3 +272,24 @@ func plainInt(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+type ctxKey struct{}
+
+// NewContext is ctx carrying the language l, which the library's
+// sentences are written in (a trace's Event.Text, a lesson, a rule): the
+// web server puts the request's language there, the command line the
+// user's.
+func NewContext(ctx context.Context, l Lang) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// FromContext is the language ctx carries, English if none.
+func FromContext(ctx context.Context) Lang {
+	if l, ok := ctx.Value(ctxKey{}).(Lang); ok {
+		return l
+	}
+	return English
+}
+
+// Ctx is the printer of the language ctx carries.
+func Ctx(ctx context.Context) *Printer { return For(FromContext(ctx)) }
