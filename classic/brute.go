@@ -172,7 +172,7 @@ func firstPair(p board.Placement, diagonalsOnly bool) verdict {
 
 // sayCandidate writes the sentences of the brute-force strategy name.
 func sayCandidate(name string) func(p *i18n.Printer, e *Event, f field, _ EventKind) string {
-	reject := "trace." + name + ".reject" // TestLessonKeys: in the catalogs
+	reject := "trace." + name + ".reject" // TestSentenceKeys: in the catalogs
 	return func(p *i18n.Printer, e *Event, _ field, _ EventKind) string {
 		switch e.Kind {
 		case Solution:
