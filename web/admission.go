@@ -8,8 +8,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Admission: what a request must pass before its handler runs (its headers
@@ -19,12 +23,12 @@ import (
 // maxHeaderBytes bounds the request line and headers of a request.
 const maxHeaderBytes = 64 << 10
 
-// parseFactor is the memory a request body may take while it is read and
-// parsed, as a multiple of its size: the body itself, the decoder's tokens
-// and the values they become. A verify body of 1 MB of columns raised the
-// server's resident size by about 2.3 MB each, 64 of them at once
-// (TestVerifyFlood).
-const parseFactor = 4
+// parseFactor is the memory a request body may take while it is read,
+// decoded and checked, as a multiple of its size: the body itself and the
+// values it becomes (decodeJSON allocates nothing per token). The costliest
+// bodies allocate about 5 times their size in all (1 MB of blocked
+// squares, 1 MB of board text); TestBodyCost holds every shape to it.
+const parseFactor = 6
 
 // admit checks what a request must pass before its handler runs: the Host
 // it names, the size of its headers, and its body, which it reads in full
@@ -62,7 +66,7 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(),
 		}
 	}
 	weight := int64(hb) + parseFactor*size
-	if !s.buffered.TryAcquire(weight) {
+	if !s.buffered.tryAcquire(weight) {
 		busy := &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
 			Msg: fmt.Sprintf("server busy: the requests in progress hold its limit of %d buffered bytes; try again in a moment", s.cfg.MaxBufferedBytes)}
 		switch {
@@ -78,7 +82,7 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(),
 		}
 		return release, busy
 	}
-	release = func() { s.buffered.Release(weight) }
+	release = func() { s.buffered.release(weight) }
 	if !hasBody {
 		return release, nil
 	}
@@ -86,6 +90,40 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(),
 		return release, err
 	}
 	return release, nil
+}
+
+// budget is the server's budget of request bytes buffered and decoded at
+// once (Config.MaxBufferedBytes).
+type budget struct {
+	sem   *semaphore.Weighted
+	size  int64
+	inUse atomic.Int64
+	// burst says that more than half the budget was in use since it was
+	// last idle.
+	burst atomic.Bool
+}
+
+func newBudget(size int64) *budget { return &budget{sem: semaphore.NewWeighted(size), size: size} }
+
+func (b *budget) tryAcquire(n int64) bool {
+	if !b.sem.TryAcquire(n) {
+		return false
+	}
+	if b.inUse.Add(n) > b.size/2 {
+		b.burst.Store(true)
+	}
+	return true
+}
+
+// release gives n bytes back. When a burst is over, the memory it took
+// goes back to the system at once: the collector would otherwise keep the
+// heap of the burst's last cycle for minutes, a server that holds no
+// request doing no work that would start a collection (TestVerifyFlood).
+func (b *budget) release(n int64) {
+	b.sem.Release(n)
+	if b.inUse.Add(-n) == 0 && b.burst.Swap(false) {
+		go debug.FreeOSMemory()
+	}
 }
 
 // readBody reads the body of r, of at most size bytes, within

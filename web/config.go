@@ -31,10 +31,11 @@ type Config struct {
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
 	// MaxBufferedBytes bounds the memory of all requests in progress
-	// together: each takes its headers and 4 times its declared body size
-	// (for the body and its parsing) before a byte of the body is read,
-	// and a request beyond the budget gets 503. Default: 256 MiB, or 8
-	// times MaxBodyBytes if that is more.
+	// together: each takes its headers and 6 times its declared body size
+	// (the body and what it decodes to, parseFactor) before a byte of the
+	// body is read, and a request beyond the budget gets 503. Default: 256
+	// MiB, or 12 times MaxBodyBytes if that is more. [Config.MemoryLimit]
+	// is the process's memory with this budget spent.
 	MaxBufferedBytes int64
 	// MaxRenderBytes bounds the answer of /api/render, whose size grows
 	// with the blocked squares drawn, not only with N; a PNG, whose size
@@ -113,6 +114,18 @@ func BrowserConfig() Config {
 	c.CountWorkers = 1
 	return c
 }
+
+// MemoryOverhead is the memory a server takes besides its budget of
+// buffered bytes: the Go runtime, the connections (about 20 kB each) and
+// the heavy jobs' own data.
+const MemoryOverhead = 64 << 20
+
+// MemoryLimit is MaxBufferedBytes plus [MemoryOverhead]: `nqueens serve`
+// gives it to the Go runtime as its soft memory limit
+// ([runtime/debug.SetMemoryLimit]), since the collector, left to itself,
+// lets the heap grow to twice the live bytes before it collects, and the
+// budget counts live bytes.
+func (c Config) MemoryLimit() int64 { return c.MaxBufferedBytes + MemoryOverhead }
 
 // withDefaults fills zero fields from DefaultConfig and checks the rest.
 func (c Config) withDefaults() (Config, error) {

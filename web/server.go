@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // Server is the web page and the JSON API. It is an [http.Handler]; [Server.Serve]
@@ -26,7 +24,7 @@ type Server struct {
 	jobs chan struct{} // one token per running heavy job
 	// buffered is the budget of request bytes buffered and parsed at once
 	// (Config.MaxBufferedBytes), taken before a body is read.
-	buffered *semaphore.Weighted
+	buffered *budget
 	long     longJobs
 
 	// base is the parent of every count job; Close cancels it.
@@ -57,7 +55,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, jobs: make(chan struct{}, cfg.MaxJobs),
-		buffered: semaphore.NewWeighted(cfg.MaxBufferedBytes), long: longJobs{by: map[string]int{}},
+		buffered: newBudget(cfg.MaxBufferedBytes), long: longJobs{by: map[string]int{}},
 		allowed: map[string][]string{}}
 	if s.hosts, err = allowedHosts(cfg.AllowedHosts); err != nil {
 		return nil, err

@@ -253,7 +253,7 @@ func TestErrors(t *testing.T) {
 		{"POST", "/api/verify", `{}`, 400, "the request needs a board"},
 		{"POST", "/api/verify", `{"queens":[]}`, 400, "n = 0 is out of range for verify (1..1000000, the server's limit)"},
 		{"POST", "/api/verify", `{"queens":[1,2],"n":3}`, 400, "n = 3 but the board has 2 rows"},
-		{"POST", "/api/verify", `{"queens":[99999999999]}`, 400, "queens[0] = 99999999999 is out of range"},
+		{"POST", "/api/verify", `{"queens":[99999999999]}`, 400, `field "queens[0]" = 99999999999 is out of range -2147483648..2147483647`},
 		{"POST", "/api/verify", `{"queens":[1,3],"blocked":[[3,1]]}`, 400, "blocked[0] = [3, 1] is off the 2×2 board"},
 		{"POST", "/api/verify", `{"queens":[1],"format":"list"}`, 400, `"format" applies to "board" text only`},
 		{"POST", "/api/count", `{"n":0}`, 400, "n = 0 is out of range for count (1..16, the server's limit)"},

@@ -16,10 +16,14 @@ import (
 //	{"board": "2 4 1 3", "format": "list"}    text in any format that `nqueens verify` reads (format "auto" or omitted: detect)
 //
 // "n", if given, must equal the board's size.
+//
+// Queens and blocked squares are decoded as 32-bit numbers, the width of a
+// [board.Placement], which the queens then become in place: a body's cost
+// once decoded is counted in parseFactor.
 type boardRequest struct {
 	N       *int       `json:"n,omitempty"`
-	Queens  []int64    `json:"queens,omitempty"`
-	Blocked [][2]int64 `json:"blocked,omitempty"`
+	Queens  []int32    `json:"queens,omitempty"`
+	Blocked [][2]int32 `json:"blocked,omitempty"`
 	Board   *string    `json:"board,omitempty"`
 	Format  string     `json:"format,omitempty"`
 }
@@ -55,20 +59,30 @@ func (b *boardRequest) read(op string, limit int) (board.Partial, error) {
 		if err := checkN(n, op, limit); err != nil {
 			return pb, err
 		}
-		pb.Queens = make(board.Placement, n)
 		for i, c := range b.Queens {
 			// Columns out of 1..n are a verdict of board.Check, but they
-			// must fit the int32 of a Placement.
-			if c < math.MinInt32+1 || c > math.MaxInt32 {
+			// must stay in the int32 of a Placement once made 0-based.
+			if c == math.MinInt32 {
 				return pb, badRequest("queens[%d] = %d is out of range 0..%d", i, c, n)
 			}
-			pb.Queens[i] = int32(c - 1)
 		}
 		for i, sq := range b.Blocked {
-			if sq[0] < 1 || sq[0] > int64(n) || sq[1] < 1 || sq[1] > int64(n) {
+			if sq[0] < 1 || int(sq[0]) > n || sq[1] < 1 || int(sq[1]) > n {
 				return pb, badRequest("blocked[%d] = [%d, %d] is off the %d×%d board (rows and columns are 1..%d)", i, sq[0], sq[1], n, n, n)
 			}
-			pb.Blocked = append(pb.Blocked, board.Square{Row: int(sq[0] - 1), Col: int(sq[1] - 1)})
+		}
+		// The columns become 0-based in place: the request keeps no copy.
+		pb.Queens = board.Placement(b.Queens)
+		for i := range pb.Queens {
+			pb.Queens[i]--
+		}
+		b.Queens = nil
+		if len(b.Blocked) > 0 {
+			pb.Blocked = make([]board.Square, len(b.Blocked))
+			for i, sq := range b.Blocked {
+				pb.Blocked[i] = board.Square{Row: int(sq[0] - 1), Col: int(sq[1] - 1)}
+			}
+			b.Blocked = nil
 		}
 	default:
 		return pb, badRequest(`the request needs a board: "queens" (1-based columns, 0 for an empty row) or "board" text`)

@@ -257,8 +257,7 @@ func (w *worker) beat(ctx context.Context, h *runHandle, msg jetstream.Msg) func
 // settle stores the vote and acknowledges the message.
 func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, v vote) {
 	b := v.block()
-	rev, dup, err := w.store(ctx, h, v)
-	w.stored(h, rev)
+	dup, err := w.store(ctx, h, v)
 	var conflict *ledger.ConflictError
 	switch {
 	case errors.As(err, &conflict):
@@ -291,15 +290,15 @@ func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, me
 // restarting coordinator with its embedded server): the count is done, and
 // the message stays ours until the ack wait runs out. It gives up after two
 // ack waits, when the block has surely gone to another worker.
-func (w *worker) store(ctx context.Context, h *runHandle, v vote) (rev uint64, dup bool, err error) {
+func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) {
 	deadline := time.Now().Add(max(2*h.ackWait, 10*time.Second))
 	for attempt := 0; ; attempt++ {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		rev, dup, err := storeVote(rctx, h.kv, v, w.o.Key, w.o.Identity)
+		dup, err := storeVote(rctx, h.kv, v, w.o.Key, w.o.Identity)
 		cancel()
 		var conflict *ledger.ConflictError
 		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
-			return rev, dup, err
+			return dup, err
 		}
 		if attempt%20 == 0 { // the first failure, then every ten seconds or so
 			level := slog.LevelWarn
@@ -310,7 +309,7 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (rev uint64, d
 		}
 		select {
 		case <-ctx.Done():
-			return 0, false, ctx.Err()
+			return false, ctx.Err()
 		case <-time.After(storeRetry):
 		}
 	}

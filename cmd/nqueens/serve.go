@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/nqueens/nqueens/web"
@@ -36,8 +38,10 @@ nothing from elsewhere.
 It listens on 127.0.0.1 only unless --addr says otherwise. Every request has
 a body-size and a time limit; N is bounded per endpoint by the --max-* flags;
 at most --max-jobs heavy jobs run at once and further ones get 429, and
-requests together buffer at most --max-buffered bytes, beyond which they get
-503 before their bodies are read. Heavy and state-changing requests that a
+requests together buffer at most --max-buffered bytes (each 6 times its body's
+size: the body and what it decodes to), beyond which they get 503 before
+their bodies are read; the Go runtime's soft memory limit is --max-buffered
+plus 64 MiB (unless GOMEMLIMIT is set). Heavy and state-changing requests that a
 browser says come from another site (Sec-Fetch-Site, Origin) are refused,
 so that a page elsewhere cannot start work here. Requests
 must name this server in their Host header (its address, localhost on
@@ -61,7 +65,7 @@ stderr. Ctrl-C or SIGTERM shuts down gracefully.`,
 	f.IntVar(&cfg.MaxVerifyN, "max-verify-n", cfg.MaxVerifyN, "largest N for /api/verify")
 	f.IntVar(&cfg.MaxTraceEvents, "max-trace-events", cfg.MaxTraceEvents, "most events in one trace stream")
 	f.Int64Var(&cfg.MaxBodyBytes, "max-body", cfg.MaxBodyBytes, "largest request body in bytes")
-	f.Int64Var(&o.maxBuffered, "max-buffered", 0, "bytes all requests in progress may buffer and parse together, 4 times each body's size; more get 503 (default 256 MiB, or 8 times --max-body if more)")
+	f.Int64Var(&o.maxBuffered, "max-buffered", 0, "bytes all requests in progress may buffer and decode together, 6 times each body's size; more get 503 (default 256 MiB, or 12 times --max-body if more)")
 	f.Int64Var(&cfg.MaxRenderBytes, "max-render-bytes", cfg.MaxRenderBytes, "largest /api/render answer in bytes (PNG excepted)")
 	f.DurationVar(&cfg.RequestTimeout, "timeout", cfg.RequestTimeout, "time limit of a request (streams excepted)")
 	f.DurationVar(&cfg.StreamTimeout, "stream-timeout", cfg.StreamTimeout, "time limit of an event stream")
@@ -92,6 +96,9 @@ func (o *serveOptions) run(ctx context.Context) error {
 	srv, err := web.New(o.cfg)
 	if err != nil {
 		return &usageError{err}
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(srv.Config().MemoryLimit())
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
