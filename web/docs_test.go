@@ -138,7 +138,7 @@ func dropTimings(v any) {
 	case map[string]any:
 		delete(v, "seconds")
 		// Times too, and what depends on them: a comparison's.
-		for _, k := range []string{"estimate_s", "candidates_per_second", "runs", "relative_to_bitmask"} {
+		for _, k := range []string{"estimate_s", "candidates_per_second", "runs", "relative_to_bitmask", "median_s", "q1_s", "q3_s", "samples"} {
 			delete(v, k)
 		}
 		for _, x := range v {
