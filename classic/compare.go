@@ -21,6 +21,14 @@ type Comparison struct {
 	// of the run stopped (timeout).
 	Seconds float64 `json:"seconds,omitempty"`
 	Runs    int     `json:"runs,omitempty"`
+	// Median is the median time of one run over Samples measures (batches
+	// of runs, see Measure), Q1 and Q3 its lower and upper quartiles: the
+	// time is known no better than Q3 − Q1. One sample for a long run or
+	// a timeout.
+	Median  float64 `json:"median_s,omitempty"`
+	Q1      float64 `json:"q1_s,omitempty"`
+	Q3      float64 `json:"q3_s,omitempty"`
+	Samples int     `json:"samples,omitempty"`
 	// RelativeToBitmask is Seconds over bitmask's, for a run that finished
 	// in a comparison where bitmask finished too.
 	RelativeToBitmask float64 `json:"relative_to_bitmask,omitempty"`
@@ -92,5 +100,6 @@ func (m Measurement) comparison(s Strategy, n int) Comparison {
 		r.Counters.Reads = &c.Reads
 	}
 	r.Seconds, r.Runs = m.PerRun.Seconds(), m.Runs
+	r.Median, r.Q1, r.Q3, r.Samples = m.Quartile(2).Seconds(), m.Quartile(1).Seconds(), m.Quartile(3).Seconds(), len(m.Samples)
 	return r
 }

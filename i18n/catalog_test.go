@@ -30,6 +30,8 @@ var zhWords = map[string]bool{
 	// | ld | rd), grid[2][4] = 1, diag[10].
 	"queens": true, "grid": true, "cols": true, "diag": true, "anti": true,
 	"ld": true, "rd": true, "free": true, "all": true,
+	// The remainder operator, as Chinese mathematics texts write n mod 6.
+	"mod": true,
 }
 
 func TestCatalogs(t *testing.T) {

@@ -78,3 +78,33 @@ func ExampleConstruct() {
 	// 9 4 6 8 2 5 7 9 1 3
 	// there is no solution for n = 3: every placement of 3 queens has two on one line (only n = 1 and n ≥ 4 are solvable)
 }
+
+// TestConstructHalf: the article's construction is a solution for every n
+// it takes, prints the article's board for n = 8, and equals Construct
+// where n mod 6 is neither 2 nor 3.
+func TestConstructHalf(t *testing.T) {
+	for n := 1; n <= 2000; n++ {
+		got, err := ConstructHalf(n)
+		if n == 2 || n == 3 {
+			var e *NoSolutionError
+			if !errors.As(err, &e) {
+				t.Fatalf("n=%d: got %v, want NoSolutionError", n, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if err := board.Verify(got); err != nil {
+			t.Fatalf("n=%d (n mod 6 = %d): %v: %v", n, n%6, got, err)
+		}
+		p, _ := Construct(n)
+		if same := got.Equal(p.Placement()); same != (n%6 != 2 && n%6 != 3) || same != p.SameAsHalf() {
+			t.Fatalf("n=%d (n mod 6 = %d): the same board as Construct: %v", n, n%6, same)
+		}
+	}
+	got, _ := ConstructHalf(8)
+	if s := fmt.Sprint(got.OneBased()); s != "[4 6 8 2 7 1 3 5]" {
+		t.Fatalf("n=8: %s, the article prints 4 6 8 2 7 1 3 5", s)
+	}
+}

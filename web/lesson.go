@@ -61,13 +61,25 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, out)
 }
 
+// maxListedN is the largest n whose construction /api/construction also
+// lists column by column: a board small enough to print and to draw a
+// square a queen.
+const maxListedN = 64
+
 // constructionJSON is the answer of GET /api/construction: how the
 // closed-form construction places the queens of the n×n board, in words
-// and as its staircases (1-based), so that a page can draw any n exactly.
+// and as its staircases (1-based), so that a page can draw any n exactly;
+// for n ≤ maxListedN also its columns, and those of the other classic
+// construction, seed article 000's (solve.ConstructHalf), 1-based.
 type constructionJSON struct {
 	N    int         `json:"n"`
 	Rule string      `json:"rule"`
 	Runs []solve.Run `json:"runs"`
+	// SameAsArticle says whether article 000's construction gives this
+	// very board (it does unless n mod 6 is 2 or 3).
+	SameAsArticle bool    `json:"same_as_article"`
+	Columns       []int32 `json:"columns,omitempty"`
+	Article       []int32 `json:"article,omitempty"`
 }
 
 func (s *Server) handleConstruction(w http.ResponseWriter, r *http.Request) error {
@@ -83,11 +95,19 @@ func (s *Server) handleConstruction(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	out := constructionJSON{N: n, Rule: p.Rule()}
+	out := constructionJSON{N: n, Rule: p.Rule(), SameAsArticle: p.SameAsHalf()}
 	for _, run := range p.Runs() {
 		run.Row++
 		run.Col++
 		out.Runs = append(out.Runs, run)
+	}
+	if n <= maxListedN {
+		out.Columns = p.Placement().OneBased()
+		a, err := solve.ConstructHalf(n)
+		if err != nil {
+			return err // the same n as Construct's: cannot fail
+		}
+		out.Article = a.OneBased()
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nqueens/nqueens/seal"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -61,8 +64,10 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 	}
 	v, err := openVote(value, c.o.Key, tokenOf(key))
 	if err != nil {
-		// Nobody can be blamed for a result no voter signed or sealed.
-		c.o.Log.Warn("a result in the bucket is refused", "key", key, "error", err)
+		// Nobody can be blamed for a result no voter signed or sealed,
+		// but its worker is told why it does not count.
+		c.refuse(key, refusalReason(err, c.o.Key), live)
+		c.dirty = c.dirty || live // its copy went on it
 		return
 	}
 	if err := v.check(c.run.N, b); err != nil {
@@ -83,9 +88,12 @@ func (c *coordinator) applyVote(key string, value []byte, live bool) {
 	}
 	if !c.book.counts(v.by()) {
 		// A copy of the block went on a vote that does not count (a
-		// banned worker's, stored before it learnt of its ban): its
-		// block may lack a copy now.
+		// banned worker's, stored before it learnt of its ban, or one of
+		// a key that is no voter's): its block may lack a copy now.
 		c.dirty = true
+		if c.book.voterOf(v.by()) == "" {
+			c.refuse(key, fmt.Sprintf("its NKey %s is not among the run's voters: list its public key in the coordinator's --auth-nkeys, or give the worker a key listed there", voterName(v.Voter)), live)
+		}
 		return
 	}
 	if c.checker != nil {
@@ -226,4 +234,41 @@ func (c *coordinator) gaveUpBlocks() []Block {
 	}
 	slices.SortFunc(out, func(a, b Block) int { return a.First - b.First })
 	return out
+}
+
+// refuseEvery is how often, at most, the coordinator writes a refusal
+// for one token: a worker that goes on storing refused results, or a new
+// worker of the same token, is told again.
+const refuseEvery = 10 * time.Second
+
+// refuse records that the result under key does not count, and why:
+// the log says so once per token (a worker that stored thousands of them
+// is one line), and, for a result stored live, the next act tells its
+// worker (refusedKey of the key's token), at most every refuseEvery. A
+// result stored before the coordinator started may be that of a worker
+// mended since: it is not told.
+func (c *coordinator) refuse(key, reason string, live bool) {
+	token := tokenOf(key)
+	last, told := c.refusedAt[token]
+	if !told {
+		c.o.Log.Warn("a worker's results are refused, and do not count (said once per worker; the worker is told why, and leaves the run)", "key", key, "reason", reason)
+		c.refusedAt[token] = time.Time{}
+	}
+	if now := time.Now(); live && now.Sub(last) >= refuseEvery {
+		c.refusedAt[token] = now
+		c.refusals = append(c.refusals, refusedToken{token, reason})
+	}
+}
+
+// refusedToken is a refusal to write.
+type refusedToken struct{ token, reason string }
+
+// refusalReason says why a result that openVote refused does not count,
+// for its worker.
+func refusalReason(err error, key *seal.Key) string {
+	var ke *seal.KeyError
+	if errors.As(err, &ke) {
+		return fmt.Sprintf("its results are sealed under key %s, and the run's coordinator opens them with key %s: give the worker a copy of the coordinator's seal key (--key-file)", ke.Sealed, key.ID())
+	}
+	return "its result is refused: " + err.Error()
 }

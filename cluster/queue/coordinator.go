@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -104,6 +105,9 @@ type coordinator struct {
 	usedKeys  map[string]bool // the votes' keys
 
 	seen map[string]seen // workers at work, by voter and label (presence records)
+
+	refusedAt map[string]time.Time // when each token was last told its results are refused
+	refusals  []refusedToken       // refusals to write
 }
 
 // seen is a worker that stored a presence record.
@@ -116,7 +120,7 @@ type seen struct {
 // in), before its run is opened.
 func newCoordinator(o CoordinatorOptions) *coordinator {
 	now := time.Now()
-	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}}
+	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}, refusedAt: map[string]time.Time{}}
 }
 
 // loop runs until every block is decided: it takes in the bucket's
@@ -267,6 +271,13 @@ func (c *coordinator) act(ctx context.Context) {
 	for _, k := range recounts {
 		c.recounter.add(k)
 	}
+	for _, r := range c.refusals {
+		v, _ := json.Marshal(refusal{Reason: r.reason, At: time.Now().UTC()})
+		if err := c.io.put(ctx, refusedKey(r.token), v); err != nil {
+			c.o.Log.Warn("cannot tell a worker that its results are refused", "token", r.token, "error", err)
+		}
+	}
+	c.refusals = nil
 	for _, b := range bans {
 		b.At = time.Now().UTC()
 		v, err := c.o.Key.Seal(b)

@@ -257,7 +257,8 @@ func (w *worker) beat(ctx context.Context, h *runHandle, msg jetstream.Msg) func
 // settle stores the vote and acknowledges the message.
 func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, meta *jetstream.MsgMetadata, v vote) {
 	b := v.block()
-	dup, err := w.store(ctx, h, v)
+	rev, dup, err := w.store(ctx, h, v)
+	w.stored(h, rev)
 	var conflict *ledger.ConflictError
 	switch {
 	case errors.As(err, &conflict):
@@ -290,15 +291,15 @@ func (w *worker) settle(ctx context.Context, h *runHandle, msg jetstream.Msg, me
 // restarting coordinator with its embedded server): the count is done, and
 // the message stays ours until the ack wait runs out. It gives up after two
 // ack waits, when the block has surely gone to another worker.
-func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) {
+func (w *worker) store(ctx context.Context, h *runHandle, v vote) (rev uint64, dup bool, err error) {
 	deadline := time.Now().Add(max(2*h.ackWait, 10*time.Second))
 	for attempt := 0; ; attempt++ {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		dup, err := storeVote(rctx, h.kv, v, w.o.Key, w.o.Identity)
+		rev, dup, err := storeVote(rctx, h.kv, v, w.o.Key, w.o.Identity)
 		cancel()
 		var conflict *ledger.ConflictError
 		if err == nil || errors.As(err, &conflict) || ctx.Err() != nil || time.Now().After(deadline) {
-			return dup, err
+			return rev, dup, err
 		}
 		if attempt%20 == 0 { // the first failure, then every ten seconds or so
 			level := slog.LevelWarn
@@ -309,7 +310,7 @@ func (w *worker) store(ctx context.Context, h *runHandle, v vote) (bool, error) 
 		}
 		select {
 		case <-ctx.Done():
-			return false, ctx.Err()
+			return 0, false, ctx.Err()
 		case <-time.After(storeRetry):
 		}
 	}

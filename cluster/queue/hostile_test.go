@@ -84,7 +84,7 @@ func TestForgedRunPastTheTable(t *testing.T) {
 		{"one credential, --replicas 2", 2, []string{forger.Public(), newIdentity(t).Public()}, forger, testKey, true, nil,
 			[]string{"waiting: the run's --replicas needs", "replicas=2 credentials_at_work=1", `workers="forger (` + voterName(forger.Public()) + `)"`}},
 		{"without the pool's key", 2, []string{forger.Public(), newIdentity(t).Public()}, forger, stranger, false, nil,
-			[]string{"a result in the bucket is refused", "it was sealed under key " + stranger.ID()}},
+			[]string{"a worker's results are refused, and do not count", "its results are sealed under key " + stranger.ID()}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,7 +234,7 @@ func TestLazyWorkerRecounted(t *testing.T) {
 				for u := b.First; u <= b.Last; u++ {
 					v.Units = append(v.Units, count.UnitResult{Index: u, Nodes: 1})
 				}
-				if _, err := storeVote(ctx, c.kv, v, testKey, lazy); err != nil {
+				if _, _, err := storeVote(ctx, c.kv, v, testKey, lazy); err != nil {
 					t.Fatal(err)
 				}
 			}

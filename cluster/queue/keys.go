@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"time"
 )
 
 // workerID is a worker's label as a bucket key token: labels are free
@@ -24,6 +25,7 @@ func alarmKey(b Block, token string, seq uint64) string {
 	return "alarm." + strconv.Itoa(b.First) + "." + token + "." + strconv.FormatUint(seq, 10)
 }
 func bannedKey(token string) string   { return "banned." + token }
+func refusedKey(token string) string  { return "refused." + token }
 func presenceKey(token string) string { return "worker." + token }
 
 // failure is the value stored for a block that failed.
@@ -47,4 +49,14 @@ type blockJob struct {
 	First    int    `json:"first"`
 	Last     int    `json:"last"`
 	Replicas int    `json:"replicas"`
+}
+
+// refusal is stored, in plain JSON, when the coordinator refuses a
+// result stored under a voter's token, so that the worker that stored it
+// learns why and stops (it may not hold the seal key that a sealed record
+// would need). A refusal older than a worker's start is about an earlier
+// worker of that token.
+type refusal struct {
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
 }

@@ -313,34 +313,6 @@ func TestProcessCoordinatorRestart(t *testing.T) {
 	}
 }
 
-// TestProcessEscapedName: a worker whose --name carries terminal escape
-// sequences (clear the screen, set the window title) lies and is banned;
-// the coordinator's output names it with the sequences escaped, and holds
-// no control character at all.
-func TestProcessEscapedName(t *testing.T) {
-	const n = 10
-	const evil = "evil\x1b[2J\x1b]0;pwned\x07"
-	_, url := startServer(t, t.TempDir())
-	coord := testkit.StartFaulty(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url, "--verify-fraction", "1", "--block-size", "8", "--progress-every", "200ms")
-	coord.WaitMatch(t, `published the block messages messages=\d+`)
-	rogue := testkit.StartFaulty(t, "rogue worker", []string{addTotalEnv + "=8"}, "worker", "--nats", url, "--workers", "1", "--name", evil, "--exit-when-idle", "2s")
-	coord.WaitMatch(t, `ALARM: a worker is banned`)
-	testkit.StartFaulty(t, "honest worker", nil, "worker", "--nats", url, "--workers", "1", "--name", "honest", "--exit-when-idle", "2s")
-	if code := coord.Wait(t); code != 0 {
-		t.Fatalf("coordinator exit %d", code)
-	}
-	out := coord.Stderr.String()
-	if want := `worker="evil\x1b[2J\x1b]0;pwned\a"`; !strings.Contains(out, want) {
-		t.Errorf("coordinator output lacks %s:\n%s", want, out)
-	}
-	if strings.ContainsAny(out, "\x1b\x07") {
-		t.Errorf("a control character reached the coordinator's output: %q", out)
-	}
-	if code := rogue.Wait(t); code != 1 || strings.ContainsAny(rogue.Stderr.String(), "\x1b\x07") {
-		t.Errorf("rogue worker: exit %d, stderr %q", code, rogue.Stderr.String())
-	}
-}
-
 // TestProcessFullDisk fills the disk under an embedded server for real: a
 // tmpfs of 1 MB, nearly full before the run, holds the coordinator's store
 // (a JetStream limit is TestStoreFull's). The coordinator of N = 12 ends

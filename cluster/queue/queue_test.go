@@ -197,7 +197,7 @@ func TestStoreVote(t *testing.T) {
 		{"another worker's vote", other, b2, false, false},
 	}
 	for _, tt := range tests {
-		dup, err := storeVote(ctx, c.kv, tt.v, testKey, tt.id)
+		_, dup, err := storeVote(ctx, c.kv, tt.v, testKey, tt.id)
 		var ce *ledger.ConflictError
 		if dup != tt.dup || errors.As(err, &ce) != tt.conflict || (err != nil && !tt.conflict) {
 			t.Errorf("%s: dup %v, error %v", tt.name, dup, err)

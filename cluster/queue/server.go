@@ -114,7 +114,7 @@ func workerPermissions(pub string) *server.Permissions {
 			// Its own results, alarms, presence and ban; failures of any
 			// block (a forged one delays a run, it cannot change a count).
 			"$KV.*.vote.*." + pub, "$KV.*.alarm.*." + pub + ".*", "$KV.*.worker." + pub, "$KV.*.failed.*",
-			"$JS.API.DIRECT.GET.*.$KV.*.vote.*." + pub, "$JS.API.DIRECT.GET.*.$KV.*.banned." + pub,
+			"$JS.API.DIRECT.GET.*.$KV.*.vote.*." + pub, "$JS.API.DIRECT.GET.*.$KV.*.banned." + pub, "$JS.API.DIRECT.GET.*.$KV.*.refused." + pub,
 			"nqueens.*.block.*", // a declined copy, queued again
 		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},

@@ -127,39 +127,40 @@ func openVote(value []byte, key *seal.Key, token string) (vote, error) {
 // counted the block twice), an equal result is a harmless duplicate (dup
 // is true); a different one is stored as an alarm, which bans the worker,
 // and returned as one *ledger.ConflictError per differing unit (joined).
-// Cost: one or three round trips.
-func storeVote(ctx context.Context, kv jetstream.KeyValue, v vote, key *seal.Key, id Identity) (dup bool, err error) {
+// rev is the bucket revision of a vote stored now (0 otherwise). Cost:
+// one or three round trips.
+func storeVote(ctx context.Context, kv jetstream.KeyValue, v vote, key *seal.Key, id Identity) (rev uint64, dup bool, err error) {
 	val, err := signVote(v, key, id)
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
 	b := v.block()
 	token := id.token(v.Worker)
 	k := voteKey(b, token)
-	if _, err = kv.Create(ctx, k, val); err == nil {
-		return false, nil
+	if rev, err = kv.Create(ctx, k, val); err == nil {
+		return rev, false, nil
 	}
 	if !errors.Is(err, jetstream.ErrKeyExists) {
-		return false, fmt.Errorf("storing %s: %w", b, err)
+		return 0, false, fmt.Errorf("storing %s: %w", b, err)
 	}
 	e, err := kv.Get(ctx, k)
 	if err != nil {
-		return false, fmt.Errorf("reading %s: %w", b, err)
+		return 0, false, fmt.Errorf("reading %s: %w", b, err)
 	}
 	first, err := openVote(e.Value(), key, token)
 	if err != nil {
-		return false, fmt.Errorf("%s: the stored result is refused: %v", b, err)
+		return 0, false, fmt.Errorf("%s: the stored result is refused: %v", b, err)
 	}
 	if sameUnits(first.Units, v.Units) {
-		return true, nil
+		return 0, true, nil
 	}
 	a := alarm{First: e.Value(), Second: val}
 	av, _ := json.Marshal(a)
 	if _, err := kv.Put(ctx, alarmKey(b, token, uint64(time.Now().UnixNano())), av); err != nil {
-		return false, fmt.Errorf("%s has two different results, and the alarm could not be stored: %v", b, err)
+		return 0, false, fmt.Errorf("%s has two different results, and the alarm could not be stored: %v", b, err)
 	}
 	v.Voter = id.pub
-	return false, errors.Join(conflicts(first, v)...)
+	return 0, false, errors.Join(conflicts(first, v)...)
 }
 
 // conflicts returns one *ledger.ConflictError per unit whose results in

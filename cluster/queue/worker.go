@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -47,7 +48,12 @@ type WorkerReport struct {
 	Declined   int      // block copies left to others: a quorum needs different workers
 	Failures   int      // blocks whose count or storing failed
 	Banned     []string // runs whose coordinator banned this worker
+	Refused    []Refusal
 }
+
+// Refusal is a run whose coordinator refused the results this worker
+// stored, and why: they can never count, so the worker left the run.
+type Refusal struct{ Run, Reason string }
 
 // Work serves every run it finds on the server reached through nc: it
 // pulls block messages from the runs' shared consumers, counts the units of
@@ -80,8 +86,11 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	if o.Key == nil {
 		return WorkerReport{}, errors.New("a worker needs the pool's seal key")
 	}
+	if err := CheckName(o.Name); err != nil {
+		return WorkerReport{}, err
+	}
 	w := &worker{js: js, o: o, token: o.Identity.token(o.Name), runs: map[string]*runHandle{}, skipped: map[string]bool{},
-		inHand: map[string]bool{}, declined: map[string]int{}, idle: &idleClock{exit: o.IdleExit, lastWork: time.Now()}}
+		inHand: map[string]bool{}, declined: map[string]int{}, votedIn: map[string]*runHandle{}, idle: &idleClock{exit: o.IdleExit, lastWork: time.Now()}}
 	w.requeue, w.spread = w.publishCopy, spreadRest
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -112,6 +121,15 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	}
 	wg.Wait()
 	w.held.Wait()
+	if idle.Load() {
+		// The coordinator may have refused the last results since the
+		// last look; a worker that leaves says so.
+		lctx, cancel := context.WithTimeout(context.Background(), lastLook)
+		for _, h := range w.votedRuns() {
+			w.refused(lctx, h)
+		}
+		cancel()
+	}
 	w.mu.Lock()
 	rep := w.rep
 	w.mu.Unlock()
@@ -128,6 +146,11 @@ type runHandle struct {
 	ackWait time.Duration
 	active  bool      // the stream holds messages
 	present time.Time // when this worker last stored its presence record
+	// The bucket revision of this worker's first result stored in the
+	// run in this session (0: none yet), and whether the coordinator
+	// refused its results; under worker.mu.
+	firstVote uint64
+	refused   bool
 }
 
 type worker struct {
@@ -147,8 +170,9 @@ type worker struct {
 	mu       sync.Mutex
 	runs     map[string]*runHandle // by stream name
 	skipped  map[string]bool
-	inHand   map[string]bool // blocks some slot is counting, by subject
-	declined map[string]int  // times this worker declined each block, by subject
+	inHand   map[string]bool       // blocks some slot is counting, by subject
+	declined map[string]int        // times this worker declined each block, by subject
+	votedIn  map[string]*runHandle // runs this worker stored results in, by stream name
 	rep      WorkerReport
 }
 
@@ -243,6 +267,63 @@ func (w *worker) present(ctx context.Context, h *runHandle) {
 	if err != nil {
 		w.o.Log.Warn("cannot store this worker's presence", "run", h.run.ID, "error", err)
 	}
+	w.refused(ctx, h)
+}
+
+// lastLook bounds the look for refusals of a worker that leaves.
+const lastLook = 2 * time.Second
+
+// stored records that this worker stored a result in h's run at bucket
+// revision rev (0: none stored).
+func (w *worker) stored(h *runHandle, rev uint64) {
+	if rev == 0 {
+		return
+	}
+	w.mu.Lock()
+	if h.firstVote == 0 {
+		h.firstVote = rev
+		w.votedIn[h.run.Stream] = h
+	}
+	w.mu.Unlock()
+}
+
+func (w *worker) votedRuns() []*runHandle {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []*runHandle
+	for _, h := range w.votedIn {
+		out = append(out, h)
+	}
+	return out
+}
+
+// refused reports whether the coordinator refused a result that this
+// worker stored in h's run in this session (a refusal record written
+// after its first one), and then leaves the run, saying why: its results
+// can never count there (stored under another seal key than the
+// coordinator's, or signed by an NKey that is not among the voters).
+func (w *worker) refused(ctx context.Context, h *runHandle) bool {
+	w.mu.Lock()
+	first, done := h.firstVote, h.refused
+	w.mu.Unlock()
+	if first == 0 || done {
+		return false
+	}
+	e, err := h.kv.Get(ctx, refusedKey(w.token))
+	if err != nil || e.Revision() < first {
+		return false
+	}
+	var r refusal
+	if json.Unmarshal(e.Value(), &r) != nil || r.Reason == "" {
+		return false
+	}
+	w.o.Log.Error("the coordinator refuses this worker's results; leaving the run", "run", h.run.ID, "worker", w.o.Name, "reason", r.Reason)
+	w.mu.Lock()
+	h.refused = true
+	w.rep.Refused = append(w.rep.Refused, Refusal{Run: h.run.ID, Reason: r.Reason})
+	w.mu.Unlock()
+	w.skip(h.run.Stream)
+	return true
 }
 
 // open joins the run of stream name, or returns nil: a run of another

@@ -175,6 +175,11 @@ func TestCoordinatorWorkerUsage(t *testing.T) {
 		{[]string{"worker", "--workers", "-1"}, 2, "--workers"},
 		{[]string{"worker", "--exit-when-idle", "-1s"}, 2, "--exit-when-idle"},
 		{[]string{"worker", "--tls-key", "k.pem"}, 2, "--tls-cert and --tls-key go together"},
+		// JSON would turn the byte into U+FFFD, and the coordinator refused
+		// every result of the worker without telling it.
+		{[]string{"worker", "--name", "bad\x9bname"}, 2, `--name: worker name "bad\x9bname": byte 4 is not valid UTF-8`},
+		{[]string{"worker", "--name", "evil\x1b[2J"}, 2, `--name: worker name "evil\x1b[2J": character 5 (U+001B) is not printable`},
+		{[]string{"worker", "--name", strings.Repeat("w", 129)}, 2, "129 characters, more than 128"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

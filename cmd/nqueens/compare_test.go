@@ -108,7 +108,7 @@ func TestCompareOneShape(t *testing.T) {
 }
 
 // timed are the fields of a row that depend on the time measured.
-var timed = regexp.MustCompile(`"(seconds|runs|relative_to_bitmask|candidates_per_second|estimate_s)":[0-9.e+-]+,?`)
+var timed = regexp.MustCompile(`"(seconds|runs|median_s|q1_s|q3_s|samples|relative_to_bitmask|candidates_per_second|estimate_s)":[0-9.e+-]+,?`)
 
 func TestCompareTable(t *testing.T) {
 	out, _, err := classicExec(t, "compare", "8", "--algos", "brute-combinations,stack,bitmask")

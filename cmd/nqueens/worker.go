@@ -64,7 +64,11 @@ and workers without an NKey all vote as one shared credential, whatever
 their names. A worker whose result the coordinator finds wrong is banned
 from the run: it says ALARM, leaves that run, goes on with any other, and
 when it stops (Ctrl-C, --exit-when-idle) it exits 1 naming the runs that
-banned it.
+banned it. A worker whose results the coordinator refuses (sealed under
+another key than the coordinator's, or signed by an NKey that is not among
+its voters) says why, leaves that run, and exits 1 too.
+
+--name is at most 128 printable characters of valid UTF-8.
 
 It waits for runs and survives server restarts, saying on stderr when it
 cannot reach the server (it retries with backoff, up to every 30 s), and
@@ -114,6 +118,9 @@ func (o *workerOptions) validate([]string) error {
 		host, _ := os.Hostname()
 		o.name = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
+	if err := queue.CheckName(o.name); err != nil {
+		return usagef("--name: %v", err)
+	}
 	return nil
 }
 
@@ -150,6 +157,11 @@ func (o *workerOptions) run(ctx context.Context) error {
 			runs = "runs " + strings.Join(rep.Banned, ", ")
 		}
 		return fmt.Errorf("the coordinator banned this worker from %s: its results were wrong; check this machine", runs)
+	}
+	if len(rep.Refused) > 0 {
+		// Reasons come from the coordinator: escaped.
+		r := rep.Refused[0]
+		return fmt.Errorf("the coordinator of run %s refused this worker's results, which can never count there: %s", r.Run, escapeText(r.Reason))
 	}
 	var ce *queue.CredentialError
 	if errors.As(err, &ce) {

@@ -49,7 +49,7 @@ for key in $keys; do
         "\$JS.API.CONSUMER.INFO.*.workers", "\$JS.API.CONSUMER.MSG.NEXT.*.workers",
         "\$JS.ACK.*.workers.>",
         "\$KV.*.vote.*.$key", "\$KV.*.alarm.*.$key.*", "\$KV.*.worker.$key", "\$KV.*.failed.*",
-        "\$JS.API.DIRECT.GET.*.\$KV.*.vote.*.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.banned.$key",
+        "\$JS.API.DIRECT.GET.*.\$KV.*.vote.*.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.banned.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.refused.$key",
         "nqueens.*.block.*"
       ] }
       subscribe: { allow: [ "_INBOX.>" ] }

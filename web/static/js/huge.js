@@ -1,33 +1,61 @@
 // Huge N: one solution of a huge board, with download links. The
 // construction is explained (its rule by n mod 6, from the server's Go code)
-// and drawn exactly for every n as vector staircases (GET
-// /api/construction): sharp at any zoom, no resampling. A random solution
-// has no such shape: it is drawn by the server as a picture shown pixel for
-// pixel (queen density per pixel past 1000 rows). Files come through the
-// transport (api.fileURL, api.downloadLink), which in the static build makes
-// them in the browser.
+// and drawn exactly for every n (GET /api/construction): on a board small
+// enough to see its squares, one square a queen, with a line through each
+// staircase of queens (one row down and two columns right of the one
+// before); past that, each staircase as one vector line, sharp at any zoom.
+// It says how the board differs from the one seed article 000 prints (the
+// other classic construction, solve.ConstructHalf). The address names it
+// whole, /?panel=huge&n=1000&method=construct, and the panel draws it at
+// once. A random solution has no such shape: it is drawn by the server as a
+// picture shown pixel for pixel (queen density per pixel past 1000 rows),
+// and only when Solve is pressed (it may take seconds). Files come through
+// the transport (api.fileURL, api.downloadLink), which in the static build
+// makes them in the browser.
 
 import * as api from './api.js';
 import { readInt, setRange } from './field.js';
+import { symmetryTo } from './gallery.js';
+import { t, tn } from './i18n.js';
 import { $, group, setStatus } from './text.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+// svgEl makes an SVG element with attributes.
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+// The longest board drawn a square a queen: past it a square is under a
+// pixel of the drawing.
+const cellsUpTo = 64;
 
 export class HugePanel {
   constructor(limits, onURL) {
     this.onURL = onURL;
     this.range = setRange('huge-n', 1, Math.min(limits.max_solve_n, limits.max_render_n));
     this.seedRange = setRange('huge-seed', 0, 2 ** 31 - 1);
+    this.shown = null; // {n, method, seed} of what the panel shows
     $('huge-form').addEventListener('submit', (e) => { e.preventDefault(); this.solve(); });
     const seed = () => { $('huge-seed').disabled = $('huge-method').value !== 'random'; };
     $('huge-method').addEventListener('change', seed);
     seed();
   }
 
+  // enter shows what the address names; a construction, instant, is drawn
+  // at once.
   enter(params) {
     for (const k of ['n', 'method', 'seed']) if (params.get(k)) $('huge-' + k).value = params.get(k);
     $('huge-seed').disabled = $('huge-method').value !== 'random';
+    const n = Number($('huge-n').value);
+    if ($('huge-method').value === 'construct' && !(this.shown && this.shown.n === n && this.shown.method === 'construct')) this.solve();
   }
 
   leave() {}
+
+  relang() { if (this.shown && this.shown.method === 'construct') this.solve(); }
 
   urlState() {
     const q = { n: $('huge-n').value, method: $('huge-method').value };
@@ -38,32 +66,32 @@ export class HugePanel {
   async solve() {
     const n = readInt('huge-n', ...this.range);
     const method = $('huge-method').value;
-    const seed = method === 'random' ? readInt('huge-seed', ...this.seedRange, 'The seed') : undefined;
+    const seed = method === 'random' ? readInt('huge-seed', ...this.seedRange, t('huge.seed')) : undefined;
     if (n === null || seed === null) return;
     this.onURL();
     const q = { n, method, seed };
+    this.shown = { n, method, seed };
     if (method === 'construct') {
       await this.construct(n, q);
       return;
     }
     $('huge-svg').replaceChildren();
     $('huge-rule').hidden = true;
+    $('huge-article').hidden = true;
     $('huge-img').hidden = false;
     const img = $('huge-img');
     const go = $('huge-go');
     const t0 = performance.now();
     go.disabled = true;
-    setStatus($('huge-status'), `Solving N = ${group(n)}…`);
+    setStatus($('huge-status'), t('huge.solving', { N: group(n) }));
     $('huge-figure').hidden = true;
     $('huge-downloads').hidden = true;
     img.onload = () => {
       go.disabled = false;
       const s = ((performance.now() - t0) / 1000).toFixed(2);
-      setStatus($('huge-status'), `Solved and verified N = ${group(n)} in ${s} s (picture included).`, 'good');
+      setStatus($('huge-status'), t('huge.solved', { N: group(n), Seconds: s }), 'good');
       const block = Math.ceil(n / img.naturalWidth);
-      $('huge-caption').textContent = block > 1
-        ? `A random solution of the ${group(n)}×${group(n)} board, shown pixel for pixel: each pixel is a block of ${group(block)}×${group(block)} squares, darker where it holds more queens.`
-        : `A random solution of the ${group(n)}×${group(n)} board, one pixel a square.`;
+      $('huge-caption').textContent = block > 1 ? t('huge.caption.random.blocks', { N: group(n), Block: group(block) }) : t('huge.caption.random', { N: group(n) });
       $('huge-figure').hidden = false;
       $('huge-downloads').hidden = false;
       $('huge').dataset.state = 'done';
@@ -75,7 +103,7 @@ export class HugePanel {
     };
     img.onerror = async () => {
       // An <img> does not show the error body; ask again for the message.
-      let msg = 'The server could not draw this board.';
+      let msg = t('huge.draw-failed');
       try {
         await api.getJSON('/api/solve', { ...q, format: 'json' });
       } catch (err) {
@@ -84,7 +112,7 @@ export class HugePanel {
       failed(msg);
     };
     $('huge').dataset.state = 'loading';
-    img.alt = `One solution of the ${group(n)}×${group(n)} board`;
+    img.alt = t('huge.alt.random', { N: group(n) });
     URL.revokeObjectURL(img.src); // the last picture's, if the browser made it
     try {
       img.src = await api.fileURL('/api/solve', { ...q, format: 'png' });
@@ -92,13 +120,16 @@ export class HugePanel {
       failed(err.message);
       return;
     }
+    this.downloads(q);
+  }
+
+  downloads(q) {
     const downloadFailed = (err) => setStatus($('huge-status'), err.message, 'error');
     for (const f of ['list', 'json', 'png']) api.downloadLink($('huge-dl-' + f), '/api/solve', { ...q, format: f, download: 1 }, downloadFailed);
   }
 
-  // construct explains and draws the construction for n: the rule in words
-  // and every queen, as the staircases it lies on (each queen one row down
-  // and two columns right of the one before), to scale in one SVG.
+  // construct explains and draws the construction for n: the rule in words,
+  // every queen to scale in one SVG, and how article 000's board differs.
   async construct(n, q) {
     const go = $('huge-go');
     go.disabled = true;
@@ -114,43 +145,79 @@ export class HugePanel {
       return;
     }
     go.disabled = false;
+    if (!this.shown || this.shown.n !== n || this.shown.method !== 'construct') return; // asked for another since
     $('huge-rule').textContent = c.rule;
     $('huge-rule').hidden = false;
-    const SVG = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${n} ${n}`);
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `The ${group(n)} queens of the construction on the ${group(n)}×${group(n)} board, as ${c.runs.length} staircases`);
-    const longest = [...c.runs].sort((a, b) => b.count - a.count).slice(0, 2);
-    const small = n <= 64;
-    for (const run of c.runs) {
-      const kind = run === longest[0] ? 'run' : run === longest[1] ? 'run second' : 'run odd-one';
-      if (small) {
-        for (let i = 0; i < run.count; i++) {
-          const sq = document.createElementNS(SVG, 'rect');
-          Object.entries({ x: run.col - 1 + 2 * i, y: run.row - 1 + i, width: 1, height: 1, class: kind }).forEach(([k, v]) => sq.setAttribute(k, v));
-          sq.style.fill = 'currentColor';
-          svg.append(sq);
-        }
-        continue;
-      }
-      const line = document.createElementNS(SVG, 'line');
-      const end = run.count - 1;
-      Object.entries({ x1: run.col - 0.5, y1: run.row - 0.5, x2: run.col - 0.5 + 2 * end, y2: run.row - 0.5 + end, class: kind,
-        'stroke-width': 3, 'vector-effect': 'non-scaling-stroke', 'stroke-linecap': 'round' }).forEach(([k, v]) => line.setAttribute(k, v));
-      svg.append(line);
-    }
-    $('huge-svg').replaceChildren(svg);
-    const two = longest.length === 2 ? ' The two staircases of the rule are blue and green' : '';
-    const odd = c.runs.length > 2 ? `; the ${c.runs.length - 2} short runs in red are the adjustments of the n mod 6 = ${n % 6} case.` : '.';
+    const small = n <= cellsUpTo;
+    $('huge-svg').replaceChildren(small ? drawCells(c) : drawLines(c));
+    const longest = Math.max(...c.runs.map((r) => r.count));
     $('huge-caption').textContent = small
-      ? `All ${group(n)} queens of the ${group(n)}×${group(n)} board, one square each, drawn to scale.${two}${odd}`
-      : `All ${group(n)} queens of the ${group(n)}×${group(n)} board, drawn to scale as vector lines: each line is a staircase of queens, one a row, two columns apart, sharp at any zoom.${two}${odd}`;
+      ? tn('huge.caption.cells', c.runs.length, { N: group(n), Longest: group(longest) })
+      : tn('huge.caption.lines', c.runs.length, { N: group(n), Longest: group(longest) });
+    this.article(c);
     $('huge-figure').hidden = false;
     $('huge-downloads').hidden = false;
-    setStatus($('huge-status'), `Constructed N = ${group(n)}.`, 'good');
+    setStatus($('huge-status'), t('huge.constructed', { N: group(n) }), 'good');
     $('huge').dataset.state = 'done';
-    const downloadFailed = (err) => setStatus($('huge-status'), err.message, 'error');
-    for (const f of ['list', 'json', 'png']) api.downloadLink($('huge-dl-' + f), '/api/solve', { ...q, format: f, download: 1 }, downloadFailed);
+    this.downloads(q);
   }
+
+  // article says how the board of seed article 000's construction differs
+  // from this one: for a small n both lists and whether a turn or a mirror
+  // of the square maps one onto the other.
+  article(c) {
+    const el = $('huge-article');
+    const rest = c.n % 6;
+    el.hidden = c.n < 4;
+    if (c.same_as_article) {
+      el.textContent = t('huge.article.same', { N: group(c.n), Rest: rest });
+      return;
+    }
+    if (!c.article) {
+      el.textContent = t('huge.article.differs', { N: group(c.n), Rest: rest, K: group(Math.floor(c.n / 2)), K3: group(Math.floor(c.n / 2) + 3) });
+      return;
+    }
+    const sym = symmetryTo(c.article, c.columns);
+    el.textContent = t(sym ? 'huge.article.list.same-class' : 'huge.article.list', {
+      N: group(c.n), Rest: rest, K: Math.floor(c.n / 2), Article: c.article.join(' '), Page: c.columns.join(' '),
+      Symmetry: sym ? t(`huge.symmetry.${sym[0]}`) : '', K3: Math.floor(c.n / 2) + 3,
+    });
+  }
+}
+
+// drawCells draws the board of a construction a square a queen: the
+// squares, a line through each staircase and a disc on each queen.
+function drawCells(c) {
+  const { n } = c;
+  const svg = svgEl('svg', { viewBox: `0 0 ${n} ${n}`, role: 'img', 'aria-label': t('huge.alt.cells', { N: group(n) }), 'data-cells': 'true' });
+  for (let r = 0; r < n; r++) {
+    for (let col = 0; col < n; col++) {
+      svg.append(svgEl('rect', { x: col, y: r, width: 1, height: 1, class: (r + col) % 2 ? 'sq dark' : 'sq' }));
+    }
+  }
+  for (const run of c.runs) {
+    const end = run.count - 1;
+    if (end > 0) {
+      svg.append(svgEl('line', { x1: run.col - 0.5, y1: run.row - 0.5, x2: run.col - 0.5 + 2 * end, y2: run.row - 0.5 + end, class: 'run' }));
+    }
+    for (let i = 0; i < run.count; i++) {
+      svg.append(svgEl('circle', { cx: run.col - 0.5 + 2 * i, cy: run.row - 0.5 + i, r: 0.36, class: 'queen' }));
+    }
+  }
+  return svg;
+}
+
+// drawLines draws each staircase of a construction as one line, too small
+// a square to see.
+function drawLines(c) {
+  const { n } = c;
+  const svg = svgEl('svg', { viewBox: `0 0 ${n} ${n}`, role: 'img', 'aria-label': tn('huge.alt.lines', c.runs.length, { N: group(n) }) });
+  for (const run of c.runs) {
+    const end = run.count - 1;
+    svg.append(svgEl('line', {
+      x1: run.col - 0.5, y1: run.row - 0.5, x2: run.col - 0.5 + 2 * end, y2: run.row - 0.5 + end, class: 'run',
+      'vector-effect': 'non-scaling-stroke', 'stroke-linecap': 'round',
+    }));
+  }
+  return svg;
 }
