@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +25,7 @@ func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
 	c.applied = max(c.applied, e.Revision())
 	key := e.Key()
 	if e.Operation() != jetstream.KeyValuePut {
-		if k, _, ok := c.keyBlock(key, "failed."); ok {
+		if k, _, ok := c.keyBlock(key, "failed."); ok && strings.Count(key, ".") == 1 {
 			delete(c.failed, k)
 		}
 		return
@@ -144,21 +145,34 @@ func (c *coordinator) applyAlarm(key string, value []byte) {
 	c.book.ban(first.by(), first.Worker, fmt.Sprintf("it gave two different results for %s", b))
 }
 
+// applyFailure takes in a failure record: a worker's report of a block
+// that failed in its hands (failed.<first>.<token>), which is only logged
+// (at most once a minute per worker: a worker can write as many as it
+// likes), or the coordinator's own sealed record of a block the server
+// gave up delivering (failed.<first>), which no worker may write: a
+// forged one set blocks aside and ended the run.
 func (c *coordinator) applyFailure(key string, value []byte, live bool) {
 	var f failure
 	k, b, ok := c.keyBlock(key, "failed.")
-	if !ok || json.Unmarshal(value, &f) != nil || c.book.ballots[k].verdict != nil {
+	if !ok || c.book.ballots[k].verdict != nil {
 		return
 	}
-	known := c.failed[k].GaveUp
-	c.failed[k] = f
-	if live && !(known && f.GaveUp) {
-		msg := "a block failed"
-		if f.GaveUp {
-			msg = "a block failed for the last time (set aside until the coordinator restarts)"
+	if strings.Count(key, ".") == 2 {
+		if json.Unmarshal(value, &f) != nil || c.failed[k].GaveUp {
+			return
 		}
-		c.o.Log.Warn(msg, "units", b, "attempt", f.Delivered, "worker", f.Worker, "error", f.Error)
+		f.GaveUp = false // the coordinator's word alone
+		c.failed[k] = f  // what a set-aside block says of its last failure
+		if live {
+			c.rate.log(c.o.Log, slog.LevelWarn, "failure "+tokenOf(key), "a block failed in a worker's hands", "units", b, "attempt", f.Delivered, "worker", f.Worker, "error", f.Error)
+		}
+		return
 	}
+	if err := c.o.Key.Open(value, &f); err != nil || !f.GaveUp || f.First != b.First {
+		c.rate.log(c.o.Log, slog.LevelWarn, "forged failure", "a failure record in the bucket that the coordinator did not seal; ignored", "key", key, "error", err)
+		return
+	}
+	c.failed[k] = f
 }
 
 // keyBlock reads the block from a bucket key with the given prefix
@@ -215,8 +229,11 @@ func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliverie
 	if f.Error == "" {
 		f.Error = "no worker finished it (killed, or lost its connection, each time)"
 	}
-	v, _ := json.Marshal(f)
-	if err := c.io.put(ctx, failedKey(b), v); err != nil {
+	v, err := c.o.Key.Seal(f)
+	if err == nil {
+		err = c.io.put(ctx, failedKey(b), v)
+	}
+	if err != nil {
 		c.o.Log.Warn("cannot record a block's failure", "units", b, "error", err)
 	}
 	// The watcher will bring the same record; keep it now so that the

@@ -99,11 +99,19 @@ func Connect(o ConnOptions) (*nats.Conn, error) {
 			logger.Warn("cannot reach the NATS server; retrying", "url", redact(url), "error", err, "retry_every_at_most", reconnectMax)
 		}
 	}))
+	opts = append(opts, nats.ErrorHandler(asyncErrors(logger)))
 	more, err := o.authOptions()
 	if err != nil {
 		return nil, err
 	}
 	opts = append(opts, more...)
+	// A client with a key of its own gets its replies on inboxes under
+	// that key, the only ones a worker may read (workerPermissions):
+	// with every inbox open, one worker could read the blocks the server
+	// hands another, and their acknowledgement subjects.
+	if id, err := LoadIdentity(o); err == nil && id.Public() != "" {
+		opts = append(opts, nats.CustomInboxPrefix(inboxPrefix(id.Public())))
+	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)
@@ -252,3 +260,29 @@ func (e *StoreFullError) Error() string {
 }
 
 func (e *StoreFullError) Unwrap() error { return e.Err }
+
+// inboxPrefix is the prefix of the inboxes of the user of public key pub.
+func inboxPrefix(pub string) string { return "_INBOX." + pub }
+
+// asyncErrors logs the errors that nats.go reports outside any call,
+// which it would otherwise print raw on stderr ("nats: slow consumer, …"):
+// a subscription that fell behind (a flood, or an overloaded process), an
+// operation the server's permissions refused. One line per kind, at most
+// every rateLogEvery.
+func asyncErrors(logger *slog.Logger) nats.ErrHandler {
+	var r rateLog
+	return func(_ *nats.Conn, sub *nats.Subscription, err error) {
+		msg := "the NATS connection reported an error"
+		switch {
+		case errors.Is(err, nats.ErrSlowConsumer):
+			msg = "this process fell behind the messages of a subscription, and the NATS client dropped some (slow consumer): the machine is overloaded, or a peer floods the subject"
+		case errors.Is(err, nats.ErrPermissionViolation):
+			msg = "the NATS server refused an operation of this client (permissions violation): its permissions for this credential may be older than this program (deploy/nats/users.sh writes them)"
+		}
+		args := []any{"error", err}
+		if sub != nil {
+			args = append(args, "subject", sub.Subject)
+		}
+		r.log(logger, slog.LevelWarn, msg, msg, args...)
+	}
+}

@@ -108,6 +108,7 @@ type coordinator struct {
 
 	refusedAt map[string]time.Time // when each token was last told its results are refused
 	refusals  []refusedToken       // refusals to write
+	rate      rateLog              // what peers can make the coordinator say at will
 }
 
 // seen is a worker that stored a presence record.

@@ -322,7 +322,7 @@ func (w *worker) fail(ctx context.Context, h *runHandle, msg jetstream.Msg, meta
 	w.o.Log.Warn("a block failed", "units", b, "run", h.run.ID, "attempt", meta.NumDelivered, "error", cause)
 	f := failure{First: b.First, Last: b.Last, Error: cause.Error(), Worker: w.o.Name, Delivered: meta.NumDelivered, StreamSeq: meta.Sequence.Stream}
 	v, _ := json.Marshal(f)
-	if _, err := h.kv.Put(ctx, failedKey(b), v); err != nil {
+	if _, err := h.kv.Put(ctx, failureKey(b, w.token), v); err != nil {
 		w.o.Log.Warn("cannot record a block's failure", "units", b, "error", err)
 	}
 	_ = msg.NakWithDelay(failDelay)

@@ -21,6 +21,9 @@ func voteKey(b Block, token string) string {
 	return "vote." + strconv.Itoa(b.First) + "." + token
 }
 func failedKey(b Block) string { return "failed." + strconv.Itoa(b.First) }
+func failureKey(b Block, token string) string {
+	return "failed." + strconv.Itoa(b.First) + "." + token
+}
 func alarmKey(b Block, token string, seq uint64) string {
 	return "alarm." + strconv.Itoa(b.First) + "." + token + "." + strconv.FormatUint(seq, 10)
 }
@@ -28,7 +31,10 @@ func bannedKey(token string) string   { return "banned." + token }
 func refusedKey(token string) string  { return "refused." + token }
 func presenceKey(token string) string { return "worker." + token }
 
-// failure is the value stored for a block that failed.
+// failure is the value stored for a block that failed: by a worker, in
+// plain JSON under its own key (failureKey), which only says what
+// happened; by the coordinator, sealed, when the server gave up
+// delivering the block (failedKey, GaveUp), which only it may write.
 type failure struct {
 	First     int    `json:"first"`
 	Last      int    `json:"last"`

@@ -102,8 +102,10 @@ func (s *EmbeddedServer) StoreError() error {
 // workerPermissions are what the user of public key pub may do on an
 // embedded server: what a worker does, and write only under its own key
 // token, so that one credential cannot cast, overwrite or delete a vote of
-// another, raise an alarm about another, or read another's results. The
-// coordinator's own user has no such limits.
+// another, raise an alarm about another, report a failure in another's
+// name, or read another's results, and read replies only on its own
+// inboxes (inboxPrefix), so that it cannot read the blocks the server
+// hands another. The coordinator's own user has no such limits.
 func workerPermissions(pub string) *server.Permissions {
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
@@ -111,13 +113,13 @@ func workerPermissions(pub string) *server.Permissions {
 			"$JS.API.STREAM.LIST", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.INFO.*",
 			"$JS.API.CONSUMER.INFO.*." + consumer, "$JS.API.CONSUMER.MSG.NEXT.*." + consumer,
 			"$JS.ACK.*." + consumer + ".>", // ack, nak, in progress
-			// Its own results, alarms, presence and ban; failures of any
-			// block (a forged one delays a run, it cannot change a count).
-			"$KV.*.vote.*." + pub, "$KV.*.alarm.*." + pub + ".*", "$KV.*.worker." + pub, "$KV.*.failed.*",
+			// Its own results, alarms, presence and failures; it reads its
+			// own results, ban and refusal.
+			"$KV.*.vote.*." + pub, "$KV.*.alarm.*." + pub + ".*", "$KV.*.worker." + pub, "$KV.*.failed.*." + pub,
 			"$JS.API.DIRECT.GET.*.$KV.*.vote.*." + pub, "$JS.API.DIRECT.GET.*.$KV.*.banned." + pub, "$JS.API.DIRECT.GET.*.$KV.*.refused." + pub,
 			"nqueens.*.block.*", // a declined copy, queued again
 		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(pub) + ".>"}},
 	}
 }
 

@@ -316,9 +316,11 @@ func TestIdleExitNeedsAnAnswer(t *testing.T) {
 }
 
 // TestEmbeddedServerPermissions: on an embedded server with NKey users,
-// a worker's credential may write results, alarms and presence only under
-// its own key, and read only its own results and ban; it cannot write a
-// ban, or purge the run's stream. A worker counts blocks there as usual.
+// a worker's credential may write results, alarms, presence and failure
+// reports only under its own key, and read only its own results, ban and
+// refusal, and its own inboxes; it cannot write a ban or the
+// coordinator's record of a block set aside, nor purge the run's stream.
+// A worker counts blocks there as usual.
 func TestEmbeddedServerPermissions(t *testing.T) {
 	a, b := newIdentity(t), newIdentity(t)
 	dir := t.TempDir()
@@ -416,6 +418,20 @@ func checkWorkerPermissions(t *testing.T, coord, worker ConnOptions, a, b Identi
 		}, kvSubject(presenceKey(b.Public()))},
 		{"reading a vote of b", func(ctx context.Context) error { _, err := kv.Get(ctx, voteKey(run.block(2), b.Public())); return err },
 			"$JS.API.DIRECT.GET.KV_" + run.Bucket + "." + kvSubject(voteKey(run.block(2), b.Public()))},
+		{"its own failure report", func(ctx context.Context) error {
+			_, err := kv.Put(ctx, failureKey(blk, a.Public()), []byte(`{"first":0}`))
+			return err
+		}, ""},
+		{"the coordinator's record of a block set aside", func(ctx context.Context) error {
+			_, err := kv.Put(ctx, failedKey(blk), []byte(`{"gave_up":true}`))
+			return err
+		}, kvSubject(failedKey(blk))},
+		{"a failure report in b's name", func(ctx context.Context) error {
+			_, err := kv.Put(ctx, failureKey(blk, b.Public()), []byte(`{"first":0}`))
+			return err
+		}, kvSubject(failureKey(blk, b.Public()))},
+		{"reading every inbox", subscribeUntil(nc, "_INBOX.>"), "_INBOX.>"},
+		{"reading b's inboxes", subscribeUntil(nc, inboxPrefix(b.Public())+".>"), inboxPrefix(b.Public()) + ".>"},
 		{"purging the run's stream", func(ctx context.Context) error {
 			s, err := js.Stream(ctx, run.Stream)
 			if err == nil {
@@ -452,6 +468,20 @@ func checkWorkerPermissions(t *testing.T, coord, worker ConnOptions, a, b Identi
 	go Work(wctx, nc, WorkerOptions{Key: testKey, Identity: a, Name: "a", Workers: 2})
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// subscribeUntil subscribes nc to subject until ctx ends: a refused
+// subscription is answered only by a violation on the connection.
+func subscribeUntil(nc *nats.Conn, subject string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		sub, err := nc.SubscribeSync(subject)
+		if err != nil {
+			return err
+		}
+		defer sub.Unsubscribe()
+		<-ctx.Done()
+		return ctx.Err()
 	}
 }
 

@@ -48,11 +48,11 @@ for key in $keys; do
         "\$JS.API.STREAM.LIST", "\$JS.API.STREAM.NAMES", "\$JS.API.STREAM.INFO.*",
         "\$JS.API.CONSUMER.INFO.*.workers", "\$JS.API.CONSUMER.MSG.NEXT.*.workers",
         "\$JS.ACK.*.workers.>",
-        "\$KV.*.vote.*.$key", "\$KV.*.alarm.*.$key.*", "\$KV.*.worker.$key", "\$KV.*.failed.*",
+        "\$KV.*.vote.*.$key", "\$KV.*.alarm.*.$key.*", "\$KV.*.worker.$key", "\$KV.*.failed.*.$key",
         "\$JS.API.DIRECT.GET.*.\$KV.*.vote.*.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.banned.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.refused.$key",
         "nqueens.*.block.*"
       ] }
-      subscribe: { allow: [ "_INBOX.>" ] }
+      subscribe: { allow: [ "_INBOX.$key.>" ] }
   } }
 USER
 done
