@@ -11,15 +11,52 @@ import (
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/count"
+	"github.com/spf13/cobra"
 )
 
 // firstRun is how long the first run of count --algo may take before it is
 // stopped to estimate the whole run.
 const firstRun = 50 * time.Millisecond
 
-// runAlgo runs one classic strategy for count N --algo NAME and prints its
-// number of solutions, with --stats every counter and the time.
-func (o *countOptions) runAlgo(ctx context.Context) error {
+// algoCount is count N --algo NAME: one classic strategy's count of the
+// solutions, with --stats every counter and the time.
+type algoCount struct {
+	*countCommon
+	name     string
+	stats    bool
+	n        int
+	strategy classic.Strategy // named by --algo
+}
+
+func newAlgoCount(cmd *cobra.Command, c *countCommon) *algoCount {
+	o := &algoCount{countCommon: c}
+	fl := cmd.Flags()
+	fl.StringVar(&o.name, "algo", "", "count with one classic strategy instead (see nqueens algorithms)")
+	fl.BoolVar(&o.stats, "stats", false, "with --algo: print the strategy's counters and time")
+	algoNames(cmd, "algo")
+	return o
+}
+
+func (o *algoCount) chosen() bool { return o.name != "" }
+
+func (o *algoCount) check() (err error) {
+	if o.stats && o.name == "" {
+		return usagef("--stats goes with --algo NAME")
+	}
+	if o.name != "" {
+		o.strategy, err = lookupAlgo(o.name)
+	}
+	return err
+}
+
+func (o *algoCount) validate(args []string) (err error) {
+	o.n, err = countN(args)
+	return err
+}
+
+// run runs the strategy and prints its number of solutions, with --stats
+// every counter and the time.
+func (o *algoCount) run(ctx context.Context) error {
 	n, s, stats, jsonOut, yes := o.n, o.strategy, o.stats, o.jsonOut, o.yes
 	// A short first run either finishes (most boards) or measures the
 	// strategy's speed for an estimate of the whole run.

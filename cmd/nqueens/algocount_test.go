@@ -6,17 +6,19 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nqueens/nqueens/classic"
 )
 
-// algoCount runs count N --algo NAME through its options, validate and run,
-// with ctx.
-func algoCount(ctx context.Context, n int, algo string, stats, jsonOut, yes bool) (*bytes.Buffer, error) {
+// countAlgo runs count N --algo NAME through its mode's options, check,
+// validate and run, with ctx.
+func countAlgo(ctx context.Context, n int, algo string, stats, jsonOut, yes bool) (*bytes.Buffer, error) {
 	var out, errOut bytes.Buffer
-	o := &countOptions{algo: algo, stats: stats, jsonOut: jsonOut, yes: yes, checkpointEvery: time.Second, shard: &shardFlags{}}
+	o := &algoCount{countCommon: &countCommon{jsonOut: jsonOut, yes: yes}, name: algo, stats: stats}
 	o.streams = streams{stdout: &out, stderr: &errOut, given: func(string) bool { return false }}
+	if err := o.check(); err != nil {
+		return &out, err
+	}
 	if err := o.validate([]string{itoa(n)}); err != nil {
 		return &out, err
 	}
@@ -24,7 +26,7 @@ func algoCount(ctx context.Context, n int, algo string, stats, jsonOut, yes bool
 }
 
 func TestAlgoCountStats(t *testing.T) {
-	out, err := algoCount(context.Background(), 8, "stack", true, false, false)
+	out, err := countAlgo(context.Background(), 8, "stack", true, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +49,12 @@ time        `
 
 func TestAlgoCountPlainAndJSON(t *testing.T) {
 	for _, algo := range []string{"brute-rows", "permutations", "backtrack-2d", "bitmask"} {
-		out, err := algoCount(context.Background(), 6, algo, false, false, false)
+		out, err := countAlgo(context.Background(), 6, algo, false, false, false)
 		if err != nil || out.String() != "4\n" {
 			t.Errorf("%s: %q, err %v; want 4", algo, out, err)
 		}
 	}
-	out, err := algoCount(context.Background(), 8, "permutations", true, true, false)
+	out, err := countAlgo(context.Background(), 8, "permutations", true, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,15 +74,15 @@ func TestAlgoCountPlainAndJSON(t *testing.T) {
 
 func TestAlgoCountErrors(t *testing.T) {
 	bg := context.Background()
-	if _, err := algoCount(bg, 8, "nope", false, false, false); !isUsage(err) {
+	if _, err := countAlgo(bg, 8, "nope", false, false, false); !isUsage(err) {
 		t.Errorf("unknown algorithm: %v is not a usage error", err)
 	}
-	if _, err := algoCount(bg, 65, "bitmask", false, false, false); !isUsage(err) {
+	if _, err := countAlgo(bg, 65, "bitmask", false, false, false); !isUsage(err) {
 		t.Errorf("n = 65: %v is not a usage error", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := algoCount(ctx, 9, "brute-combinations", false, false, false)
+	_, err := countAlgo(ctx, 9, "brute-combinations", false, false, false)
 	if err == nil || isUsage(err) {
 		t.Errorf("cancelled brute-combinations: err %v", err)
 	}
@@ -94,7 +96,7 @@ func TestAlgoCountErrors(t *testing.T) {
 		{30, "brute-rows", "would take about"},
 		{22, "stack", "would take at least"},
 	} {
-		_, err := algoCount(bg, tc.n, tc.algo, false, false, false)
+		_, err := countAlgo(bg, tc.n, tc.algo, false, false, false)
 		if !isUsage(err) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--yes") {
 			t.Errorf("%s n = %d without --yes: %v", tc.algo, tc.n, err)
 		}

@@ -26,6 +26,13 @@ func TestFlagGroups(t *testing.T) {
 		{[]string{"count", "8", "--stats"}, "--stats goes with --algo NAME"},
 		{[]string{"count", "8", "--range", "1-3"}, "count takes N or --range A-B, not both"},
 		{[]string{"count", "8", "--shard", "0/2"}, "a shard needs --ledger FILE to write its results to"},
+		// Every mode's flags are checked whatever mode the others choose.
+		{[]string{"count", "8", "--algo", "stack", "--shard", "0/2"}, "a shard needs --ledger FILE to write its results to"},
+		{[]string{"count", "--range", "1-3", "--shard", "0/2"}, "a shard needs --ledger FILE to write its results to"},
+		{[]string{"count", "--range", "1-3", "--stats"}, "--stats goes with --algo NAME"},
+		{[]string{"count", "--range", "1-3", "--checkpoint-every", "0"}, "--checkpoint-every must be positive, got 0s"},
+		{[]string{"count", "--algo", "stack"}, "count needs N (or --resume FILE, or --range A-B)"},
+		{[]string{"count", "--torus"}, "count needs N (or --resume FILE, or --range A-B)"},
 		{[]string{"show", "--orbit", "--transform", "rot90"}, "give --orbit or --transform, not both"},
 		{[]string{"complete", "--count", "--all"}, "give --all or --count, not both"},
 		{[]string{"coordinator", "10", "--server-tls-key", "k"}, "--server-tls-cert and --server-tls-key go together: add --server-tls-cert"},
@@ -48,6 +55,8 @@ func TestFlagGroups(t *testing.T) {
 		{"count", "8", "--checkpoint", dir + "/c.json", "--quiet"},
 		{"count", "--resume", dir + "/c.json", "--checkpoint", dir + "/c.json", "--quiet"},
 		{"count", "8", "--shard", "1/2", "--ledger", dir + "/l.jsonl", "--quiet"},
+		{"count", "8", "--torus"},
+		{"count", "8", "--cols", "8"}, // the N-Queens problem, by count's own engine
 	}
 	for _, args := range works {
 		if code, _, errOut := runCLI(args...); code != 0 {

@@ -11,104 +11,117 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// shardFlags are the array-job options of count: count one shard of the
-// units into a ledger file (see docs/cluster.md).
-type shardFlags struct {
+// shardCount is count N --shard I/K --ledger FILE (or --shard-from-env
+// --shards K): the array-job mode of count, one shard of the units counted
+// into a ledger file (see docs/cluster.md).
+type shardCount struct {
+	*countCommon
 	shard     string
 	ledger    string
 	fromEnv   bool
 	shards    int
 	saveEvery time.Duration
+	n         int
+	sh        ledger.Shard // the shard the flags name
 }
 
-// addShardFlags registers --shard, --ledger, --shard-from-env and --shards
-// on the count command.
-func addShardFlags(cmd *cobra.Command) *shardFlags {
-	s := &shardFlags{}
+// newShardCount registers --shard, --ledger, --shard-from-env, --shards
+// and --ledger-every on the count command.
+func newShardCount(cmd *cobra.Command, c *countCommon) *shardCount {
+	o := &shardCount{countCommon: c}
 	fl := cmd.Flags()
-	fl.StringVar(&s.shard, "shard", "", "count only shard I/K (0 ≤ I < K: the units whose index is I mod K) into --ledger")
-	fl.StringVar(&s.ledger, "ledger", "", "append the shard's unit results to this JSON Lines file (skipping units already in it)")
-	fl.BoolVar(&s.fromEnv, "shard-from-env", false, "take the shard index I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID (needs --shards K)")
-	fl.IntVar(&s.shards, "shards", 0, "number of shards K, with --shard-from-env")
-	fl.DurationVar(&s.saveEvery, "ledger-every", 2*time.Second, "longest time a finished unit waits before it is synced to the ledger")
-	return s
+	fl.StringVar(&o.shard, "shard", "", "count only shard I/K (0 ≤ I < K: the units whose index is I mod K) into --ledger")
+	fl.StringVar(&o.ledger, "ledger", "", "append the shard's unit results to this JSON Lines file (skipping units already in it)")
+	fl.BoolVar(&o.fromEnv, "shard-from-env", false, "take the shard index I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID (needs --shards K)")
+	fl.IntVar(&o.shards, "shards", 0, "number of shards K, with --shard-from-env")
+	fl.DurationVar(&o.saveEvery, "ledger-every", 2*time.Second, "longest time a finished unit waits before it is synced to the ledger")
+	return o
 }
 
-// active reports whether count was asked for a shard rather than a whole
+// chosen reports whether count was asked for a shard rather than a whole
 // count.
-func (s *shardFlags) active() bool {
-	return s.shard != "" || s.ledger != "" || s.fromEnv || s.shards != 0
+func (o *shardCount) chosen() bool {
+	return o.shard != "" || o.ledger != "" || o.fromEnv || o.shards != 0
 }
 
-// resolve checks the shard flags and returns the shard they name (the
-// flag groups of count have excluded --shard with --shard-from-env, and
-// --shard-from-env without --shards).
-func (s *shardFlags) resolve() (ledger.Shard, error) {
+// check reads the shard the flags name, if any: a shard flag given with
+// another mode lacks its --ledger, which excludes the others. (The flag
+// groups of count have excluded --shard with --shard-from-env, and
+// --shard-from-env without --shards.)
+func (o *shardCount) check() (err error) {
+	if o.chosen() {
+		o.sh, err = o.resolve()
+	}
+	return err
+}
+
+func (o *shardCount) validate(args []string) (err error) {
+	o.n, err = countN(args)
+	return err
+}
+
+// resolve checks the shard flags and returns the shard they name.
+func (o *shardCount) resolve() (ledger.Shard, error) {
 	var sh ledger.Shard
 	var err error
 	switch {
-	case s.ledger == "":
+	case o.ledger == "":
 		return sh, usagef("a shard needs --ledger FILE to write its results to")
-	case s.shard != "":
-		if sh, err = ledger.ParseShard(s.shard); err != nil {
+	case o.shard != "":
+		if sh, err = ledger.ParseShard(o.shard); err != nil {
 			return sh, usagef("--shard: %v", err)
 		}
-	case s.fromEnv:
-		if s.shards < 1 {
-			return sh, usagef("--shards K is the number of array tasks, at least 1; got %d", s.shards)
+	case o.fromEnv:
+		if o.shards < 1 {
+			return sh, usagef("--shards K is the number of array tasks, at least 1; got %d", o.shards)
 		}
-		if sh, err = ledger.ShardFromEnv(s.shards, os.Getenv); err != nil {
+		if sh, err = ledger.ShardFromEnv(o.shards, os.Getenv); err != nil {
 			return sh, usagef("--shard-from-env: %v", err)
 		}
 	default:
 		return sh, usagef("--ledger needs --shard I/K or --shard-from-env --shards K")
 	}
-	if s.saveEvery <= 0 {
-		return sh, usagef("--ledger-every must be positive, got %s", s.saveEvery)
+	if o.saveEvery <= 0 {
+		return sh, usagef("--ledger-every must be positive, got %s", o.saveEvery)
 	}
 	return sh, nil
 }
 
-// runShard counts shard I/K of N into the ledger; the merge command adds
-// the ledgers up.
-func (o *countOptions) runShard(ctx context.Context) error {
-	n, s, sh := o.n, o.shard, o.sh
+// run counts shard I/K of N into the ledger; the merge command adds the
+// ledgers up.
+func (o *shardCount) run(ctx context.Context) error {
+	n, sh := o.n, o.sh
 	key, err := o.key.get(o.stderr, o.quiet)
 	if err != nil {
 		return err
 	}
-	l, err := ledger.Open(s.ledger, n, key)
+	l, err := ledger.Open(o.ledger, n, key)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
 	l.Worker, _ = os.Hostname()
 	l.Shard = sh.String()
-	note := func(format string, args ...any) {
-		if !o.quiet {
-			fmt.Fprintf(o.stderr, "nqueens: "+format+"\n", args...)
-		}
-	}
 	if l.Repaired > 0 {
-		note("%s:%d: removed a last line cut short while it was written (a kill, a crash or a full disk)", s.ledger, l.Repaired)
+		o.note("%s:%d: removed a last line cut short while it was written (a kill, a crash or a full disk)", o.ledger, l.Repaired)
 	}
 	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), "units", o.quiet)
 	p, err := ledger.RunShard(ctx, n, sh, l, ledger.ShardOptions{
 		Workers:   o.workers,
-		SaveEvery: s.saveEvery,
+		SaveEvery: o.saveEvery,
 		Progress: func(p ledger.ShardProgress) {
 			view.update(progressState{Done: p.Done + p.Waiting, Units: p.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed})
 		},
 	})
 	view.finish(err == nil)
 	if p.Resumed > 0 {
-		note("shard %s of N = %d: %d of its %s were already in %s", sh, n, p.Resumed, plural(p.Units, "unit"), s.ledger)
+		o.note("shard %s of N = %d: %d of its %s were already in %s", sh, n, p.Resumed, plural(p.Units, "unit"), o.ledger)
 	}
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-			return interruptedf("%s; the ledger %s keeps the finished units, run the same command again to continue", stoppedHow(err), s.ledger)
+			return interruptedf("%s; the ledger %s keeps the finished units, run the same command again to continue", stoppedHow(err), o.ledger)
 		}
-		return fmt.Errorf("%w; the ledger %s keeps the units synced before, run the same command again to continue once this is fixed", err, s.ledger)
+		return fmt.Errorf("%w; the ledger %s keeps the units synced before, run the same command again to continue once this is fixed", err, o.ledger)
 	}
 	if o.jsonOut {
 		return writeJSONLine(o.stdout, struct {
@@ -118,9 +131,9 @@ func (o *countOptions) runShard(ctx context.Context) error {
 			Resumed int     `json:"resumed"`
 			Seconds float64 `json:"seconds"`
 			Ledger  string  `json:"ledger"`
-		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), s.ledger})
+		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), o.ledger})
 	}
-	note("shard %s of N = %d complete: %s in %s (%s); add up all shards with: nqueens merge LEDGER…",
-		sh, n, plural(p.Units, "unit"), s.ledger, formatDuration(p.Elapsed))
+	o.note("shard %s of N = %d complete: %s in %s (%s); add up all shards with: nqueens merge LEDGER…",
+		sh, n, plural(p.Units, "unit"), o.ledger, formatDuration(p.Elapsed))
 	return nil
 }

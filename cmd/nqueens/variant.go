@@ -96,54 +96,6 @@ func plain(s variant.Spec) bool {
 	return !s.Torus && s.Piece == variant.Queen && s.Rows == s.Cols && s.Queens == s.Rows
 }
 
-// variantRateFrom is the estimated nodes from which a variant's count
-// measures the node rate and prints its estimated time (about a second).
-const variantRateFrom = 1e8
-
-// runVariant counts the variant o.spec.
-func (o *countOptions) runVariant(ctx context.Context) error {
-	s := o.spec
-	e, err := variant.EstimateTree(ctx, s, 2000, 1)
-	if ie := stoppedEarly(ctx, err, "the estimate of "+s.String(), "nothing was printed"); ie != nil {
-		return ie
-	} else if err != nil {
-		return err
-	}
-	var est float64
-	if e.Nodes >= variantRateFrom {
-		rt, err := variant.MeasureRate(ctx, s)
-		if ie := stoppedEarly(ctx, err, "the measure of the node rate of "+s.String(), "nothing was printed"); ie != nil {
-			return ie
-		} else if err != nil {
-			return fmt.Errorf("measuring the node rate: %w", err)
-		}
-		secs := e.Nodes / rt.NodesPerSec / float64(workersOf(o.workers))
-		if !o.quiet {
-			fmt.Fprintf(o.stderr, "nqueens: %v: about %s on %s (%.3g ± %.1g nodes at %.3g nodes/s; an estimate)\n",
-				s, formatSeconds(secs), plural(workersOf(o.workers), "worker"), e.Nodes, e.NodesErr, rt.NodesPerSec)
-		}
-		if secs > longRun.Seconds() && !o.yes {
-			return usagef("the count of %v would take about %s; add --yes to start it", s, formatSeconds(secs))
-		}
-		est = e.Nodes
-	}
-	prog := newProgressView(o.stderr, "count "+s.String(), "units", o.quiet)
-	prog.setEstimate(est)
-	r, err := variant.Count(ctx, s, variant.Options{Workers: o.workers, Progress: func(p variant.Progress) {
-		prog.update(progressState{Done: p.UnitsDone, Units: p.Units, Nodes: p.Nodes, Elapsed: p.Elapsed})
-	}})
-	prog.finish(err == nil)
-	if ie := stoppedEarly(ctx, err, "the count of "+s.String(), "nothing was saved: the count of a variant keeps no checkpoint, and starts again"); ie != nil {
-		return ie
-	} else if err != nil {
-		return err
-	}
-	if r.Note != "" && !o.quiet {
-		fmt.Fprintf(o.stderr, "nqueens: %s\n", r.Note)
-	}
-	return printVariantResult(o.stdout, r, o.jsonOut)
-}
-
 // symmetryNote says which classes the unique count counts.
 func symmetryNote(s variant.Spec) string {
 	switch {
