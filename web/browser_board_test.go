@@ -718,30 +718,10 @@ func checkPhoneAndAxe(b *browser, panel string) {
 	b.viewport(1280, 900)
 }
 
-// testRaceCostHuge opens the race, the cost chart and the huge panel as a
-// person would: one labelled square board per strategy racing by reads to
-// a summary; the chart and its table, one row per strategy; the rule of the
-// construction by n mod 6 and its drawing.
+// testRaceCostHuge opens the cost chart as a person would: the chart and
+// its table, one row per strategy. (The race and the construction are
+// tested by TestLessonPage.)
 func testRaceCostHuge(b *browser) {
-	b.visit("/?panel=race&n=6&algos=backtrack-2d,backtrack-flags,bitmask")
-	b.waitJS("the race loaded", `document.getElementById('race').dataset.state === 'ready'`, 30*time.Second)
-	for _, id := range []string{"backtrack-2d", "backtrack-flags", "bitmask"} {
-		sel := fmt.Sprintf(`#race-boards [data-algo=%q] [role=grid]`, id)
-		if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, sel)); got != "Board of "+id {
-			b.t.Fatalf("race: the board of %s is labelled %q", id, got)
-		}
-		eval[bool](b, fmt.Sprintf(`(() => { document.querySelector(%q).id = 'race-%s'; return true; })()`, sel, id))
-		checkSquare(b, "race-"+id, 6)
-	}
-	b.do("play the race", chromedp.Click(chromedp.ID("race-play")))
-	b.waitJS("the race's end", `document.getElementById('race').dataset.state === 'end'`, 30*time.Second)
-	b.waitJS("the measured times", `!document.getElementById('race-summary').textContent.includes('Measuring')`, 30*time.Second)
-	if s := b.text("race-summary"); !strings.Contains(s, "bitmask: 599 reads, ") || !strings.Contains(s, "backtrack-2d: 3,441 reads (5.7 × bitmask), ") ||
-		!regexp.MustCompile(`backtrack-flags: [\d,]+ reads \([\d.]+ × bitmask\), [\d.]+ (ns|µs|ms) a run`).MatchString(s) || !strings.Contains(s, "Times: one whole run without the trace") {
-		b.t.Fatalf("race summary %q", s)
-	}
-	checkPhoneAndAxe(b, "race")
-
 	b.visit("/?panel=cost")
 	b.waitJS("the cost chart", `document.getElementById('cost').dataset.state === 'done'`, 120*time.Second)
 	rows := eval[[]string](b, `[...document.querySelectorAll('#cost-table tbody tr')].map((tr) => tr.dataset.algo)`)

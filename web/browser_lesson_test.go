@@ -2,12 +2,19 @@ package web
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/solve"
 )
 
@@ -15,10 +22,212 @@ import (
 // learner would, measuring what they show against the engine's own
 // outputs: the construction drawn from the address.
 func TestLessonPage(t *testing.T) {
-	b := newBrowser(t, Config{MaxJobs: 8, MaxTraceEvents: 20000})
+	b, g := newGatedBrowser(t, Config{MaxJobs: 8, MaxTraceEvents: 20000})
 	runSteps(t, b, []browserStep{
 		{"huge-construct", testHugeConstruct},
+		{"play-before-ready", func(b *browser) { testPlayBeforeReady(b, g) }},
+		{"race", testRace},
 	})
+}
+
+// traceGate holds the answers of /api/trace while it is shut, so that a
+// test acts while a panel is still loading its searches.
+type traceGate struct {
+	mu   sync.Mutex
+	shut chan struct{} // nil while open
+	next http.Handler
+}
+
+func (g *traceGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.mu.Lock()
+	shut := g.shut
+	g.mu.Unlock()
+	if shut != nil && r.URL.Path == "/api/trace" {
+		select {
+		case <-shut:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+func (g *traceGate) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.shut == nil {
+		g.shut = make(chan struct{})
+	}
+}
+
+func (g *traceGate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.shut != nil {
+		close(g.shut)
+		g.shut = nil
+	}
+}
+
+// newGatedBrowser is newBrowser with a gate before the server's traces.
+func newGatedBrowser(t *testing.T, cfg Config) (*browser, *traceGate) {
+	path := chromiumPath(t)
+	s := newServer(t, cfg)
+	g := &traceGate{next: s}
+	log := &requestLog{next: g}
+	ts := httptest.NewServer(log)
+	t.Cleanup(ts.Close)
+	t.Cleanup(g.open)
+	b := newTab(t, path, ts.URL)
+	b.srv, b.log, b.ts = s, log, ts
+	return b, g
+}
+
+// testPlayBeforeReady presses Play while the watch panel and the race
+// still load their searches (the traces held at the gate): each starts
+// playing once its searches are in, with no second press.
+func testPlayBeforeReady(b *browser, g *traceGate) {
+	g.close()
+	b.visit("/?n=8&algo=stack")
+	if s := b.text("watch-status"); !strings.HasPrefix(s, "Loading") {
+		b.t.Fatalf("with the trace held, the watch panel says %q", s)
+	}
+	b.do("press Play while loading", chromedp.Click(chromedp.ID("watch-play")))
+	g.open()
+	b.waitJS("the search to play", `Number(document.getElementById('watch-timeline').value) > 3`, 20*time.Second)
+	b.do("pause", chromedp.Click(chromedp.ID("watch-play")))
+
+	g.close()
+	b.visit("/?panel=race&n=6&algos=backtrack-2d,bitmask&speed=100")
+	if st := eval[string](b, `document.getElementById('race').dataset.state`); st != "loading" {
+		b.t.Fatalf("with the traces held, the race is %q", st)
+	}
+	b.do("press Play while loading", chromedp.Click(chromedp.ID("race-play")))
+	if p := eval[string](b, `document.getElementById('race-play').getAttribute('aria-pressed')`); p != "true" {
+		b.t.Fatalf("Play pressed while loading: aria-pressed %q", p)
+	}
+	g.open()
+	b.waitJS("the race to run to its end", `document.getElementById('race').dataset.state === 'end'`, 30*time.Second)
+}
+
+// finalCounters are the counters at the end of the library's trace of
+// algo on n×n, and its last solution (1-based columns).
+func finalCounters(b *browser, algo string, n int) (classic.Counters, []int) {
+	var last classic.Event
+	var sol []int
+	for e := range traceOf(b, algo, n) {
+		last = e
+		if e.Kind == classic.Solution {
+			sol = nil
+			for _, c := range e.Queens {
+				sol = append(sol, int(c)+1)
+			}
+		}
+	}
+	return last.Counters, sol
+}
+
+// testRace runs a race to its end as a learner would and measures what it
+// shows: a bar a strategy, as long as its reads on one scale; each
+// finished board keeps its last solution; the result ranks the strategies
+// by reads, as the library counts them, and shows a time only with its
+// spread, where the spread is smaller than the time.
+func testRace(b *browser) {
+	algos := []string{"backtrack-2d", "backtrack-flags", "stack", "bitmask"}
+	b.visit("/?panel=race&n=6&algos=" + strings.Join(algos, ",") + "&speed=100")
+	if s := eval[string](b, `document.getElementById('race-speed').getAttribute('aria-valuetext')`); s != "the race lasts about 2 s" {
+		b.t.Fatalf("the speed control says %q", s)
+	}
+	b.waitJS("the race loaded", `document.getElementById('race').dataset.state === 'ready'`, 30*time.Second)
+	for _, id := range algos {
+		sel := fmt.Sprintf(`#race-boards [data-algo=%q] [role=grid]`, id)
+		if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, sel)); got != "Board of "+id {
+			b.t.Fatalf("race: the board of %s is labelled %q", id, got)
+		}
+		eval[bool](b, fmt.Sprintf(`(() => { document.querySelector(%q).id = 'race-%s'; return true; })()`, sel, id))
+		checkSquare(b, "race-"+id, 6)
+	}
+	b.do("play the race", chromedp.Click(chromedp.ID("race-play")))
+	b.waitJS("the race's end", `document.getElementById('race').dataset.state === 'end'`, 30*time.Second)
+	b.waitJS("the measured times", `!document.getElementById('race-times').textContent.includes('Measuring')`, 60*time.Second)
+
+	type lane struct {
+		Bar     float64
+		Queens  []int
+		Counter string
+	}
+	lanes := eval[map[string]lane](b, `Object.fromEntries([...document.querySelectorAll('#race-boards .lane')].map((l) => [l.dataset.algo, {
+		Bar: l.querySelector('.race-bar span').getBoundingClientRect().width,
+		Queens: [...l.querySelectorAll('[role=row]')].map((r) => [...r.children].findIndex((c) => c.classList.contains('queen')) + 1),
+		Counter: l.querySelector('.lane-counters').textContent}]))`)
+	full := eval[float64](b, `document.querySelector('#race-boards .race-bar').clientWidth`)
+	var most uint64
+	reads := map[string]uint64{}
+	for _, a := range algos {
+		c, _ := finalCounters(b, a, 6)
+		reads[a] = c.Reads
+		most = max(most, c.Reads)
+	}
+	for _, a := range algos {
+		c, sol := finalCounters(b, a, 6)
+		l := lanes[a]
+		if want := full * float64(c.Reads) / float64(most); l.Bar < want-1.5 || l.Bar > want+1.5 {
+			b.t.Errorf("%s: its bar is %.1f px of %.1f, its reads %d of %d want %.1f px", a, l.Bar, full, c.Reads, most, want)
+		}
+		if !slices.Equal(l.Queens, sol) {
+			b.t.Errorf("%s: the finished board shows %v, its last solution is %v", a, l.Queens, sol)
+		}
+		if !strings.HasPrefix(l.Counter, fmt.Sprintf("%s reads, ", groupDigits(strconv.FormatUint(c.Reads, 10)))) || !strings.Contains(l.Counter, "done") {
+			b.t.Errorf("%s: its counters read %q, the library's reads %d", a, l.Counter, c.Reads)
+		}
+	}
+	rows := eval[[][]string](b, `[...document.querySelectorAll('#race-table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent))`)
+	ranked := slices.Clone(algos)
+	slices.SortStableFunc(ranked, func(x, y string) int { return int(reads[x]) - int(reads[y]) })
+	if len(rows) != len(ranked) {
+		b.t.Fatalf("the race's table has %d rows", len(rows))
+	}
+	for i, r := range rows {
+		if r[1] != ranked[i] || r[2] != groupDigits(strconv.FormatUint(reads[ranked[i]], 10)) {
+			b.t.Fatalf("the race ranks %q, the library's reads rank %v (%v)", rows, ranked, reads)
+		}
+		checkRaceTime(b, ranked[i], r[6])
+	}
+	if !eval[bool](b, `document.getElementById('race-result').checkVisibility() && document.getElementById('race-times').checkVisibility()`) {
+		b.t.Fatal("the race's result is not shown")
+	}
+	b.screenshot("race-end")
+	checkPhoneAndAxe(b, "race")
+}
+
+// A time cell of the race: its median and the quartiles, or why none.
+var (
+	raceTime   = regexp.MustCompile(`^([\d.]+ (?:ns|µs|ms|s)) \(middle half ([\d.]+ (?:ns|µs|ms|s)) to ([\d.]+ (?:ns|µs|ms|s))\)(, [\d.]+ times [a-z0-9-]+'s)?$`)
+	raceNoTime = regexp.MustCompile(`^not shown: (within its noise \([\d.]+ (?:ns|µs|ms|s) to [\d.]+ (?:ns|µs|ms|s)\)|\d+ measure only)$`)
+)
+
+// checkRaceTime checks that a time is shown only where the middle half of
+// its measures spans less than the time itself.
+func checkRaceTime(b *browser, algo, text string) {
+	b.t.Helper()
+	if raceNoTime.MatchString(text) {
+		return
+	}
+	m := raceTime.FindStringSubmatch(text)
+	if m == nil {
+		b.t.Fatalf("%s: the race's time reads %q", algo, text)
+	}
+	median, q1, q3 := secondsOf(m[1]), secondsOf(m[2]), secondsOf(m[3])
+	if q1 > median*1.05 || median > q3*1.05 || q3-q1 >= median*1.05 { // the text is rounded
+		b.t.Fatalf("%s: the time %q is shown, but its spread is not smaller than it", algo, text)
+	}
+}
+
+// secondsOf reads a time as the page writes it (text.js runTime).
+func secondsOf(s string) float64 {
+	v, unit, _ := strings.Cut(s, " ")
+	f, _ := strconv.ParseFloat(v, 64)
+	return f * map[string]float64{"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1}[unit]
 }
 
 // testHugeConstruct opens the construction from its address alone: the rule
