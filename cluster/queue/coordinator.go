@@ -82,13 +82,19 @@ type coordinator struct {
 	cons    jetstream.Consumer
 	watcher jetstream.KeyWatcher
 	advSub  *nats.Subscription
+	backSub *nats.Subscription
 
 	// What the loop reads and writes: the server (jsIO), the bucket's
-	// entries as they are stored, and the server's advisories of blocks
-	// it stopped delivering.
+	// entries as they are stored, the server's advisories of blocks it
+	// stopped delivering, and the workers' notices of copies handed back.
 	io      queueIO
 	updates <-chan jetstream.KeyValueEntry
 	adv     chan *nats.Msg
+	back    chan *nats.Msg
+
+	handedBack   map[int]bool     // blocks handed back, not yet looked at
+	handBackDue  <-chan time.Time // the next hand-back round; nil: none due
+	lastHandBack time.Time        // the last round
 
 	book      *book
 	pace      pacer
@@ -121,7 +127,7 @@ type seen struct {
 // in), before its run is opened.
 func newCoordinator(o CoordinatorOptions) *coordinator {
 	now := time.Now()
-	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}, refusedAt: map[string]time.Time{}}
+	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}, refusedAt: map[string]time.Time{}, handedBack: map[int]bool{}}
 }
 
 // loop runs until every block is decided: it takes in the bucket's
@@ -159,6 +165,14 @@ func (c *coordinator) loop(ctx context.Context) error {
 			}
 		case m := <-c.adv:
 			c.advisory(ctx, m)
+		case m := <-c.back:
+			c.noteHandBack(m, time.Now())
+			continue
+		case <-c.handBackDue:
+			if err := c.handBackRound(ctx, time.Now()); err != nil {
+				return err
+			}
+			continue
 		case r := <-c.recounter.results:
 			if r.err != nil {
 				return fmt.Errorf("run %s: counting %s again: %w", c.run.ID, c.run.block(r.k), r.err)

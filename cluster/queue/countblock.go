@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -79,10 +78,11 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 }
 
 // decline hands a block copy this worker may not count to another worker:
-// after declineWait (spread, in Work) it queues a fresh copy and
-// acknowledges this one, so that declines do not use up the message's
-// deliveries (handBack). Until then the copy is held, and the slot goes on
-// with other work. A worker that stops queues its held copies at once.
+// after declineWait (spread, in Work) it gives the copy back (handBack),
+// and the coordinator publishes a fresh one, so that declines do not use
+// up the message's deliveries. Until then the copy is held, and the slot
+// goes on with other work. A worker that stops gives its held copies
+// back at once.
 func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	w.mu.Lock()
 	times := w.declined[msg.Subject()]
@@ -93,96 +93,53 @@ func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	if w.spread != nil {
 		delay = w.spread(delay)
 	}
-	id := fmt.Sprintf("%s.declined.%s.%d", msg.Subject(), workerID(w.token), time.Now().UnixNano())
 	w.held.Go(func() {
 		select {
 		case <-ctx.Done():
-			w.requeue(msg, id)
+			w.requeue(h, msg)
 		case <-time.After(delay):
-			w.handBack(ctx, msg, id)
+			w.handBack(ctx, h, msg)
 		}
 	})
 }
 
-// handBack queues a declined copy again (requeue). When this worker's
-// slots have run out of work, it does so while none of them asks for a
-// block, and keeps them from asking for handOff after: the server gives a
+// handBack gives a declined copy back (requeue). When this worker's slots
+// have run out of work, it does so while none of them asks for a block,
+// and keeps them from asking for handOff after: the server gives a
 // message to the request that has waited longest, and a slot that asked
-// again at once would get the copy back before the worker that needs it
+// again at once would get the fresh copy before the worker that needs it
 // (two workers that each held a copy the other needed, at the same pace,
 // passed them round like that for a minute, each to itself).
-func (w *worker) handBack(ctx context.Context, msg jetstream.Msg, id string) {
+func (w *worker) handBack(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	_ = msg.InProgress() // the slots' fetches may take a while to end
 	if !w.gate.beginHandBack() {
-		w.requeue(msg, id)
+		w.requeue(h, msg)
 		return
 	}
 	defer w.gate.endHandBack()
-	w.requeue(msg, id)
+	w.requeue(h, msg)
 	select {
 	case <-ctx.Done():
 	case <-time.After(handOff):
 	}
 }
 
-// publishCopy queues a copy of msg under message id, and acknowledges msg;
-// when that fails, msg goes back to the queue as it is. A copy the
-// coordinator removed while it was held (its block is decided, or has
-// copies enough) is left gone: the copy is queued on condition that msg
-// is still the last message of its block, and when the server answers
-// that the last one is older, msg is no more. (Before, such a copy went
-// round among the workers that had counted its block, for ever: they
-// never became idle, nor did the coordinator's consumer.) When a later
-// copy of the block is the last, msg's own state is unknown, and the copy
-// is queued.
-func (w *worker) publishCopy(msg jetstream.Msg, id string) {
-	pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+// giveBack acknowledges a declined copy and, once the server has taken
+// the acknowledgement, tells the run's coordinator on this worker's own
+// hand-back subject (Run.backSubject), which publishes a fresh copy if the
+// block still needs one. A worker publishes no block message: when it
+// could, one admitted key flooded the queue with forged blocks, and
+// stopped the run. A notice the coordinator misses (it is away) only
+// waits for its next look at what the blocks lack.
+func (w *worker) giveBack(h *runHandle, msg jetstream.Msg) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	meta, err := msg.Metadata()
-	if err != nil {
-		_ = msg.Nak()
-		return
+	if err := msg.DoubleAck(ctx); err != nil {
+		w.o.Log.Debug("a declined copy's acknowledgement was not confirmed; the server delivers it again after the ack wait", "subject", msg.Subject(), "error", err)
 	}
-	seq := meta.Sequence.Stream
-	_, err = w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id), jetstream.WithExpectLastSequencePerSubject(seq))
-	if last, known := lastOnSubject(err); known || isWrongLast(err) {
-		if known && last < seq {
-			w.o.Log.Debug("a declined copy was removed by the coordinator; not queued again", "subject", msg.Subject())
-			_ = msg.Ack() // no message any more; this only clears the consumer's record of it
-			return
-		}
-		_, err = w.js.Publish(pctx, msg.Subject(), msg.Data(), jetstream.WithMsgID(id))
+	if _, b, err := h.run.blockOf(msg.Subject()); err == nil {
+		_ = w.js.Conn().Publish(h.run.backSubject(w.token), []byte(strconv.Itoa(b.First)))
 	}
-	if err != nil {
-		_ = msg.Nak()
-		return
-	}
-	_ = msg.Ack()
-}
-
-// isWrongLast reports whether err is the server's refusal of a publish
-// that expected another last sequence on its subject.
-func isWrongLast(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
-		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
-}
-
-// lastOnSubject reads the last sequence of a subject from that refusal
-// (JetStream's error 10071, "wrong last sequence: N"); known is false for
-// any other error, and for a refusal that does not say (error 10164, of a
-// replicated stream).
-func lastOnSubject(err error) (last uint64, known bool) {
-	var apiErr *jetstream.APIError
-	if !errors.As(err, &apiErr) || apiErr.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequence {
-		return 0, false
-	}
-	s, ok := strings.CutPrefix(apiErr.Description, "wrong last sequence: ")
-	if !ok {
-		return 0, false
-	}
-	last, perr := strconv.ParseUint(s, 10, 64)
-	return last, perr == nil
 }
 
 // take marks the block of subject as being counted by a slot, unless one

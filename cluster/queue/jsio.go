@@ -21,6 +21,9 @@ type queueIO interface {
 	// queued returns how many messages each block has in the stream,
 	// queued or being worked on, by block number.
 	queued(ctx context.Context) (map[int]int, error)
+	// queuedBlock returns how many messages block b has in the stream,
+	// queued or being worked on.
+	queuedBlock(ctx context.Context, b Block) (int, error)
 	// publish publishes a message for each block, with the message ids
 	// that id gives (the server drops a publish retried with one).
 	publish(ctx context.Context, blocks []Block, id func(Block) string) error
@@ -74,6 +77,16 @@ func (q *jsIO) queued(ctx context.Context) (map[int]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// queuedBlock costs one request.
+func (q *jsIO) queuedBlock(ctx context.Context, b Block) (int, error) {
+	subject := q.run.blockSubject(b)
+	info, err := q.stream.Info(ctx, jetstream.WithSubjectFilter(subject))
+	if err != nil {
+		return 0, fmt.Errorf("reading stream %s: %w", q.run.Stream, err)
+	}
+	return int(info.State.Subjects[subject]), nil
 }
 
 // publish publishes asynchronously, and retries a failed publish once

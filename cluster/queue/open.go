@@ -27,6 +27,10 @@ func (c *coordinator) open(ctx context.Context, n int) error {
 	if err != nil {
 		return err
 	}
+	c.back = make(chan *nats.Msg, 256)
+	if c.backSub, err = c.nc.ChanSubscribe(c.run.backSubject("*"), c.back); err != nil {
+		return err
+	}
 	if c.watcher, err = c.kv.WatchAll(ctx); err != nil {
 		return fmt.Errorf("watching bucket %s: %w", c.run.Bucket, err)
 	}
@@ -56,8 +60,10 @@ func (c *coordinator) close() {
 	if c.watcher != nil {
 		_ = c.watcher.Stop()
 	}
-	if c.advSub != nil {
-		_ = c.advSub.Unsubscribe()
+	for _, sub := range []*nats.Subscription{c.advSub, c.backSub} {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
 	}
 }
 

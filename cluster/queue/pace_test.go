@@ -93,6 +93,13 @@ func (m *memIO) publish(_ context.Context, blocks []Block, _ func(Block) string)
 	return nil
 }
 
+func (m *memIO) queuedBlock(_ context.Context, b Block) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k, _ := m.run.blockNumber(b.First)
+	return m.queuedMsg[k], nil
+}
+
 func (m *memIO) lastSeq(context.Context, Block) (uint64, error) { return 1, nil }
 func (m *memIO) deleteKey(context.Context, string) error        { return nil }
 
@@ -671,7 +678,7 @@ func TestDeclinedCopiesBackOff(t *testing.T) {
 		t.Run(tc.ackWait.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				requeued := make(chan time.Time, 1)
-				w := &worker{declined: map[string]int{}, requeue: func(jetstream.Msg, string) { requeued <- time.Now() }}
+				w := &worker{declined: map[string]int{}, requeue: func(*runHandle, jetstream.Msg) { requeued <- time.Now() }}
 				h := &runHandle{ackWait: tc.ackWait}
 				var got []time.Duration
 				for range tc.rests {
@@ -735,7 +742,7 @@ func TestHandBack(t *testing.T) {
 		start := time.Now()
 		cons := &fakeConsumer{start: start}
 		requeued := make(chan time.Duration, 1)
-		w := &worker{declined: map[string]int{}, idle: &idleClock{}, requeue: func(jetstream.Msg, string) { requeued <- time.Since(start) },
+		w := &worker{declined: map[string]int{}, idle: &idleClock{}, requeue: func(*runHandle, jetstream.Msg) { requeued <- time.Since(start) },
 			runs: map[string]*runHandle{"s": {cons: cons, active: true, ackWait: time.Minute}}}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})

@@ -60,26 +60,38 @@ func (c *coordinator) reconcile(ctx context.Context, first, stalled bool) error 
 	if len(todo) == 0 {
 		return nil
 	}
-	// Ids are unique per call, so the server drops only a publish retried
-	// within it; across calls the queued counts keep copies from piling up.
-	nonce := time.Now().UnixNano()
-	copyOf := map[int]int{}
-	err = c.io.publish(ctx, todo, func(b Block) string {
-		copyOf[b.First]++
-		return fmt.Sprintf("%s.%d.%d.%d", c.run.ID, b.First, nonce, copyOf[b.First])
-	})
-	if err != nil {
+	if err := c.publishCopies(ctx, todo); err != nil {
 		return err
-	}
-	for _, b := range todo {
-		k, _ := c.run.blockNumber(b.First)
-		queued[k]++
 	}
 	if first {
 		c.o.Log.Info("published the block messages", "messages", len(todo), "block_size", c.run.BlockSize,
 			"units", c.run.Units, "replicas", c.run.Replicas, "run", c.run.ID, "stream", c.run.Stream)
 	} else {
 		c.o.Log.Info("published missing block messages again (results lost or discarded)", "messages", len(todo), "units", formatBlocks(todo))
+	}
+	return nil
+}
+
+// publishCopies publishes a message for each entry of todo (a block may
+// come more than once), and counts them in c.queued.
+func (c *coordinator) publishCopies(ctx context.Context, todo []Block) error {
+	// Ids are unique per call, so the server drops only a publish retried
+	// within it; across calls the queued counts keep copies from piling up.
+	nonce := time.Now().UnixNano()
+	copyOf := map[int]int{}
+	err := c.io.publish(ctx, todo, func(b Block) string {
+		copyOf[b.First]++
+		return fmt.Sprintf("%s.%d.%d.%d", c.run.ID, b.First, nonce, copyOf[b.First])
+	})
+	if err != nil {
+		return err
+	}
+	if c.queued == nil {
+		c.queued = map[int]int{}
+	}
+	for _, b := range todo {
+		k, _ := c.run.blockNumber(b.First)
+		c.queued[k]++
 	}
 	return nil
 }

@@ -229,33 +229,35 @@ func TestStoreVote(t *testing.T) {
 	}
 }
 
-// TestDeclinedCopyGoesRound: a worker queues a copy it declined again,
-// and acknowledges the one it held; unless the coordinator removed the
-// held copy meanwhile (its block decided): then the copy stays gone (it
-// used to come back, and went round for ever among the workers that had
-// counted its block, none of them ever idle). When a later copy of the
-// block is the last message, the held copy's state is unknown, and it
-// goes round.
-func TestDeclinedCopyGoesRound(t *testing.T) {
+// TestGiveBack: a worker gives a copy it declined back by acknowledging
+// it and telling the coordinator on its own hand-back subject; the
+// coordinator publishes a fresh copy only if the block still lacks one:
+// not when it is decided, nor when another copy is queued (a quorum of
+// two with one copy left gets one). Workers used to publish the copy
+// again themselves, and so could flood the queue with forged blocks.
+func TestGiveBack(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
 	for _, tc := range []struct {
-		name   string
-		copies int  // of the block in the stream; the worker holds the first
-		remove bool // the coordinator removes the block's copies
-		want   int  // copies in the stream in the end
+		name     string
+		replicas int
+		copies   int  // of the block in the stream; the worker holds the first
+		decided  bool // the block is decided meanwhile
+		want     int  // copies in the stream in the end
 	}{
-		{"held", 1, false, 1},
-		{"removed", 1, true, 0},
-		{"a later copy", 2, false, 2},
+		{"the only copy", 1, 1, false, 1},
+		{"a decided block", 1, 1, true, 0},
+		{"another copy queued", 1, 2, false, 1},
+		{"a quorum's second copy", 2, 2, false, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
-			c := openRun(ctx, t, url, 8, CoordinatorOptions{BlockSize: 16})
+			voters := []string{newIdentity(t).Public(), newIdentity(t).Public()}
+			c := openRun(ctx, t, url, 8, CoordinatorOptions{BlockSize: 16, Replicas: tc.replicas, Voters: voters})
+			c.begin(ctx)
+			defer c.close()
 			b := c.run.block(0)
-			id := 0
-			next := func(Block) string { id++; return fmt.Sprint("copy-", id) }
-			if err := c.io.publish(ctx, slices.Repeat([]Block{b}, tc.copies), next); err != nil {
+			if err := c.publishCopies(ctx, slices.Repeat([]Block{b}, tc.copies)); err != nil {
 				t.Fatal(err)
 			}
 			batch, err := c.cons.Fetch(1, jetstream.FetchMaxWait(testkit.WaitLimit))
@@ -263,32 +265,27 @@ func TestDeclinedCopyGoesRound(t *testing.T) {
 				t.Fatal(err)
 			}
 			msg := testkit.Receive(t, "the block's first copy", batch.Messages())
-			if tc.remove {
-				if err := c.io.purge(ctx, b); err != nil {
-					t.Fatal(err)
-				}
+			if tc.decided {
+				c.book.recounted(0, testkit.AllUnits(t, 8, count.Units, count.CountUnit)[b.First:b.Last+1])
 			}
-			w := &worker{js: c.js, o: WorkerOptions{Log: slog.New(slog.DiscardHandler)}}
-			w.publishCopy(msg, next(b))
-			queued := func() int {
-				q, err := c.io.queued(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return q[0]
+			listener := connect(t, url)
+			notices, err := listener.SubscribeSync(c.run.backSubject("*"))
+			if err != nil || listener.Flush() != nil {
+				t.Fatal(err)
 			}
-			if tc.want == 0 {
-				// The copy would have been queued before publishCopy returned.
-				if n := queued(); n != 0 {
-					t.Fatalf("%d copies in the stream, want none", n)
-				}
-				return
+			js, _ := jetstream.New(connect(t, url))
+			w := &worker{js: js, token: "s0123", o: WorkerOptions{Log: slog.New(slog.DiscardHandler)}}
+			w.giveBack(&runHandle{run: c.run}, msg)
+			m, err := notices.NextMsg(testkit.WaitLimit)
+			if err != nil || m.Subject != c.run.backSubject("s0123") {
+				t.Fatalf("notice %v, %v; want one on the worker's own subject", m, err)
 			}
-			testkit.WaitFor(t, fmt.Sprintf("%d copies of the block", tc.want), func() bool { return queued() == tc.want })
-			last, err := c.stream.GetLastMsgForSubject(ctx, c.run.blockSubject(b))
-			meta, _ := msg.Metadata()
-			if err != nil || last.Sequence <= meta.Sequence.Stream+uint64(tc.copies-1) {
-				t.Errorf("the last copy is %+v (%v), want a new one", last, err)
+			c.noteHandBack(m, time.Now())
+			if err := c.handBackRound(ctx, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			if q, err := c.io.queuedBlock(ctx, b); err != nil || q != tc.want {
+				t.Errorf("%d copies in the stream (%v), want %d", q, err, tc.want)
 			}
 		})
 	}

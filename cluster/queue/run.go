@@ -147,6 +147,11 @@ func (r Run) blockNumber(first int) (int, bool) {
 
 func (r Run) blockSubject(b Block) string { return r.Subject + "." + strconv.Itoa(b.First) }
 
+// backSubject is where the worker of token tells the coordinator that it
+// gave a copy of a block back (a core NATS subject, beside the stream's):
+// the only subject of a run a worker may publish on.
+func (r Run) backSubject(token string) string { return "nqueens." + r.ID + ".back." + token }
+
 // blockOf reads the block from a message subject.
 func (r Run) blockOf(subject string) (int, Block, error) {
 	s, ok := strings.CutPrefix(subject, r.Subject+".")

@@ -117,7 +117,10 @@ func workerPermissions(pub string) *server.Permissions {
 			// own results, ban and refusal.
 			"$KV.*.vote.*." + pub, "$KV.*.alarm.*." + pub + ".*", "$KV.*.worker." + pub, "$KV.*.failed.*." + pub,
 			"$JS.API.DIRECT.GET.*.$KV.*.vote.*." + pub, "$JS.API.DIRECT.GET.*.$KV.*.banned." + pub, "$JS.API.DIRECT.GET.*.$KV.*.refused." + pub,
-			"nqueens.*.block.*", // a declined copy, queued again
+			// Its notices of copies it gave back, and no block message: when
+			// workers could publish those, one key flooded the queue with
+			// forged blocks and stopped the run.
+			"nqueens.*.back." + pub,
 		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(pub) + ".>"}},
 	}

@@ -430,6 +430,20 @@ func checkWorkerPermissions(t *testing.T, coord, worker ConnOptions, a, b Identi
 			_, err := kv.Put(ctx, failureKey(blk, b.Public()), []byte(`{"first":0}`))
 			return err
 		}, kvSubject(failureKey(blk, b.Public()))},
+		{"a notice of a copy it gave back", func(context.Context) error {
+			return nc.Publish(run.backSubject(a.Public()), []byte("0"))
+		}, ""},
+		{"a notice in b's name", func(ctx context.Context) error {
+			if err := nc.Publish(run.backSubject(b.Public()), []byte("0")); err != nil {
+				return err
+			}
+			<-ctx.Done() // a refused publish is answered only by a violation
+			return ctx.Err()
+		}, run.backSubject(b.Public())},
+		{"a block message", func(ctx context.Context) error {
+			_, err := js.Publish(ctx, run.blockSubject(blk), []byte(`{"run":"forged"}`))
+			return err
+		}, run.blockSubject(blk)},
 		{"reading every inbox", subscribeUntil(nc, "_INBOX.>"), "_INBOX.>"},
 		{"reading b's inboxes", subscribeUntil(nc, inboxPrefix(b.Public())+".>"), inboxPrefix(b.Public()) + ".>"},
 		{"purging the run's stream", func(ctx context.Context) error {

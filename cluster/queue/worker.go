@@ -91,7 +91,7 @@ func Work(ctx context.Context, nc *nats.Conn, o WorkerOptions) (WorkerReport, er
 	}
 	w := &worker{js: js, o: o, token: o.Identity.token(o.Name), runs: map[string]*runHandle{}, skipped: map[string]bool{},
 		inHand: map[string]bool{}, declined: map[string]int{}, votedIn: map[string]*runHandle{}, idle: &idleClock{exit: o.IdleExit, lastWork: time.Now()}}
-	w.requeue, w.spread = w.publishCopy, spreadRest
+	w.requeue, w.spread = w.giveBack, spreadRest
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var idle atomic.Bool
@@ -159,9 +159,9 @@ type worker struct {
 	token string         // the identity's bucket key token
 	idle  *idleClock     // IdleExit
 	held  sync.WaitGroup // declined copies waiting to be queued again
-	// requeue queues a declined copy again (publishCopy; a test's own on
-	// the fake clock of pace_test.go).
-	requeue func(msg jetstream.Msg, id string)
+	// requeue gives a declined copy back (giveBack; a test's own on the
+	// fake clock of pace_test.go).
+	requeue func(h *runHandle, msg jetstream.Msg)
 	// spread draws the rest of a declined copy from its longest
 	// (spreadRest; none when nil).
 	spread func(time.Duration) time.Duration

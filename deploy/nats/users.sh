@@ -50,7 +50,7 @@ for key in $keys; do
         "\$JS.ACK.*.workers.>",
         "\$KV.*.vote.*.$key", "\$KV.*.alarm.*.$key.*", "\$KV.*.worker.$key", "\$KV.*.failed.*.$key",
         "\$JS.API.DIRECT.GET.*.\$KV.*.vote.*.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.banned.$key", "\$JS.API.DIRECT.GET.*.\$KV.*.refused.$key",
-        "nqueens.*.block.*"
+        "nqueens.*.back.$key"
       ] }
       subscribe: { allow: [ "_INBOX.$key.>" ] }
   } }
