@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"github.com/nqueens/nqueens/i18n"
 	"strconv"
 	"strings"
 )
@@ -19,6 +20,9 @@ type SizeError struct {
 	Given string // the size as written, when it was read from text
 	Max   int    // the largest size Op accepts; the smallest is 1
 	Why   string // optional: why Max is the limit ("the server's limit")
+	// WhyKey is Why as a message of the catalogs, for Localize; "" for
+	// none (Why is then said as it is).
+	WhyKey string
 }
 
 func (e *SizeError) Error() string {
@@ -31,6 +35,23 @@ func (e *SizeError) Error() string {
 		why = ", " + e.Why
 	}
 	return fmt.Sprintf("n = %s is out of range for %s (1..%d%s)", v, e.Op, e.Max, why)
+}
+
+// Localize is the message in p's language: the catalogs' error.size.
+func (e *SizeError) Localize(p *i18n.Printer) string {
+	v := e.Given
+	if v == "" {
+		v = strconv.Itoa(e.N)
+	}
+	args := i18n.Args{"N": v, "Op": e.Op, "Max": strconv.Itoa(e.Max)}
+	if e.Why == "" {
+		return p.T("error.size", args)
+	}
+	args["Why"] = e.Why
+	if e.WhyKey != "" {
+		args["Why"] = p.T(e.WhyKey, nil)
+	}
+	return p.T("error.size.why", args)
 }
 
 // CheckSize returns a *[SizeError] unless 1 ≤ n ≤ max.

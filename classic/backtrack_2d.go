@@ -54,11 +54,10 @@ func (g grid) scan(row, col int) (Scan, board.Square, board.ProblemKind) {
 // A search costs O(n) per try for the scans, plus O(n²) per solution to read
 // the grid into a placement.
 var backtrack2D = backtracking{
-	name:        "backtrack-2d",
-	description: "recursive backtracking on an n×n grid, scanning up the column and both diagonals of each square",
-	quiet:       search2D[quiet],
-	traced:      search2D[traced],
-	teach:       &lesson2D,
+	name:   "backtrack-2d",
+	quiet:  search2D[quiet],
+	traced: search2D[traced],
+	teach:  &lesson2D,
 }
 
 func search2D[M mode](s *search) {
@@ -115,24 +114,11 @@ func search2D[M mode](s *search) {
 }
 
 var lesson2D = lesson{
-	title: "a 2-D grid",
-	summary: "Backtracking as the articles first write it: the board is an n×n grid of 0s and 1s, and each try " +
-		"scans the grid cell by cell from the square up its column, then up its two diagonals, until it meets " +
-		"a 1 or the edge. A partial board that is already attacked is abandoned at once, but every try pays for " +
-		"its scan: of all the backtracking strategies this one reads the most.",
-	code: []codeLine{
-		{"solve(row):", 0},
-		{"  if row > n: report the grid as a solution; return", Solution},
-		{"  for col in 1..n:", 0},
-		{"    if scan(row, col) meets a 1: continue", Reject},
-		{"    grid[row][col] = 1", Place},
-		{"    solve(row + 1)", 0},
-		{"    grid[row][col] = 0", Remove},
-		{"scan(row, col): read up the column, then up the ↖ and ↗ diagonals, one cell at a time,", 0},
-		{"                until a 1 or the edge", 0},
-		{"solve(1); report the number of solutions", Done},
-	},
-	say: say2D,
+	name: "backtrack-2d",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.backtrack-2d.code.LINE.
+	code: []EventKind{0, Solution, 0, Reject, Place, 0, Remove, 0, 0, Done},
+	say:  say2D,
 }
 
 // scanned says what a 2-D scan read, up to the line where it met a queen

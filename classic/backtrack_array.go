@@ -42,11 +42,10 @@ func upTo(k int) []int {
 //
 // A search costs O(row) per try.
 var backtrackArray = backtracking{
-	name:        "backtrack-array",
-	description: "recursive backtracking on the 1-D column array, |Δrow| == |Δcol| checks against earlier queens",
-	quiet:       searchArray[quiet],
-	traced:      searchArray[traced],
-	teach:       &lessonArray,
+	name:   "backtrack-array",
+	quiet:  searchArray[quiet],
+	traced: searchArray[traced],
+	teach:  &lessonArray,
 }
 
 func searchArray[M mode](s *search) {
@@ -97,23 +96,11 @@ func searchArray[M mode](s *search) {
 }
 
 var lessonArray = lesson{
-	title: "a 1-D array of columns",
-	summary: "The same search on a 1-D array: queens[row] is the column of that row's queen, so two queens can never " +
-		"share a row, and a try compares the new square with the earlier queens one by one, from row 1, until one " +
-		"is in its column or at |Δrow| = |Δcolumn|. A comparison reads one array element, where the 2-D scan read " +
-		"every cell in between.",
-	code: []codeLine{
-		{"solve(row):", 0},
-		{"  if row > n: report queens; return", Solution},
-		{"  for col in 1..n:", 0},
-		{"    for r in 1..row − 1:", 0},
-		{"      if queens[r] == col or |row − r| == |col − queens[r]|: next col", Reject},
-		{"    queens[row] = col", Place},
-		{"    solve(row + 1)", 0},
-		{"    queens[row] = 0", Remove},
-		{"solve(1); report the number of solutions", Done},
-	},
-	say: sayArray,
+	name: "backtrack-array",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.backtrack-array.code.LINE.
+	code: []EventKind{0, Solution, 0, 0, Reject, Place, 0, Remove, Done},
+	say:  sayArray,
 }
 
 // compared says which earlier queens a try was compared with.

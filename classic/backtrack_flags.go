@@ -65,11 +65,10 @@ func queenOn(queens board.Placement, row, col int, how board.ProblemKind) board.
 //
 // A search costs O(1) per try.
 var backtrackFlags = backtracking{
-	name:        "backtrack-flags",
-	description: "recursive backtracking with column and two diagonal flag arrays, at most three reads per try",
-	quiet:       searchFlags[quiet],
-	traced:      searchFlags[traced],
-	teach:       &lessonFlags,
+	name:   "backtrack-flags",
+	quiet:  searchFlags[quiet],
+	traced: searchFlags[traced],
+	teach:  &lessonFlags,
 }
 
 func searchFlags[M mode](s *search) {
@@ -126,22 +125,11 @@ func searchFlags[M mode](s *search) {
 }
 
 var lessonFlags = lesson{
-	title: "flag arrays",
-	summary: "Three arrays of flags, one per column and one per diagonal of each direction, answer \"is this square " +
-		"attacked?\" in at most three reads: a ↘ diagonal keeps row − column constant, a ↙ one row + column. A try " +
-		"reads the column flag, then the ↘ one, then the ↙ one, and stops at the first that is set. Hover a square " +
-		"to see its three flags.",
-	code: []codeLine{
-		{"solve(row):", 0},
-		{"  if row > n: report queens; return", Solution},
-		{"  for col in 1..n:", 0},
-		{"    if cols[col] or diag[row − col + n] or anti[row + col − 1]: continue", Reject},
-		{"    queens[row] = col; cols[col] = diag[row − col + n] = anti[row + col − 1] = 1", Place},
-		{"    solve(row + 1)", 0},
-		{"    queens[row] = 0; cols[col] = diag[row − col + n] = anti[row + col − 1] = 0", Remove},
-		{"solve(1); report the number of solutions", Done},
-	},
-	say: sayFlags,
+	name: "backtrack-flags",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.backtrack-flags.code.LINE.
+	code: []EventKind{0, Solution, 0, Reject, Place, 0, Remove, Done},
+	say:  sayFlags,
 }
 
 // flagNames names the three flags of (row, col), 1-based: "cols[2],
@@ -192,11 +180,10 @@ func sayFlags(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 //
 // A search costs O(1) per try.
 var backtrackFlagsIterative = backtracking{
-	name:        "backtrack-flags-iterative",
-	description: "the flag arrays with an explicit row pointer instead of recursion",
-	quiet:       searchFlagsIterative[quiet],
-	traced:      searchFlagsIterative[traced],
-	teach:       &lessonFlagsIterative,
+	name:   "backtrack-flags-iterative",
+	quiet:  searchFlagsIterative[quiet],
+	traced: searchFlagsIterative[traced],
+	teach:  &lessonFlagsIterative,
 }
 
 func searchFlagsIterative[M mode](s *search) {
@@ -259,23 +246,11 @@ func searchFlagsIterative[M mode](s *search) {
 }
 
 var lessonFlagsIterative = lesson{
-	title: "flag arrays, iterative",
-	summary: "The flag arrays without recursion: a row pointer goes down after a placement and back up when a row " +
-		"runs out of columns, and queens[row] remembers where to resume. The same placements, rejected tries and " +
-		"flag reads as the recursion, in one loop.",
-	code: []codeLine{
-		{"row = 1; queens = [0] * n", 0},
-		{"while row ≥ 1:", 0},
-		{"  col = 1", 0},
-		{"  if queens[row] ≠ 0: col = queens[row] + 1; clear the three flags of (row, queens[row]); queens[row] = 0", Remove},
-		{"  while col ≤ n and (cols[col] or diag[row − col + n] or anti[row + col − 1]): col = col + 1", Reject},
-		{"  if col > n: row = row − 1; continue", 0},
-		{"  queens[row] = col; cols[col] = diag[row − col + n] = anti[row + col − 1] = 1", Place},
-		{"  if row == n: report queens", Solution},
-		{"  else: row = row + 1", 0},
-		{"report the number of solutions", Done},
-	},
-	say: sayFlagsIterative,
+	name: "backtrack-flags-iterative",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.backtrack-flags-iterative.code.LINE.
+	code: []EventKind{0, 0, 0, Remove, Reject, 0, Place, Solution, 0, Done},
+	say:  sayFlagsIterative,
 }
 
 func sayFlagsIterative(p *i18n.Printer, e *Event, f field, last EventKind) string {

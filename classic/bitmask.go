@@ -16,11 +16,10 @@ import (
 //
 // A search costs O(1) per placement.
 var bitmask = backtracking{
-	name:        "bitmask",
-	description: "recursion on (row, cols, ld, rd) bit masks: the free squares of a row in one word, no rejected tries",
-	quiet:       searchBitmask[quiet],
-	traced:      searchBitmask[traced],
-	teach:       &lessonBitmask,
+	name:   "bitmask",
+	quiet:  searchBitmask[quiet],
+	traced: searchBitmask[traced],
+	teach:  &lessonBitmask,
 }
 
 // Each call reads three words (cols, ld, rd) to form free, and one more,
@@ -73,22 +72,11 @@ func searchBitmask[M mode](s *search) {
 }
 
 var lessonBitmask = lesson{
-	title: "bit masks",
-	summary: "The fastest classic: the columns and the two diagonal directions under attack in a row are bits of " +
-		"three words, so the free squares of the row are one word, free = all & ~(cols | ld | rd). The search takes " +
-		"the lowest set bit of free, places that queen and goes down a row, where ld moves one column right and rd " +
-		"one left. It never looks at an attacked square: no rejected tries, and a row whose free is 0 is a dead end.",
-	code: []codeLine{
-		{"solve(row, cols, ld, rd):", 0},
-		{"  if row > n: report queens; return", Solution},
-		{"  free = all & ~(cols | ld | rd)", 0},
-		{"  while free ≠ 0:", DeadEnd},
-		{"    bit = free & −free; free = free ^ bit; queens[row] = column of bit", Place},
-		{"    solve(row + 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1)", 0},
-		{"    queens[row] = 0", Remove},
-		{"solve(1, 0, 0, 0); report the number of solutions", Done},
-	},
-	say: sayBitmask,
+	name: "bitmask",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.bitmask.code.LINE.
+	code: []EventKind{0, Solution, 0, DeadEnd, Place, 0, Remove, Done},
+	say:  sayBitmask,
 }
 
 // setColumns lists the columns of mask: "columns 2 and 5", "no column".

@@ -73,14 +73,14 @@ func (t *candidates) test(p board.Placement, v verdict) bool {
 // in its order; formula and candidates count them. Its Solve and
 // TraceCandidates are every brute-force strategy's.
 type bruteForce struct {
-	name, description, formula string
-	candidates                 func(n int) *big.Int
-	run                        func(t *candidates, n int)
-	teach                      *lesson
+	name, formula string
+	candidates    func(n int) *big.Int
+	run           func(t *candidates, n int)
+	teach         *lesson
 }
 
 func (b bruteForce) Name() string        { return b.name }
-func (b bruteForce) Description() string { return b.description }
+func (b bruteForce) Description() string { return description(b.name) }
 func (b bruteForce) lesson() *lesson     { return b.teach }
 
 // Formula is Candidates as people write it.

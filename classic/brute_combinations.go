@@ -9,12 +9,11 @@ import (
 // bruteCombinations tries every set of n squares out of the n² squares,
 // C(n², n) of them (4,426,165,368 for n = 8), and checks each whole.
 var bruteCombinations = bruteForce{
-	name:        "brute-combinations",
-	description: "every choice of n squares out of n², C(n², n) candidates, each checked whole",
-	formula:     "C(n², n)",
-	candidates:  func(n int) *big.Int { return new(big.Int).Binomial(int64(n)*int64(n), int64(n)) },
-	run:         runCombinations,
-	teach:       &lessonCombinations,
+	name:       "brute-combinations",
+	formula:    "C(n², n)",
+	candidates: func(n int) *big.Int { return new(big.Int).Binomial(int64(n)*int64(n), int64(n)) },
+	run:        runCombinations,
+	teach:      &lessonCombinations,
 }
 
 // runCombinations walks the combinations in lexicographic order of square
@@ -66,15 +65,9 @@ func isSolutionSet(pick []int, p board.Placement) verdict {
 }
 
 var lessonCombinations = lesson{
-	title: "brute force, C(n², n) sets",
-	summary: "The most naive search: choose any n squares of the n² and check the board whole. For n = 8 that is " +
-		"C(64, 8) = 4,426,165,368 candidates for 92 solutions; most put two queens in one row, which the smallest " +
-		"insight rules out.",
-	code: []codeLine{
-		{"for each set of n squares out of n², in order (C(n², n) of them):", 0},
-		{"  if two share a row, or two queens attack each other (pair by pair): next set", Reject},
-		{"  report the board", Solution},
-		{"report the number of solutions", Done},
-	},
-	say: sayCandidate("brute-combinations"),
+	name: "brute-combinations",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.brute-combinations.code.LINE.
+	code: []EventKind{0, Reject, Solution, Done},
+	say:  sayCandidate("brute-combinations"),
 }

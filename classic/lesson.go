@@ -17,28 +17,52 @@ type Lesson struct {
 	Code    []string `json:"pseudocode"`
 }
 
-// LessonOf returns the lesson of a built-in strategy; false for the others.
-func LessonOf(s Strategy) (Lesson, bool) {
+// LessonOf returns the lesson of a built-in strategy, in English; false
+// for the others.
+func LessonOf(s Strategy) (Lesson, bool) { return LessonIn(i18n.For(i18n.English), s) }
+
+// LessonIn is LessonOf in p's language: the messages algo.NAME.title,
+// .summary and .code.1, .code.2, … of the catalogs (algorithms.json).
+// The pseudocode's keywords and variables are the same in every language.
+func LessonIn(p *i18n.Printer, s Strategy) (Lesson, bool) {
 	t, ok := s.(teacher)
 	if !ok {
 		return Lesson{}, false
 	}
 	l := t.lesson()
-	out := Lesson{Title: l.title, Summary: l.summary}
-	for _, c := range l.code {
-		out.Code = append(out.Code, c.text)
+	key := "algo." + l.name
+	out := Lesson{Title: p.T(key+".title", nil), Summary: p.T(key+".summary", nil), Code: make([]string, len(l.code))}
+	for i := range l.code {
+		out.Code[i] = p.T(key+".code."+strconv.Itoa(i+1), nil)
 	}
 	return out, true
+}
+
+// Describe is s's one-line description in p's language: the message
+// algo.NAME.description of a built-in strategy, s.Description() for one
+// the catalogs lack.
+func Describe(p *i18n.Printer, s Strategy) string {
+	if key := "algo." + s.Name() + ".description"; p.Has(key) {
+		return p.T(key, nil)
+	}
+	return s.Description()
+}
+
+// description is a built-in strategy's Description: its message in English.
+func description(name string) string {
+	key := "algo." + name + ".description"
+	return i18n.For(i18n.English).T(key, nil)
 }
 
 // teacher is a strategy with a lesson.
 type teacher interface{ lesson() *lesson }
 
 // lesson is a strategy's pseudocode, each executable line marked with the
-// kind of event that runs it, and say, which writes an event's sentence.
+// kind of event that runs it, and say, which writes an event's sentence;
+// its texts are the catalogs' messages algo.NAME.… (LessonIn).
 type lesson struct {
-	title, summary string
-	code           []codeLine
+	name string
+	code []EventKind // the event whose step runs each line; 0 for none
 	// say writes the sentence of e (complete but for Text) on the board f,
 	// in p's language;
 	// last is the kind of the event before (0 for the first).
@@ -69,15 +93,10 @@ func (f field) first(row, col int) int {
 	return col
 }
 
-type codeLine struct {
-	text string
-	kind EventKind // the event whose step runs this line; 0 for none
-}
-
 // line is the 1-based line of the pseudocode that an event of kind k runs.
 func (l *lesson) line(k EventKind) int {
 	for i, c := range l.code {
-		if c.kind == k {
+		if c == k {
 			return i + 1
 		}
 	}

@@ -9,12 +9,11 @@ import (
 // permutations puts one queen in each row and each column: n! candidates
 // (40,320 for n = 8), so only the diagonals need checking.
 var permutations = bruteForce{
-	name:        "permutations",
-	description: "one queen a row and a column, n! candidates, each checked for diagonals",
-	formula:     "n!",
-	candidates:  func(n int) *big.Int { return new(big.Int).MulRange(1, int64(n)) },
-	run:         runPermutations,
-	teach:       &lessonPermutations,
+	name:       "permutations",
+	formula:    "n!",
+	candidates: func(n int) *big.Int { return new(big.Int).MulRange(1, int64(n)) },
+	run:        runPermutations,
+	teach:      &lessonPermutations,
 }
 
 // runPermutations walks the permutations in lexicographic order. Cost
@@ -50,14 +49,9 @@ func nextPermutation(p board.Placement) bool {
 }
 
 var lessonPermutations = lesson{
-	title: "brute force, n! permutations",
-	summary: "One queen a row and a column: the n! permutations (40,320 for n = 8), so only the diagonals need " +
-		"checking. Counting the candidates shows what each piece of knowledge about the problem saves.",
-	code: []codeLine{
-		{"for each permutation of the columns (n!, one queen a row and a column):", 0},
-		{"  if two queens share a diagonal (pair by pair): next permutation", Reject},
-		{"  report the board", Solution},
-		{"report the number of solutions", Done},
-	},
-	say: sayCandidate("permutations"),
+	name: "permutations",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.permutations.code.LINE.
+	code: []EventKind{0, Reject, Solution, Done},
+	say:  sayCandidate("permutations"),
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,6 +170,51 @@ func TestSentenceKeys(t *testing.T) {
 	for _, tr := range candidateTracers() {
 		if key := "trace." + tr.Name() + ".reject"; !p.Has(key) {
 			t.Errorf("%s: no message %s", tr.Name(), key)
+		}
+	}
+	for _, s := range All() {
+		if key := "algo." + s.Name() + ".description"; !p.Has(key) {
+			t.Errorf("%s: no message %s", s.Name(), key)
+		}
+		te, ok := s.(teacher)
+		if !ok {
+			continue
+		}
+		l := te.lesson()
+		key := "algo." + l.name
+		if l.name != s.Name() || !p.Has(key+".title") || !p.Has(key+".summary") {
+			t.Errorf("%s: the lesson of %q, or its title or summary, is missing", s.Name(), l.name)
+		}
+		// The catalog's pseudocode has as many lines as the lesson marks.
+		for i := 1; i <= len(l.code)+1; i++ {
+			if has := p.Has(key + ".code." + strconv.Itoa(i)); has != (i <= len(l.code)) {
+				t.Errorf("%s: line %d of the pseudocode: in the catalog %v, in the lesson %v", s.Name(), i, has, !has)
+			}
+		}
+	}
+}
+
+// TestLessonsInChinese: every lesson reads in Chinese, its pseudocode
+// line for line the English one's, with the same code around the prose.
+func TestLessonsInChinese(t *testing.T) {
+	zh := i18n.For(i18n.Chinese)
+	for _, s := range All() {
+		en, ok := LessonOf(s)
+		if !ok {
+			continue
+		}
+		l, _ := LessonIn(zh, s)
+		if !han.MatchString(l.Title) || !han.MatchString(l.Summary) || len(l.Code) != len(en.Code) {
+			t.Errorf("%s: %+v", s.Name(), l)
+		}
+		for i, line := range l.Code {
+			// Indentation is the code's structure.
+			if indent := len(line) - len(strings.TrimLeft(line, " ")); indent != len(en.Code[i])-len(strings.TrimLeft(en.Code[i], " ")) {
+				t.Errorf("%s line %d: %q is not indented as %q", s.Name(), i+1, line, en.Code[i])
+			}
+		}
+		if d := Describe(zh, s); !han.MatchString(d) {
+			t.Errorf("%s: description %q", s.Name(), d)
 		}
 	}
 }

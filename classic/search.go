@@ -95,13 +95,13 @@ func (s *search) event(e Event) bool {
 // Solve, Trace and TraceFrom are every backtracking strategy's, by the
 // same bookkeeping (search).
 type backtracking struct {
-	name, description string
-	quiet, traced     func(s *search)
-	teach             *lesson
+	name          string
+	quiet, traced func(s *search)
+	teach         *lesson
 }
 
 func (b backtracking) Name() string        { return b.name }
-func (b backtracking) Description() string { return b.description }
+func (b backtracking) Description() string { return description(b.name) }
 func (b backtracking) lesson() *lesson     { return b.teach }
 
 // Solve costs what the strategy's search says.

@@ -47,11 +47,10 @@ func (q *queenStack) attacker(row, col int) (int, board.ProblemKind) {
 //
 // A search costs O(stack height) per try.
 var stack = backtracking{
-	name:        "stack",
-	description: "iterative, with a stack of (row, column) queens tested against each new square",
-	quiet:       searchStack[quiet],
-	traced:      searchStack[traced],
-	teach:       &lessonStack,
+	name:   "stack",
+	quiet:  searchStack[quiet],
+	traced: searchStack[traced],
+	teach:  &lessonStack,
 }
 
 func searchStack[M mode](s *search) {
@@ -111,24 +110,11 @@ func searchStack[M mode](s *search) {
 }
 
 var lessonStack = lesson{
-	title: "an explicit stack",
-	summary: "The explicit stack of the articles: the queens placed so far are a stack of (row, column) pairs, the " +
-		"next row is its height, and each new square is compared with the queens on it, from the bottom, until " +
-		"one attacks it. No recursion: a pop is the backtrack. For n = 8 it pushes 2,056 queens, rejects 13,664 " +
-		"tries and finds 92 solutions.",
-	code: []codeLine{
-		{"stack = []; col = 1", 0},
-		{"loop:", 0},
-		{"  row = height(stack) + 1", 0},
-		{"  if row > n: report the stack as a solution; col = n + 1", Solution},
-		{"  else if col ≤ n:", 0},
-		{"    if a queen (r, c) on the stack, from the bottom, has c == col or |row − r| == |col − c|:", Reject},
-		{"      col = col + 1; continue", 0},
-		{"    push (row, col); col = 1; continue", Place},
-		{"  if the stack is empty: report the number of solutions; stop", Done},
-		{"  (r, c) = pop(); col = c + 1", Remove},
-	},
-	say: sayStack,
+	name: "stack",
+	// The event that runs each line of the pseudocode, whose text is the
+	// message algo.stack.code.LINE.
+	code: []EventKind{0, 0, 0, Solution, 0, Reject, 0, Place, Done, Remove},
+	say:  sayStack,
 }
 
 func sayStack(p *i18n.Printer, e *Event, f field, _ EventKind) string {

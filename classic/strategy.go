@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // MaxN is the largest board the classic strategies accept. The bitmask
@@ -180,14 +181,15 @@ func Names() []string {
 	return names
 }
 
-// Lookup finds a strategy by name; the error lists the known names.
+// Lookup finds a strategy by name; the error (an *i18n.Error) lists the
+// known names.
 func Lookup(name string) (Strategy, error) {
 	for _, s := range All() {
 		if s.Name() == name {
 			return s, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown algorithm %q (want one of %s)", name, strings.Join(Names(), ", "))
+	return nil, i18n.NewError("error.algo.unknown", i18n.Args{"Name": strconv.Quote(name), "Names": strings.Join(Names(), ", ")})
 }
 
 // Enumerates reports whether s produces placements; a [CountOnly] strategy

@@ -1,22 +1,27 @@
 package solve
 
-import "fmt"
+import (
+	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
+)
 
 // Rule says in words how the construction places the queens for this n, by
-// n mod 6 (the case that decides it).
-func (p Pattern) Rule() string {
-	n := p.n
-	if n == 1 {
-		return "n = 1: the one queen stands on the one square."
+// n mod 6 (the case that decides it), in English.
+func (p Pattern) Rule() string { return p.RuleIn(i18n.For(i18n.English)) }
+
+// RuleIn is Rule in pr's language: the messages construct.rule.… of the
+// catalogs.
+func (p Pattern) RuleIn(pr *i18n.Printer) string {
+	switch {
+	case p.n == 1:
+		return pr.T("construct.rule.one", nil)
+	case p.rest == 2:
+		return pr.T("construct.rule.2", i18n.Args{"N": strconv.Itoa(p.n)})
+	case p.rest == 3:
+		return pr.T("construct.rule.3", i18n.Args{"N": strconv.Itoa(p.n)})
 	}
-	base := fmt.Sprintf("n = %d and n mod 6 = %d (the remainder of n divided by 6), so ", n, p.rest)
-	switch p.rest {
-	case 2:
-		return base + "the columns are read in the order 2, 4, 6, …, then 3, 1, then 7, 9, …, and 5 last: the two staircases of the plain rule, with the odd one reordered at its ends so that no two queens share a diagonal."
-	case 3:
-		return base + "the columns are read in the order 4, 6, …, n − 1, then 2, then 5, 7, …, n, then 1 and 3: the two staircases start one step further on and wrap their first steps to the end."
-	}
-	return base + "the plain rule works: the first half of the rows take the even columns 2, 4, 6, … and the second half the odd columns 1, 3, 5, …: two staircases of knight's moves, one row down and two columns right, which never share a diagonal."
+	return pr.T("construct.rule.plain", i18n.Args{"N": strconv.Itoa(p.n), "Rest": p.rest})
 }
 
 // Run is a staircase of the construction: count queens from (Row, Col),

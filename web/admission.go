@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nqueens/nqueens/i18n"
 	"io"
 	"net"
 	"net/http"
@@ -225,11 +226,13 @@ func (s *Server) acquireLong(r *http.Request) (release func(), err error) {
 	case s.long.by[client] >= perClient:
 		slot()
 		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
-			Msg: fmt.Sprintf("server busy: this client already runs %d trace stream(s) or count(s), the limit per client; end one, or try again in a moment", perClient)}
+			Msg:  fmt.Sprintf("server busy: this client already runs %d trace stream(s) or count(s), the limit per client; end one, or try again in a moment", perClient),
+			said: i18n.NewError("error.busy.client", i18n.Args{"Limit": perClient})}
 	case s.long.total >= inAll:
 		slot()
 		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
-			Msg: fmt.Sprintf("server busy: %d trace stream(s) and count(s) run, the limit at once; try again in a moment", inAll)}
+			Msg:  fmt.Sprintf("server busy: %d trace stream(s) and count(s) run, the limit at once; try again in a moment", inAll),
+			said: i18n.NewError("error.busy.all", i18n.Args{"Limit": inAll})}
 	}
 	s.long.by[client]++
 	s.long.total++
@@ -261,6 +264,7 @@ func (s *Server) acquire() (release func(), err error) {
 		return func() { <-s.jobs }, nil
 	default:
 		return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 1,
-			Msg: fmt.Sprintf("server busy: the limit of %d heavy job(s) at once is reached; try again in a moment", cap(s.jobs))}
+			Msg:  fmt.Sprintf("server busy: the limit of %d heavy job(s) at once is reached; try again in a moment", cap(s.jobs)),
+			said: i18n.NewError("error.busy.jobs", i18n.Args{"Limit": cap(s.jobs)})}
 	}
 }

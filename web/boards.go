@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/complete"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/solve"
 )
 
@@ -64,7 +65,7 @@ func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download 
 	switch {
 	case f == board.PNG:
 		if err := board.WritePartial(&picture, p, f); err != nil {
-			return badRequest("%v", err)
+			return errorOf(http.StatusBadRequest, err)
 		}
 		size = int64(picture.Len())
 	case limit > 0:
@@ -73,7 +74,7 @@ func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download 
 		if errors.Is(err, errOverLimit) {
 			return badRequest("the %s answer would be larger than the server's limit of %d bytes; ask for png, or draw fewer blocked squares", f, limit)
 		} else if err != nil {
-			return badRequest("%v", err)
+			return errorOf(http.StatusBadRequest, err)
 		}
 		size = m.n
 	}
@@ -162,7 +163,7 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) error {
 	var ns *solve.NoSolutionError
 	switch {
 	case errors.As(err, &ns):
-		return errorf(http.StatusUnprocessableEntity, "%v", err)
+		return errorOf(http.StatusUnprocessableEntity, err)
 	case err != nil:
 		return err
 	}
@@ -281,7 +282,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := complete.Validate(p); err != nil {
-		return errorf(http.StatusUnprocessableEntity, "%v", err)
+		return errorOf(http.StatusUnprocessableEntity, err)
 	}
 	start := time.Now()
 	out := complete.None(len(p.Queens))
@@ -295,8 +296,8 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 		}
 		if limit := s.cfg.RequestTimeout; f.Seconds > limit.Seconds() {
 			n := len(p.Queens)
-			return errorf(http.StatusUnprocessableEntity, "counting the completions of this %d×%d board would take about %s here (%.3g nodes, an estimate), beyond this server's limit of %s a request; nqueens complete --count --yes counts it on your machine",
-				n, n, roughSeconds(f.Seconds), f.Nodes, limit)
+			return errorT(http.StatusUnprocessableEntity, "error.complete.cost", i18n.Args{"N": n, "Time": roughSeconds(f.Seconds),
+				"Nodes": strconv.FormatFloat(f.Nodes, 'g', 3, 64), "Limit": limit.String(), "Command": "nqueens complete --count --yes"})
 		}
 		k, err := complete.Count(r.Context(), p, opts)
 		if err != nil {
@@ -323,7 +324,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 func completeError(err error) error {
 	var tl *complete.TooLargeError
 	if errors.As(err, &tl) {
-		return errorf(http.StatusUnprocessableEntity, "%v", err)
+		return errorOf(http.StatusUnprocessableEntity, err)
 	}
 	return err
 }

@@ -9,10 +9,12 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/variant"
 )
 
@@ -86,8 +88,8 @@ func (c *countJobs) get(id string) (*countJob, error) {
 	defer c.mu.Unlock()
 	j, ok := c.jobs[id]
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "no count job %q (a finished job is kept for %v, and only the latest %d of each client, %d in all)",
-			id, countKeep, maxFinishedPerClient, maxFinishedJobs)
+		return nil, errorT(http.StatusNotFound, "error.count.nojob", i18n.Args{"ID": strconv.Quote(id), "Keep": countKeep.String(),
+			"PerClient": maxFinishedPerClient, "All": maxFinishedJobs})
 	}
 	return j, nil
 }

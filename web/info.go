@@ -6,6 +6,7 @@ import (
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // limitsJSON is the answer of GET /api/limits: what this server accepts, so
@@ -120,12 +121,13 @@ func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 	}
+	p := i18n.Ctx(r.Context())
 	var out []algorithmJSON
 	for _, a := range classic.All() {
 		_, traceable := classic.TraceOf(a)
 		_, completes := a.(classic.Completer)
-		j := algorithmJSON{Name: a.Name(), Description: a.Description(), Traceable: traceable, Enumerates: classic.Enumerates(a), Completes: completes}
-		if l, ok := classic.LessonOf(a); ok {
+		j := algorithmJSON{Name: a.Name(), Description: classic.Describe(p, a), Traceable: traceable, Enumerates: classic.Enumerates(a), Completes: completes}
+		if l, ok := classic.LessonIn(p, a); ok {
 			j.Lesson = &l
 		}
 		if e, ok := a.(classic.Estimator); ok && n > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/solve"
 )
 
@@ -54,7 +55,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		var se *classic.SizeError
 		if errors.As(err, &se) {
-			return badRequest("%v", err)
+			return errorOf(http.StatusBadRequest, err)
 		}
 		return err
 	}
@@ -93,9 +94,9 @@ func (s *Server) handleConstruction(w http.ResponseWriter, r *http.Request) erro
 	}
 	p, err := solve.Construct(n)
 	if err != nil {
-		return badRequest("%v", err)
+		return errorOf(http.StatusBadRequest, err)
 	}
-	out := constructionJSON{N: n, Rule: p.Rule(), SameAsArticle: p.SameAsHalf()}
+	out := constructionJSON{N: n, Rule: p.RuleIn(i18n.Ctx(r.Context())), SameAsArticle: p.SameAsHalf()}
 	for _, run := range p.Runs() {
 		run.Row++
 		run.Col++

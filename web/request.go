@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // query reads the URL's query parameters, refusing unknown names so that a
-// typo is an error rather than silently ignored.
+// typo is an error rather than silently ignored. lang, which every
+// endpoint takes, is read by wrap (requestLang) and left out.
 func query(r *http.Request, known ...string) (map[string]string, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -19,15 +21,18 @@ func query(r *http.Request, known ...string) (map[string]string, error) {
 	}
 	out := make(map[string]string, len(q))
 	for name, vals := range q {
+		if name == "lang" {
+			continue
+		}
 		ok := false
 		for _, k := range known {
 			ok = ok || k == name
 		}
 		if !ok {
-			return nil, badRequest("unknown query parameter %q (want %s)", name, strings.Join(known, ", "))
+			return nil, errorT(http.StatusBadRequest, "error.param.unknown", i18n.Args{"Name": strconv.Quote(name), "Known": strings.Join(known, ", ")})
 		}
 		if len(vals) > 1 {
-			return nil, badRequest("query parameter %q is given %d times", name, len(vals))
+			return nil, errorT(http.StatusBadRequest, "error.param.twice", i18n.Args{"Name": strconv.Quote(name), "Times": len(vals)})
 		}
 		out[name] = vals[0]
 	}
@@ -41,11 +46,11 @@ func intParam(q map[string]string, name string, def, lo, hi int) (int, error) {
 		return def, nil
 	}
 	if !isWhole(s) {
-		return 0, badRequest("%s must be a whole number written in digits, got %q", name, s)
+		return 0, errorT(http.StatusBadRequest, "error.param.whole", i18n.Args{"Name": name, "Value": strconv.Quote(s)})
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < int64(lo) || v > int64(hi) {
-		return 0, badRequest("%s = %s is out of range %d..%d", name, s, lo, hi)
+		return 0, errorT(http.StatusBadRequest, "error.param.range", i18n.Args{"Name": name, "Value": s, "Lo": strconv.Itoa(lo), "Hi": strconv.Itoa(hi)})
 	}
 	return int(v), nil
 }
@@ -60,12 +65,12 @@ func isWhole(s string) bool {
 
 // serverLimit is the reason given in a size error: the limit is this
 // server's setting, not the library's.
-const serverLimit = "the server's limit"
+const serverLimit, serverLimitKey = "the server's limit", "error.limit.server"
 
 // checkN bounds the board size N of operation op by the server's limit.
 func checkN(n int, op string, limit int) error {
 	if n < 1 || n > limit {
-		return badRequest("%v", &board.SizeError{Op: op, N: n, Max: limit, Why: serverLimit})
+		return errorOf(http.StatusBadRequest, &board.SizeError{Op: op, N: n, Max: limit, Why: serverLimit, WhyKey: serverLimitKey})
 	}
 	return nil
 }
@@ -74,14 +79,14 @@ func checkN(n int, op string, limit int) error {
 func nParam(q map[string]string, op string, limit int) (int, error) {
 	s, ok := q["n"]
 	if !ok {
-		return 0, badRequest("query parameter n (the board size) is missing")
+		return 0, errorT(http.StatusBadRequest, "error.param.n", nil)
 	}
 	n, err := board.ParseSize(s, op, limit)
 	if se := (*board.SizeError)(nil); errors.As(err, &se) {
-		se.Why = serverLimit
+		se.Why, se.WhyKey = serverLimit, serverLimitKey
 	}
 	if err != nil {
-		return 0, badRequest("%v", err)
+		return 0, errorOf(http.StatusBadRequest, err)
 	}
 	return n, nil
 }
@@ -97,7 +102,7 @@ func choice(q map[string]string, name, def string, allowed ...string) (string, e
 			return v, nil
 		}
 	}
-	return "", badRequest("%s = %q is not one of %s", name, v, strings.Join(allowed, ", "))
+	return "", errorT(http.StatusBadRequest, "error.param.choice", i18n.Args{"Name": name, "Value": strconv.Quote(v), "Allowed": strings.Join(allowed, ", ")})
 }
 
 // uintParam reads a uint64 parameter such as a seed.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Responses: the writer that records and paces them, API errors and the
@@ -16,7 +18,7 @@ import (
 // the server's shutdown is a 503, not a cancellation.
 func requestError(ctx context.Context, err error) error {
 	if errors.Is(err, context.Canceled) && errors.Is(context.Cause(ctx), errShuttingDown) {
-		return errorf(http.StatusServiceUnavailable, "the server is shutting down; try again in a moment")
+		return errorT(http.StatusServiceUnavailable, "error.shutdown", nil)
 	}
 	return err
 }
@@ -76,14 +78,38 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // apiError is an error with the HTTP status it answers with.
 type apiError struct {
 	Status     int
-	Msg        string
-	RetryAfter int // seconds, for 429 and 503
+	Msg        string // in English
+	RetryAfter int    // seconds, for 429 and 503
+	// said is Msg as the catalogs say it (i18n.Localizer), for the
+	// request's language; nil when Msg is English only.
+	said i18n.Localizer
 }
 
 func (e *apiError) Error() string { return e.Msg }
 
+// Localize is the error in p's language, when the catalogs have it.
+func (e *apiError) Localize(p *i18n.Printer) string {
+	if e.said != nil {
+		return e.said.Localize(p)
+	}
+	return e.Msg
+}
+
 func errorf(status int, format string, args ...any) error {
 	return &apiError{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errorOf answers err with status, in the request's language when err can
+// say itself in it (i18n.Localizer: a board.SizeError, an i18n.Error).
+func errorOf(status int, err error) error {
+	ae := &apiError{Status: status, Msg: err.Error()}
+	ae.said, _ = err.(i18n.Localizer)
+	return ae
+}
+
+// errorT answers the message key of the catalogs with status.
+func errorT(status int, key string, args i18n.Args) *apiError {
+	return errorOf(status, i18n.NewError(key, args)).(*apiError)
 }
 
 func badRequest(format string, args ...any) error {
@@ -94,13 +120,14 @@ func badRequest(format string, args ...any) error {
 const statusClientGone = 499
 
 // writeError answers {"error": "..."} with the error's status: an
-// *apiError's own, 503 for a request that ran out of time, 500 otherwise.
-func writeError(w http.ResponseWriter, err error) {
+// *apiError's own, 503 for a request that ran out of time, 500 otherwise;
+// the message in p's language when the catalogs have it.
+func writeError(w http.ResponseWriter, p *i18n.Printer, err error) {
 	var ae *apiError
 	switch {
 	case errors.As(err, &ae):
 	case errors.Is(err, context.DeadlineExceeded):
-		ae = &apiError{Status: http.StatusServiceUnavailable, Msg: "the request ran out of time (server limit); try a smaller N"}
+		ae = errorT(http.StatusServiceUnavailable, "error.timeout", nil)
 	case errors.Is(err, context.Canceled):
 		// The client went away: nobody reads this answer, and its
 		// status is for the log only (nginx's "client closed request").
@@ -111,7 +138,7 @@ func writeError(w http.ResponseWriter, err error) {
 	if ae.RetryAfter > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(ae.RetryAfter))
 	}
-	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg})
+	writeJSON(w, ae.Status, map[string]string{"error": p.Err(ae)})
 }
 
 // writeJSON writes v as the whole response.

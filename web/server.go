@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Server is the web page and the JSON API. It is an [http.Handler]; [Server.Serve]
@@ -73,7 +75,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.Handle("/", s.wrap(light, func(w http.ResponseWriter, r *http.Request) error {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			return errorf(http.StatusMethodNotAllowed, "method %s is not allowed here (want GET)", r.Method)
+			return errorT(http.StatusMethodNotAllowed, "error.method", i18n.Args{"Method": r.Method, "Allow": "GET"})
 		}
 		// The file server answers a name it cannot open (invalid UTF-8,
 		// such as /%ff) with a plain-text 500.
@@ -107,7 +109,7 @@ func New(cfg Config) (*Server, error) {
 	s.api("GET /api/count/{id}/events", stream, s.handleCountEvents)
 	s.api("DELETE /api/count/{id}", light, s.handleCountCancel)
 	s.mux.Handle("/api/", s.wrap(light, func(http.ResponseWriter, *http.Request) error {
-		return errorf(http.StatusNotFound, "no such endpoint; see docs/api.md for the list")
+		return errorT(http.StatusNotFound, "error.notfound", i18n.Args{"Doc": "docs/api.md"})
 	}))
 	return s, nil
 }
@@ -124,7 +126,7 @@ func (s *Server) api(pattern string, kind routeKind, h handlerFunc) {
 	s.mux.Handle(path, s.wrap(light, func(w http.ResponseWriter, r *http.Request) error {
 		allow := s.allowed[path]
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		return errorf(http.StatusMethodNotAllowed, "method %s is not allowed here (want %s)", r.Method, strings.Join(allow, ", "))
+		return errorT(http.StatusMethodNotAllowed, "error.method", i18n.Args{"Method": r.Method, "Allow": strings.Join(allow, ", ")})
 	}))
 }
 
@@ -212,6 +214,13 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 		// The write deadline stops a client that reads too slowly; not
 		// every ResponseWriter (httptest's) supports one.
 		_ = w.rc.SetWriteDeadline(w.end)
+		// The language of the answer's prose (lang.go); every answer may
+		// hold some, an error at least.
+		lang, langErr := requestLang(r)
+		p := i18n.For(lang)
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			w.Header().Add("Vary", "Accept-Language")
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -219,7 +228,7 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 				}
 				s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
 				if !w.wrote {
-					writeError(w, errorf(http.StatusInternalServerError, "internal error"))
+					writeError(w, p, errorT(http.StatusInternalServerError, "error.internal", nil))
 				}
 			}
 			// The page's heartbeat, a ping a second, is logged at the debug level.
@@ -230,34 +239,38 @@ func (s *Server) wrap(kind routeKind, h handlerFunc) http.Handler {
 			s.log.Log(r.Context(), level, "request", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
 				"status", w.status, "bytes", w.bytes, "ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
 		}()
+		if langErr != nil {
+			writeError(w, p, langErr)
+			return
+		}
 		if kind != light || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 			if err := checkSite(r); err != nil {
-				writeError(w, err)
+				writeError(w, p, err)
 				return
 			}
 		}
 		release, err := s.admit(rw, r)
 		defer release()
 		if err != nil {
-			writeError(w, requestError(r.Context(), err))
+			writeError(w, p, requestError(r.Context(), err))
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), limit)
 		defer cancel()
 		// The handlers' searches see a context that, in the browser, lets
 		// the page's requests in (yield_js.go).
-		r = r.WithContext(yielding(ctx))
+		r = r.WithContext(yielding(i18n.NewContext(ctx, lang)))
 		if kind == heavy {
 			release, err := s.acquire()
 			if err != nil {
-				writeError(w, err)
+				writeError(w, p, err)
 				return
 			}
 			defer release()
 		}
 		if err := h(w, r); err != nil {
 			if !w.wrote {
-				writeError(w, requestError(ctx, err))
+				writeError(w, p, requestError(ctx, err))
 			} else if ctx.Err() == nil {
 				s.log.Warn("error after the response started", "path", r.URL.Path, "err", err)
 			}

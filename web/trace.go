@@ -3,12 +3,13 @@ package web
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // traceEnd is the last event of a trace stream.
@@ -54,7 +55,8 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	case "compact":
 		compact = newCompactEncoder(n)
 	default:
-		return badRequest("form must be full or compact, got %q", q["form"])
+		return errorT(http.StatusBadRequest, "error.trace.form", i18n.Args{"Name": "form", "Full": "full", "Compact": "compact",
+			"Value": strconv.Quote(q["form"])})
 	}
 	algo, trace, err := traceSearch(q, n, req, fromBoard, s.cfg.MaxTraceN)
 	if err != nil {
@@ -71,6 +73,7 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 	// limit is reached (the break below).
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	p := i18n.Ctx(r.Context())
 	es := startEventStream(w, r)
 	defer es.close()
 	end := traceEnd{Algorithm: algo.Name(), N: n}
@@ -101,9 +104,9 @@ func (s *Server) handleTrace(w http.ResponseWriter, r *http.Request) error {
 		// its "end" event.
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the trace ran past the stream time limit (%v) after %d steps", s.cfg.StreamTimeout, end.Events)))
+			es.sendNow("error", streamTimeoutEvent(p.T("error.trace.time", i18n.Args{"Limit": s.cfg.StreamTimeout.String(), "Steps": end.Events})))
 		case errors.Is(context.Cause(r.Context()), errShuttingDown):
-			es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the server is shutting down; the trace stopped after %d steps", end.Events)))
+			es.sendNow("error", streamTimeoutEvent(p.T("error.trace.shutdown", i18n.Args{"Steps": end.Events})))
 		}
 		return err
 	}
@@ -121,7 +124,7 @@ func traceSearch(q map[string]string, n int, req boardRequest, fromBoard bool, m
 	}
 	algo, err := classic.Lookup(name)
 	if err != nil {
-		return nil, nil, badRequest("%v", err)
+		return nil, nil, errorOf(http.StatusBadRequest, err)
 	}
 	trace, ok := classic.TraceOf(algo)
 	if !ok {
@@ -131,7 +134,7 @@ func traceSearch(q map[string]string, n int, req boardRequest, fromBoard bool, m
 				names = append(names, a.Name())
 			}
 		}
-		return nil, nil, badRequest("algorithm %s cannot be traced (want one of %s)", name, strings.Join(names, ", "))
+		return nil, nil, errorT(http.StatusBadRequest, "error.algo.untraceable", i18n.Args{"Name": name, "Names": strings.Join(names, ", ")})
 	}
 	if fromBoard {
 		req.N = &n
@@ -141,10 +144,10 @@ func traceSearch(q map[string]string, n int, req boardRequest, fromBoard bool, m
 		}
 		c, ok := algo.(classic.Completer)
 		if !ok {
-			return nil, nil, badRequest("algorithm %s cannot start from a board (the backtracking strategies can: %s)", name, strings.Join(completers(), ", "))
+			return nil, nil, errorT(http.StatusBadRequest, "error.algo.nostart", i18n.Args{"Name": name, "Names": strings.Join(completers(), ", ")})
 		}
 		if err := start.Check(); err != nil {
-			return nil, nil, errorf(http.StatusUnprocessableEntity, "%v", err)
+			return nil, nil, errorOf(http.StatusUnprocessableEntity, err)
 		}
 		trace = func(ctx context.Context, _ int) iter.Seq2[classic.Event, error] { return c.TraceFrom(ctx, start) }
 	}

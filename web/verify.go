@@ -139,7 +139,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 	err = check()
 	out := board.NewVerdict(pb, err)
 	if err != nil && out.Problem == nil {
-		return badRequest("%v", err) // read refuses all else that Verify checks
+		return errorOf(http.StatusBadRequest, err) // read refuses all else that Verify checks
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

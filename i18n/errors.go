@@ -1,0 +1,36 @@
+package i18n
+
+// Error is an error whose message is a message of the catalogs: Error is
+// its English, Localize renders it in any language. A library returns one
+// where a person reads the error (an unknown algorithm's name, say), so
+// that the command line and the web page can say it in the reader's
+// language.
+type Error struct {
+	Key  string
+	Args Args
+}
+
+// NewError is the error of the message key with args.
+func NewError(key string, args Args) *Error { return &Error{Key: key, Args: args} }
+
+func (e *Error) Error() string { return For(English).T(e.Key, e.Args) }
+
+// Localize is the message in p's language.
+func (e *Error) Localize(p *Printer) string { return p.T(e.Key, e.Args) }
+
+// Localizer is an error that can say itself in any language of the
+// catalogs, as an *Error and board.SizeError do.
+type Localizer interface {
+	Localize(p *Printer) string
+}
+
+// Err is err's message in p's language: its own Localize when err is a
+// Localizer, else its Error(). Only err itself is asked, not the errors it
+// wraps: an error that wraps another adds words of its own, which stay as
+// they are (English) unless it is a Localizer too.
+func (p *Printer) Err(err error) string {
+	if l, ok := err.(Localizer); ok {
+		return l.Localize(p)
+	}
+	return err.Error()
+}

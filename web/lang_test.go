@@ -1,0 +1,128 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	hanRun = regexp.MustCompile(`\p{Han}`)
+	// words are the runs of letters of a Chinese sentence that are no
+	// variable of the pseudocode.
+	words     = regexp.MustCompile(`[A-Za-z]{2,}`)
+	codeNames = map[string]bool{"cols": true, "ld": true, "rd": true, "free": true, "all": true, "queens": true,
+		"grid": true, "diag": true, "anti": true, "row": true, "col": true}
+)
+
+// chinese reports whether s reads as Chinese: Han characters, and no
+// English word.
+func chinese(s string) bool {
+	for _, w := range words.FindAllString(s, -1) {
+		if !codeNames[w] {
+			return false
+		}
+	}
+	return hanRun.MatchString(s)
+}
+
+// traceTexts are the text fields of the trace stream of target, with the
+// request's Accept-Language header.
+func traceTexts(t *testing.T, s http.Handler, target, accept string) []string {
+	t.Helper()
+	req := newRequest(http.MethodGet, target, nil)
+	if accept != "" {
+		req.Header.Set("Accept-Language", accept)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Header().Get("Vary"), "Accept-Language") {
+		t.Fatalf("%s: %d, Vary %q: %s", target, rec.Code, rec.Header().Values("Vary"), rec.Body.String())
+	}
+	var texts []string
+	for _, ev := range readEvents(t, rec.Body) {
+		if ev.Name != "message" {
+			continue
+		}
+		var e struct{ Text string }
+		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, e.Text)
+	}
+	return texts
+}
+
+// TestTraceLang: /api/trace?lang=zh, or Accept-Language: zh-CN without
+// lang, gives the step sentences in Chinese; ?lang=en wins over the
+// header; the events are the same in every language but for their text.
+func TestTraceLang(t *testing.T) {
+	s := newServer(t, Config{})
+	en := traceTexts(t, s, "/api/trace?n=6&algo=bitmask", "")
+	zh := traceTexts(t, s, "/api/trace?n=6&algo=bitmask&lang=zh", "")
+	byHeader := traceTexts(t, s, "/api/trace?n=6&algo=bitmask", "zh-CN,zh;q=0.9,en;q=0.8")
+	forced := traceTexts(t, s, "/api/trace?n=6&algo=bitmask&lang=en", "zh-CN")
+	if len(en) < 100 || len(zh) != len(en) || strings.Join(byHeader, "\n") != strings.Join(zh, "\n") ||
+		strings.Join(forced, "\n") != strings.Join(en, "\n") {
+		t.Fatalf("%d English events, %d Chinese, %d by the header, %d forced", len(en), len(zh), len(byHeader), len(forced))
+	}
+	for i, text := range zh {
+		if !chinese(text) || chinese(en[i]) {
+			t.Fatalf("step %d: %q in Chinese, %q in English", i+1, text, en[i])
+		}
+	}
+	if last := zh[len(zh)-1]; !strings.Contains(last, "搜索结束：共找到 4 个解") {
+		t.Errorf("the last step: %q", last)
+	}
+	// The compact form carries the same sentences.
+	compact := do(s, http.MethodGet, "/api/trace?n=6&algo=stack&form=compact&lang=zh", "")
+	if !strings.Contains(compact.Body.String(), "搜索结束：共找到 ") {
+		t.Errorf("compact trace in Chinese: %.300s", compact.Body.String())
+	}
+}
+
+// TestProseLang: the lessons, descriptions, the construction's rule and
+// the errors follow lang; keys and codes do not.
+func TestProseLang(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, lang := range []string{"en", "zh"} {
+		var algos []struct {
+			Name, Description, Title, Summary string
+			Pseudocode                        []string
+		}
+		decode(t, do(s, http.MethodGet, "/api/algorithms?lang="+lang, ""), &algos)
+		for _, a := range algos {
+			if chinese(a.Description) != (lang == "zh") || a.Title != "" && chinese(a.Title+a.Summary) != (lang == "zh") {
+				t.Errorf("%s %s: %q, %q, %q", lang, a.Name, a.Description, a.Title, a.Summary)
+			}
+		}
+		var c struct{ Rule string }
+		decode(t, do(s, http.MethodGet, "/api/construction?n=8&lang="+lang, ""), &c)
+		if hanRun.MatchString(c.Rule) != (lang == "zh") {
+			t.Errorf("%s: rule %q", lang, c.Rule)
+		}
+	}
+	for _, tc := range []struct {
+		target string
+		status int
+		want   string
+	}{
+		{"/api/trace?n=99&lang=zh", http.StatusBadRequest, "n = 99 超出了 trace 接受的范围（1..20，这是本服务器的限制）"},
+		{"/api/trace?n=99", http.StatusBadRequest, "n = 99 is out of range for trace (1..20, the server's limit)"},
+		{"/api/trace?n=4&algo=fast&lang=zh", http.StatusBadRequest, "算法 fast 不能逐步演示"},
+		{"/api/trace?n=4&algo=nope&lang=zh", http.StatusBadRequest, `没有名为 "nope" 的算法`},
+		{"/api/nothing?lang=zh", http.StatusNotFound, "没有这个接口"},
+		{"/api/trace?n=4&lang=fr", http.StatusBadRequest, `lang = "fr" is not one of en, zh`},
+		{"/api/trace?n=4&lang=zh&lang=en", http.StatusBadRequest, `query parameter "lang" is given 2 times`},
+		{"/api/trace?n=4&lang=zh&bogus=1", http.StatusBadRequest, `未知的查询参数 "bogus"`},
+	} {
+		rec := do(s, http.MethodGet, tc.target, "")
+		if rec.Code != tc.status {
+			t.Errorf("%s: %d, want %d", tc.target, rec.Code, tc.status)
+		}
+		wantError(t, rec, tc.want)
+	}
+}
