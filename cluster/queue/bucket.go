@@ -200,14 +200,16 @@ func (c *coordinator) advisory(ctx context.Context, m *nats.Msg) {
 	if json.Unmarshal(m.Data, &adv) != nil || adv.StreamSeq == 0 {
 		return
 	}
-	subject, err := c.io.subjectOf(ctx, adv.StreamSeq)
+	subject, body, err := c.io.msgAt(ctx, adv.StreamSeq)
 	if err != nil {
-		c.o.Log.Warn("a block message failed, and cannot be read", "seq", adv.StreamSeq, "deliveries", adv.Deliveries, "error", err)
+		c.rate.log(c.o.Log, slog.LevelWarn, "unreadable", "a block message failed, and cannot be read", "seq", adv.StreamSeq, "deliveries", adv.Deliveries, "error", err)
 		return
 	}
-	k, b, err := c.run.blockOf(subject)
+	k, b, err := c.run.openJob(subject, body, c.o.Key)
 	if err != nil {
-		c.o.Log.Warn("a message that is no block failed", "seq", adv.StreamSeq, "subject", subject, "deliveries", adv.Deliveries, "error", err)
+		// Not this coordinator's: its failure says nothing of the block.
+		c.rate.log(c.o.Log, slog.LevelWarn, "forged", "a block message that the coordinator did not seal ran out of deliveries; removed", "seq", adv.StreamSeq, "subject", subject, "error", err)
+		_ = c.io.deleteMsg(ctx, adv.StreamSeq)
 		return
 	}
 	if c.book.ballots[k].verdict != nil {

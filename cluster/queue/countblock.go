@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -24,13 +23,15 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 		_ = msg.Nak()
 		return
 	}
-	b, err := w.job(h, msg)
+	_, b, err := h.run.openJob(msg.Subject(), msg.Data(), w.o.Key)
 	if err != nil {
-		// Not a block: let it run out of deliveries, so the coordinator
-		// reports it.
-		w.o.Log.Warn("a message that is no block of the run", "error", err)
-		w.count(func(r *WorkerReport) { r.Failures++ })
-		_ = msg.NakWithDelay(failDelay)
+		// Not the coordinator's (the run's seal key is this worker's, see
+		// open): a forgery, removed for good; its block has a message of
+		// its own. Left to run out of deliveries, forgeries set genuine
+		// blocks aside.
+		w.rate.log(w.o.Log, slog.LevelWarn, "forged", "a block message that the run's coordinator did not seal; removed", "run", h.run.ID, "subject", msg.Subject(), "error", err)
+		w.count(func(r *WorkerReport) { r.Discarded++ })
+		_ = msg.Term()
 		return
 	}
 	if w.banned(ctx, h) {
@@ -158,19 +159,6 @@ func (w *worker) release(subject string) {
 	w.mu.Lock()
 	delete(w.inHand, subject)
 	w.mu.Unlock()
-}
-
-// job reads the block of msg, checking that subject and body agree.
-func (w *worker) job(h *runHandle, msg jetstream.Msg) (Block, error) {
-	_, b, err := h.run.blockOf(msg.Subject())
-	if err != nil {
-		return Block{}, err
-	}
-	var job blockJob
-	if jerr := json.Unmarshal(msg.Data(), &job); jerr != nil || job.N != h.run.N || job.First != b.First || job.Last != b.Last || job.Replicas != h.run.Replicas {
-		return Block{}, fmt.Errorf("message body %q does not match subject %s", msg.Data(), msg.Subject())
-	}
-	return b, nil
 }
 
 // banned reports whether the coordinator banned this worker from h's run,

@@ -7,6 +7,7 @@ package queue
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -265,5 +266,60 @@ func TestLazyWorkerRecounted(t *testing.T) {
 	}
 	if _, err := (CoordinatorOptions{Key: testKey, UnitProbes: 10}).withDefaults(16); err == nil || !strings.Contains(err.Error(), "no probe estimate") {
 		t.Errorf("estimate checks of a run of the join: %v", err)
+	}
+}
+
+// TestForgedBlocksDiscarded starts a coordinator over a queue that holds
+// forged block messages on the run's real subjects, as a client without
+// credentials can publish on loopback: bodies unsealed, sealed under
+// another key, and a genuine body under another block's subject. Each is
+// removed by the worker that takes it (it used to be handed back until it
+// ran out of deliveries, and then set its genuine block aside: the run
+// ended with exit 1, and a restart made no progress); the run gives the
+// exact count, and no block is set aside.
+func TestForgedBlocksDiscarded(t *testing.T) {
+	const n, forgeries = 8, 300
+	_, url := startServer(t, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	o := CoordinatorOptions{Key: testKey, BlockSize: 8, MaxDeliver: 2, AckWait: time.Second, Log: testLogger(t)}
+	c := openRun(ctx, t, url, n, o)
+	stranger, _ := seal.FromSecret(bytes.Repeat([]byte{0x66}, 32))
+	js, _ := jetstream.New(connect(t, url))
+	for i := range forgeries {
+		b := c.run.block(i % c.run.blocks())
+		job := blockJob{Run: c.run.ID, N: n, First: b.First, Last: b.Last, Replicas: 1}
+		var body []byte
+		switch i % 3 {
+		case 0:
+			body, _ = json.Marshal(job)
+		case 1:
+			body, _ = stranger.Seal(job)
+		case 2:
+			other := c.run.block((i + 1) % c.run.blocks())
+			body, _ = testKey.Seal(blockJob{Run: c.run.ID, N: n, First: other.First, Last: other.Last, Replicas: 1})
+		}
+		if _, err := js.PublishAsync(c.run.blockSubject(b), body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-js.PublishAsyncComplete()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	reports := make(chan WorkerReport, 1)
+	go func() {
+		rep, _ := Work(wctx, connect(t, url), WorkerOptions{Key: testKey, Workers: 2, Name: "honest"})
+		reports <- rep
+	}()
+	r, err := Coordinate(ctx, connect(t, url), n, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reference.Check(n, r.Total.String(), r.Unique.String()); err != nil {
+		t.Error(err)
+	}
+	stop()
+	if rep := <-reports; rep.Discarded != forgeries || rep.Failures != 0 {
+		t.Errorf("the worker removed %d forged messages and failed %d blocks; want %d and none", rep.Discarded, rep.Failures, forgeries)
 	}
 }

@@ -2,8 +2,8 @@ package queue
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/nqueens/nqueens/seal"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -29,8 +29,9 @@ type queueIO interface {
 	publish(ctx context.Context, blocks []Block, id func(Block) string) error
 	// lastSeq returns the stream sequence of the last message of block b.
 	lastSeq(ctx context.Context, b Block) (uint64, error)
-	// subjectOf returns the subject of the message with stream sequence seq.
-	subjectOf(ctx context.Context, seq uint64) (string, error)
+	// msgAt returns the subject and body of the message with stream
+	// sequence seq.
+	msgAt(ctx context.Context, seq uint64) (subject string, body []byte, err error)
 	// firstSeq returns the stream sequence of the stream's oldest
 	// message: every message below it is gone.
 	firstSeq(ctx context.Context) (uint64, error)
@@ -50,6 +51,7 @@ type queueIO interface {
 // consumer and its bucket.
 type jsIO struct {
 	run    Run
+	key    *seal.Key // seals the block messages
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	cons   jetstream.Consumer
@@ -95,7 +97,7 @@ func (q *jsIO) publish(ctx context.Context, blocks []Block, id func(Block) strin
 	run := q.run
 	ids := make([]string, len(blocks))
 	body := func(b Block) []byte {
-		v, _ := json.Marshal(blockJob{Run: run.ID, N: run.N, First: b.First, Last: b.Last, Replicas: run.Replicas})
+		v, _ := q.key.Seal(blockJob{Run: run.ID, N: run.N, First: b.First, Last: b.Last, Replicas: run.Replicas})
 		return v
 	}
 	futures := make([]jetstream.PubAckFuture, len(blocks))
@@ -134,12 +136,12 @@ func (q *jsIO) lastSeq(ctx context.Context, b Block) (uint64, error) {
 	return m.Sequence, nil
 }
 
-func (q *jsIO) subjectOf(ctx context.Context, seq uint64) (string, error) {
+func (q *jsIO) msgAt(ctx context.Context, seq uint64) (string, []byte, error) {
 	m, err := q.stream.GetMsg(ctx, seq)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return m.Subject, nil
+	return m.Subject, m.Data, nil
 }
 
 func (q *jsIO) firstSeq(ctx context.Context) (uint64, error) {

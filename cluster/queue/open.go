@@ -20,7 +20,7 @@ func (c *coordinator) open(ctx context.Context, n int) error {
 	if err := c.ensureRun(ctx, n); err != nil {
 		return err
 	}
-	c.io = &jsIO{run: c.run, js: c.js, stream: c.stream, cons: c.cons, kv: c.kv}
+	c.io = &jsIO{run: c.run, key: c.o.Key, js: c.js, stream: c.stream, cons: c.cons, kv: c.kv}
 	c.adv = make(chan *nats.Msg, 64)
 	var err error
 	c.advSub, err = c.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+c.run.Stream+"."+consumer, c.adv)
@@ -117,7 +117,7 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 		Storage:     jetstream.FileStorage,
 		Replicas:    o.StreamReplicas,
 		Duplicates:  10 * time.Minute,
-		Metadata:    run.metadata(),
+		Metadata:    run.metadata(o.Key),
 	}); err != nil {
 		return fmt.Errorf("creating stream %s: %w", run.Stream, err)
 	}

@@ -103,6 +103,16 @@ func (m *memIO) queuedBlock(_ context.Context, b Block) (int, error) {
 func (m *memIO) lastSeq(context.Context, Block) (uint64, error) { return 1, nil }
 func (m *memIO) deleteKey(context.Context, string) error        { return nil }
 
+func (m *memIO) msgAt(ctx context.Context, seq uint64) (string, []byte, error) {
+	subject, err := m.subjectOf(ctx, seq)
+	if err != nil {
+		return "", nil, err
+	}
+	_, b, _ := m.run.blockOf(subject)
+	body, err := testKey.Seal(blockJob{Run: m.run.ID, N: m.run.N, First: b.First, Last: b.Last, Replicas: m.run.Replicas})
+	return subject, body, err
+}
+
 func (m *memIO) subjectOf(_ context.Context, seq uint64) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -19,11 +19,13 @@ import (
 )
 
 // TestProcessRefusedWorker runs a worker whose results the coordinator
-// refuses: sealed under another key than the coordinator's, or signed by
-// an NKey the server admits but the coordinator's --auth-nkeys does not
-// list. The worker says why and leaves the run, and, stopped, exits 1
+// refuses: sealed under another key than the coordinator's (the run's
+// stream names its key: the worker sees it before it counts), or signed
+// by an NKey the server admits but the coordinator's --auth-nkeys does
+// not list (the coordinator tells it, and says so once, not once a
+// result). The worker says why and leaves the run, and, stopped, exits 1
 // naming the run (it used to count on for nothing, and exit 0 saying
-// "0 failures"); the coordinator says so once, not once a result.
+// "0 failures").
 func TestProcessRefusedWorker(t *testing.T) {
 	const n = 10
 	otherKey := filepath.Join(t.TempDir(), "other.key")
@@ -40,12 +42,18 @@ func TestProcessRefusedWorker(t *testing.T) {
 	}
 	os.WriteFile(listedOnly, []byte(listed.Public()+"\n"), 0o644)
 	tests := []struct {
-		name   string
-		worker []string
-		reason string
+		name     string
+		worker   []string
+		says     string // the worker's error line
+		reason   string
+		coordSay int // times the coordinator says it refuses results
 	}{
-		{"another seal key", []string{"--key-file", otherKey}, "its results are sealed under key "},
-		{"an NKey that is no voter's", []string{"--nats-nkey", seeds["unlisted"]}, "is not among the run's voters: list its public key in the coordinator's --auth-nkeys"},
+		// Told by the run itself (the stream names the coordinator's key),
+		// before it counts anything.
+		{"another seal key", []string{"--key-file", otherKey}, "error: this worker cannot take part in a run; skipping it run=n10-",
+			"the run's coordinator seals blocks and opens results with key ", 0},
+		{"an NKey that is no voter's", []string{"--nats-nkey", seeds["unlisted"]}, "error: the coordinator refuses this worker's results; leaving the run run=n10-",
+			"is not among the run's voters: list its public key in the coordinator's --auth-nkeys", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,15 +66,15 @@ func TestProcessRefusedWorker(t *testing.T) {
 				args = append(args, "--nats-nkey", seeds["listed"])
 			}
 			w := testkit.StartFaulty(t, "worker", nil, args...)
-			w.WaitMatch(t, "error: the coordinator refuses this worker's results; leaving the run run=n10-")
+			w.WaitMatch(t, tt.says)
 			if err := w.Cmd.Process.Signal(os.Interrupt); err != nil {
 				t.Fatal(err)
 			}
 			if code := w.Wait(t); code != 1 || !strings.Contains(w.Stderr.String(), "refused this worker's results, which can never count there: ") || !strings.Contains(w.Stderr.String(), tt.reason) {
 				t.Errorf("worker: exit %d, want 1 and the reason %q; stderr:\n%s", code, tt.reason, w.Stderr.String())
 			}
-			if c := strings.Count(coord.Stderr.String(), "a worker's results are refused"); c != 1 {
-				t.Errorf("the coordinator said %d times that the worker's results are refused, want once:\n%s", c, coord.Stderr.String())
+			if c := strings.Count(coord.Stderr.String(), "a worker's results are refused"); c != tt.coordSay {
+				t.Errorf("the coordinator said %d times that the worker's results are refused, want %d:\n%s", c, tt.coordSay, coord.Stderr.String())
 			}
 			coord.Kill()
 		})

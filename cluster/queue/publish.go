@@ -170,7 +170,7 @@ func (c *coordinator) removeUsed(ctx context.Context) {
 		if u.seq < oldest {
 			continue
 		}
-		subject, err := c.io.subjectOf(ctx, u.seq)
+		subject, _, err := c.io.msgAt(ctx, u.seq)
 		if err == nil && subject == c.run.blockSubject(c.run.block(u.k)) {
 			_ = c.io.deleteMsg(ctx, u.seq)
 		}

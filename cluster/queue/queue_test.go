@@ -95,7 +95,7 @@ func openRun(ctx context.Context, t *testing.T, url string, n int, o Coordinator
 	if err := c.ensureRun(ctx, n); err != nil {
 		t.Fatal(err)
 	}
-	c.io = &jsIO{run: c.run, js: c.js, stream: c.stream, cons: c.cons, kv: c.kv}
+	c.io = &jsIO{run: c.run, key: o.Key, js: c.js, stream: c.stream, cons: c.cons, kv: c.kv}
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/nqueens/nqueens/seal"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -39,6 +40,7 @@ const (
 	metaBucket      = "nqueens_bucket"
 	metaBlock       = "nqueens_block_size"
 	metaReplicas    = "nqueens_replicas"
+	metaSealKey     = "nqueens_seal_key" // the ID of the key that seals the blocks and opens the results
 )
 
 // runFor returns the run of N for this engine with the given block size
@@ -52,10 +54,11 @@ func runFor(n, blockSize, replicas int) Run {
 		BlockSize: blockSize, Replicas: replicas, Units: count.Units(n)}
 }
 
-// metadata is what the run's stream carries for workers and restarts.
-func (r Run) metadata() map[string]string {
+// metadata is what the run's stream carries for workers and restarts,
+// with the coordinator's seal key.
+func (r Run) metadata(key *seal.Key) map[string]string {
 	return map[string]string{metaN: strconv.Itoa(r.N), metaFingerprint: r.Fingerprint,
-		metaBucket: r.Bucket, metaBlock: strconv.Itoa(r.BlockSize), metaReplicas: strconv.Itoa(r.Replicas)}
+		metaBucket: r.Bucket, metaBlock: strconv.Itoa(r.BlockSize), metaReplicas: strconv.Itoa(r.Replicas), metaSealKey: key.ID()}
 }
 
 // runFromMetadata rebuilds a run from its stream's metadata, refusing one
@@ -164,4 +167,23 @@ func (r Run) blockOf(subject string) (int, Block, error) {
 		return 0, Block{}, fmt.Errorf("subject %q names no block of N = %d (block size %d)", subject, r.N, r.BlockSize)
 	}
 	return k, r.block(k), nil
+}
+
+// openJob reads the block of a block message: its subject names a block
+// of r, and its body is that block's job, sealed under key by the
+// coordinator (workers may publish no block message, and a stranger
+// without the key cannot seal one).
+func (r Run) openJob(subject string, body []byte, key *seal.Key) (int, Block, error) {
+	k, b, err := r.blockOf(subject)
+	if err != nil {
+		return 0, Block{}, err
+	}
+	var job blockJob
+	if err := key.Open(body, &job); err != nil {
+		return 0, Block{}, fmt.Errorf("the body of %s is refused: %w", subject, err)
+	}
+	if job.Run != r.ID || job.N != r.N || job.First != b.First || job.Last != b.Last || job.Replicas != r.Replicas {
+		return 0, Block{}, fmt.Errorf("the body of %s names another block (run %s, N = %d, units %d-%d)", subject, clip(job.Run), job.N, job.First, job.Last)
+	}
+	return k, b, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
@@ -47,6 +48,7 @@ type WorkerReport struct {
 	Conflicts  int      // blocks counted again with different results (alarms)
 	Declined   int      // block copies left to others: a quorum needs different workers
 	Failures   int      // blocks whose count or storing failed
+	Discarded  int      // block messages the run's coordinator did not seal (forged), removed
 	Banned     []string // runs whose coordinator banned this worker
 	Refused    []Refusal
 }
@@ -166,6 +168,7 @@ type worker struct {
 	// (spreadRest; none when nil).
 	spread func(time.Duration) time.Duration
 	gate   fetchGate // between the slots' fetches and the hand-backs of declined copies
+	rate   rateLog   // what peers can make the worker say at will
 
 	mu       sync.Mutex
 	runs     map[string]*runHandle // by stream name
@@ -332,6 +335,15 @@ func (w *worker) open(ctx context.Context, name string, md map[string]string) *r
 	run, err := runFromMetadata(name, md)
 	if err != nil {
 		w.o.Log.Warn("skipping a stream", "stream", name, "error", err)
+		w.skip(name)
+		return nil
+	}
+	if id := md[metaSealKey]; id != "" && id != w.o.Key.ID() {
+		// Every block would be refused as forged, every result as sealed
+		// under the wrong key.
+		reason := fmt.Sprintf("the run's coordinator seals blocks and opens results with key %s, and this worker has key %s: give it a copy of the coordinator's seal key (--key-file)", clip(id), w.o.Key.ID())
+		w.o.Log.Error("this worker cannot take part in a run; skipping it", "run", run.ID, "reason", reason)
+		w.count(func(r *WorkerReport) { r.Refused = append(r.Refused, Refusal{Run: run.ID, Reason: reason}) })
 		w.skip(name)
 		return nil
 	}

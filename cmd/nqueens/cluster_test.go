@@ -344,6 +344,11 @@ func TestWorkerSummary(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	got = workerSummary("w", queue.WorkerReport{Units: 8, Discarded: 3}, time.Second)
+	want = "nqueens: worker w: 8 units counted, 0 counted again with the same result, 0 declined, 0 alarms, 0 failures, 3 forged block messages removed in 1s"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
 
 // TestWorkerRefusedCredential: a worker whose credential the server

@@ -176,9 +176,13 @@ func (o *workerOptions) run(ctx context.Context) error {
 // workerSummary is the worker's last line: what it did. Bans are alarms
 // too: each came with an ALARM line.
 func workerSummary(name string, rep queue.WorkerReport, took time.Duration) string {
-	return fmt.Sprintf("nqueens: worker %s: %s counted, %d counted again with the same result, %d declined, %s, %s in %s",
+	forged := ""
+	if rep.Discarded > 0 {
+		forged = ", " + plural(rep.Discarded, "forged block message") + " removed"
+	}
+	return fmt.Sprintf("nqueens: worker %s: %s counted, %d counted again with the same result, %d declined, %s, %s%s in %s",
 		name, plural(rep.Units, "unit"), rep.Duplicates, rep.Declined, plural(rep.Conflicts+len(rep.Banned), "alarm"),
-		plural(rep.Failures, "failure"), formatDuration(took))
+		plural(rep.Failures, "failure"), forged, formatDuration(took))
 }
 
 // credentialHint names the flag that gives the credential this worker
