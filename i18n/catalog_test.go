@@ -33,6 +33,9 @@ var zhWords = map[string]bool{
 	// The binomial coefficient and the remainder as Chinese textbooks
 	// write them: C(n², n), n mod 6.
 	"C": true, "mod": true,
+	// A proper name: the browser's machine code, which the static build's
+	// solver is compiled to.
+	"WebAssembly": true,
 }
 
 // codeWords may stand in a line of pseudocode (a key algo.NAME.code.LINE)

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -716,37 +715,4 @@ func checkPhoneAndAxe(b *browser, panel string) {
 	checkAxe(b, "the "+panel+" panel at 390 px")
 	b.screenshot(panel + "-phone")
 	b.viewport(1280, 900)
-}
-
-// testRaceCostHuge opens the cost chart as a person would: the chart and
-// its table, one row per strategy. (The race and the construction are
-// tested by TestLessonPage.)
-func testRaceCostHuge(b *browser) {
-	b.visit("/?panel=cost")
-	b.waitJS("the cost chart", `document.getElementById('cost').dataset.state === 'done'`, 120*time.Second)
-	rows := eval[[]string](b, `[...document.querySelectorAll('#cost-table tbody tr')].map((tr) => tr.dataset.algo)`)
-	var want []string
-	for _, s := range classic.All() {
-		if _, ok := classic.LessonOf(s); ok {
-			want = append(want, s.Name())
-		}
-	}
-	for _, chart := range []string{"reads", "time"} {
-		if k := eval[int](b, fmt.Sprintf(`document.querySelectorAll('#cost-chart-%s svg path.series:not(.estimate)').length`, chart)); !slices.Equal(rows, want) || k != len(want) {
-			b.t.Fatalf("cost table rows %q, want %q, and a line each in the %s chart (%d)", rows, want, chart, k)
-		}
-	}
-	// The brute-force methods out of reach: estimated times in the time
-	// chart only, their candidates by the formula in the table.
-	if k := eval[int](b, `document.querySelectorAll('#cost-chart-time circle.estimate').length`); k == 0 || eval[int](b, `document.querySelectorAll('#cost-chart-reads .estimate').length`) != 0 {
-		b.t.Fatalf("%d estimated points in the time chart, some in the reads chart", k)
-	}
-	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=bitmask] td:nth-of-type(5)').textContent`); !regexp.MustCompile(`^7,951 reads, [\d.]+ (ns|µs|ms)$`).MatchString(cell) {
-		b.t.Fatalf("bitmask at N = 8 in the table: %q", cell)
-	}
-	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=brute-combinations] td:nth-of-type(9)').textContent`); !strings.HasPrefix(cell, "out of reach: C(n², n) = 103,619,293,824,707,388 candidates, about ") {
-		b.t.Fatalf("brute-combinations at N = 12 in the table: %q", cell)
-	}
-	b.screenshot("cost")
-	checkPhoneAndAxe(b, "cost")
 }

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -27,6 +30,7 @@ func TestLessonPage(t *testing.T) {
 		{"huge-construct", testHugeConstruct},
 		{"play-before-ready", func(b *browser) { testPlayBeforeReady(b, g) }},
 		{"race", testRace},
+		{"cost", testCost},
 	})
 }
 
@@ -294,4 +298,124 @@ func testHugeConstruct(b *browser) {
 	}
 	b.screenshot("huge-construct-14")
 	checkAxe(b, "the construction of 14")
+}
+
+// testCost opens the cost chart as a person would: the chart and its
+// table, one row per strategy; the sentence of each strategy that says
+// why it pays what it pays, its numbers worked out again here from the
+// library's counters (reads per try at the N it names, the growth of its
+// reads, or of its candidates by their formula, from one N to the next);
+// lines told apart by marker and dashes, not colour alone, their names
+// neither overlapping nor cut off; powers of ten in superscript; and only
+// measured times in the time chart.
+func testCost(b *browser) {
+	b.visit("/?panel=cost")
+	b.waitJS("the cost chart", `document.getElementById('cost').dataset.state === 'done'`, 180*time.Second)
+	rows := eval[[]string](b, `[...document.querySelectorAll('#cost-table tbody tr')].map((tr) => tr.dataset.algo)`)
+	var want []string
+	for _, s := range classic.All() {
+		if _, ok := classic.LessonOf(s); ok {
+			want = append(want, s.Name())
+		}
+	}
+	if !slices.Equal(rows, want) {
+		b.t.Fatalf("cost table rows %q, want %q", rows, want)
+	}
+	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=bitmask] td:nth-of-type(5)').textContent`); !regexp.MustCompile(`^7,951 reads, [\d.]+ (ns|µs|ms)$`).MatchString(cell) {
+		b.t.Fatalf("bitmask at N = 8 in the table: %q", cell)
+	}
+	if cell := eval[string](b, `document.querySelector('#cost-table tr[data-algo=brute-combinations] td:nth-of-type(9)').textContent`); !strings.HasPrefix(cell, "out of reach: C(n², n) = 103,619,293,824,707,388 candidates, about ") {
+		b.t.Fatalf("brute-combinations at N = 12 in the table: %q", cell)
+	}
+
+	// The sentences.
+	if !eval[bool](b, `(() => { const e = document.querySelector('[data-testid=cost-why]'); const r = e.getBoundingClientRect(); return e.checkVisibility() && r.height > 20 && r.width > 200; })()`) {
+		b.t.Fatal("the cost-why sentence is not shown")
+	}
+	why := eval[map[string]string](b, `Object.fromEntries([...document.querySelectorAll('[data-testid=cost-why] li')].map((li) => [li.dataset.algo, li.textContent]))`)
+	sentence := regexp.MustCompile(`at N = (\d+) a (?:try|candidate|placement) (?:reads|costs) ([\d.]+) .* multiplies its (reads|candidates)(?:, .+?,)? by about ([\d.]+) \(N = (\d+) to (\d+)\)\.$`)
+	for _, algo := range want {
+		m := sentence.FindStringSubmatch(why[algo])
+		if m == nil {
+			b.t.Fatalf("%s: the sentence %q", algo, why[algo])
+		}
+		a, _ := classic.Lookup(algo)
+		n, _ := strconv.Atoi(m[1])
+		from, _ := strconv.Atoi(m[5])
+		to, _ := strconv.Atoi(m[6])
+		c, err := a.Solve(context.Background(), n, nil)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%.1f", float64(c.Reads)/float64(c.Tries)); got != m[2] {
+			b.t.Errorf("%s: at N = %d a step reads %s, the page says %s", algo, n, got, m[2])
+		}
+		work := func(k int) float64 {
+			if m[3] == "candidates" {
+				f, _ := new(big.Float).SetInt(a.(classic.Estimator).Candidates(k)).Float64()
+				return f
+			}
+			c, err := a.Solve(context.Background(), k, nil)
+			if err != nil {
+				b.t.Fatal(err)
+			}
+			return float64(c.Reads)
+		}
+		if got := fmt.Sprintf("%.1f", math.Pow(work(to)/work(from), 1/float64(to-from))); got != m[4] || to-from < 1 {
+			b.t.Errorf("%s: from N = %d to %d its %s grow %s times per N, the page says %s", algo, from, to, m[3], got, m[4])
+		}
+	}
+
+	for _, chart := range []string{"reads", "time"} {
+		type series struct {
+			Algo, Dash, Marker string
+		}
+		got := eval[[]series](b, fmt.Sprintf(`[...document.querySelectorAll('#cost-chart-%s .series-group')].map((g) => ({Algo: g.dataset.algo,
+			Dash: g.querySelector('path.series').getAttribute('stroke-dasharray') || '', Marker: g.querySelector('.marker').tagName + (g.querySelector('.marker').getAttribute('class'))}))`, chart))
+		seen := map[string]string{}
+		for _, s := range got {
+			if other, dup := seen[s.Dash+"|"+s.Marker]; dup {
+				b.t.Errorf("%s chart: %s and %s have the same marker and dashes", chart, s.Algo, other)
+			}
+			seen[s.Dash+"|"+s.Marker] = s.Algo
+		}
+		if chart == "reads" && len(got) != len(want) {
+			b.t.Errorf("%d lines in the chart of reads, want %d", len(got), len(want))
+		}
+		type box struct {
+			Name                     string
+			Left, Top, Right, Bottom float64
+		}
+		boxes := eval[[]box](b, fmt.Sprintf(`(() => { const svg = document.querySelector('#cost-chart-%s svg').getBoundingClientRect();
+			return [{Name: 'svg', Left: svg.left, Top: svg.top, Right: svg.right, Bottom: svg.bottom},
+				...[...document.querySelectorAll('#cost-chart-%s text')].map((t) => { const r = t.getBoundingClientRect(); return {Name: t.textContent, Left: r.left, Top: r.top, Right: r.right, Bottom: r.bottom}; })]; })()`, chart, chart))
+		frame := boxes[0]
+		for i, x := range boxes[1:] {
+			if x.Left < frame.Left-0.5 || x.Right > frame.Right+0.5 || x.Top < frame.Top-0.5 || x.Bottom > frame.Bottom+0.5 {
+				b.t.Errorf("%s chart: %q is cut off (%.0f–%.0f of %.0f–%.0f)", chart, x.Name, x.Left, x.Right, frame.Left, frame.Right)
+			}
+			for _, y := range boxes[i+2:] {
+				if x.Left < y.Right && y.Left < x.Right && x.Top < y.Bottom && y.Top < x.Bottom {
+					b.t.Errorf("%s chart: %q and %q overlap", chart, x.Name, y.Name)
+				}
+			}
+			if strings.Contains(x.Name, "^") {
+				b.t.Errorf("%s chart: the axis reads %q", chart, x.Name)
+			}
+		}
+	}
+	if k := eval[int](b, `[...document.querySelectorAll('#cost-chart-reads text')].filter((t) => /^10[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/.test(t.textContent)).length`); k < 3 {
+		b.t.Errorf("the chart of reads has %d powers of ten in superscript", k)
+	}
+	// Only what was measured: a point a row that ran, none for a row
+	// skipped (its estimate is in the table).
+	points := eval[int](b, `document.querySelectorAll('#cost-chart-time .series-group .marker').length`)
+	ran := eval[int](b, `[...document.querySelectorAll('#cost-table tbody td')].filter((td) => td.textContent && !td.classList.contains('out')).length`)
+	if points != ran {
+		b.t.Errorf("the time chart has %d points, the table %d measured runs", points, ran)
+	}
+	b.screenshot("cost")
+	eval[bool](b, `(() => { document.querySelector('.cost-charts').scrollIntoView(); return true; })()`)
+	b.screenshot("cost-charts")
+	checkPhoneAndAxe(b, "cost")
 }

@@ -350,7 +350,6 @@ func TestBrowser(t *testing.T) {
 		{"timeline", testTimeline},
 		{"strategies", testStrategies},
 		{"lesson", testLesson},
-		{"race-cost-huge", testRaceCostHuge},
 		{"live", testLiveRegion},
 		{"invalid", testInvalidInput},
 		{"gallery", testGalleryPanel},
