@@ -10,41 +10,34 @@ var sinkCount uint64
 
 // BenchmarkCountBlock times each implementation's inner loop: 4096
 // patterns of 34 bits counted against one block of 512 (K = 5 chunks of 7
-// bits), the shape of N = 18's keys. The pairs per second are the figure.
+// bits and others), the shape of N = 18's keys. The pairs per second are
+// the figure.
 func BenchmarkCountBlock(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	const m = 34
 	xs := make([]uint64, laneBlock)
 	ys := make([]uint64, 4096)
 	for i := range xs {
-		xs[i] = rng.Uint64() & rng.Uint64() & (1<<34 - 1)
+		xs[i] = rng.Uint64() & rng.Uint64() & (1<<m - 1)
 	}
 	for i := range ys {
-		ys[i] = rng.Uint64() & rng.Uint64() & (1<<34 - 1)
+		ys[i] = rng.Uint64() & rng.Uint64() & (1<<m - 1)
 	}
 	for _, o := range allOps {
-		for _, g := range []chunks{{5, 7}, {6, 6}, {4, 9}} {
+		for _, g := range []chunks{{5, 7}, {6, 6}, {4, 9}, {8, 5}} {
 			b.Run(fmt.Sprintf("%s/k=%d,w=%d", o.name, g.k, g.w), func(b *testing.B) {
 				var mt matcher
-				mt.xs = growZero(mt.xs, laneBlock)
-				copy(mt.xs, xs)
-				mt.buildTables(o, mt.xs, g)
-				mt.offs = rowOffsets(ys, g)
+				mt.cx = growZero(mt.cx, laneBlock)
+				copy(mt.cx, xs)
+				mt.buildTables(o, mt.cx, 1<<m-1, g)
 				b.ResetTimer()
 				for b.Loop() {
-					sinkCount = o.count(mt.tab, mt.offs, g.k)
+					sinkCount = o.count(&mt, ys, 1<<m-1, g)
 				}
 				b.ReportMetric(float64(len(ys)*laneBlock)*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 			})
 		}
 	}
-}
-
-// rowOffsets is offsetsGo on uncompressed patterns.
-func rowOffsets(ys []uint64, g chunks) []uint32 {
-	var mt matcher
-	out := make([]uint32, len(ys)*g.k)
-	offsetsGo(&mt, out, ys, 1<<(g.k*g.w)-1, g)
-	return out
 }
 
 // BenchmarkUnit times the largest unit of N = 16 by each implementation.
@@ -91,5 +84,26 @@ func BenchmarkTables(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkBuildTables times a block's tables (planes and rows) for a few
+// chunkings of 34 bits.
+func BenchmarkBuildTables(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const m = 34
+	var mt matcher
+	mt.cx = growZero(mt.cx, laneBlock)
+	for i := range mt.cx {
+		mt.cx[i] = rng.Uint64() & rng.Uint64() & (1<<m - 1)
+	}
+	for _, o := range allOps {
+		for _, g := range []chunks{{8, 5}, {7, 5}, {6, 6}, {5, 7}, {4, 9}} {
+			b.Run(fmt.Sprintf("%s/k=%d,w=%d", o.name, g.k, g.w), func(b *testing.B) {
+				for b.Loop() {
+					mt.buildTables(o, mt.cx, 1<<m-1, g)
+				}
+			})
+		}
 	}
 }

@@ -211,22 +211,38 @@ func TestOpsAgree(t *testing.T) {
 				t.Fatalf("%s reverse, trial %d: %x, want %x", o.name, trial, b, a)
 			}
 		}
+		for trial := range 300 {
+			// A part of a larger list, so that what lies past it must stay.
+			n := rng.IntN(100)
+			buf := random(n+16, 1<<63-1)
+			before := slices.Clone(buf)
+			b := uint8(rng.IntN(63))
+			want := slices.Clone(buf[4 : 4+n])
+			wn0, wor0, wor1 := goOps.partition(want, make([]uint64, n+8), b)
+			n0, or0, or1 := o.partition(buf[4:4+n], make([]uint64, n+8), b)
+			if n0 != wn0 || or0 != wor0 || or1 != wor1 || !slices.Equal(buf[4:4+n], want) {
+				t.Fatalf("%s partition, trial %d: %d %x %x %x, want %d %x %x %x", o.name, trial, n0, or0, or1, buf[4:4+n], wn0, wor0, wor1, want)
+			}
+			if !slices.Equal(buf[:4], before[:4]) || !slices.Equal(buf[4+n:], before[4+n:]) {
+				t.Fatalf("%s partition, trial %d: wrote outside its part", o.name, trial)
+			}
+		}
 		for trial := range 100 {
 			m := 1 + rng.IntN(63)
 			j := randomBits(rng, m)
 			xs := random(1+rng.IntN(1500), 1<<63-1)
 			ys := random(1+rng.IntN(300), 1<<63-1)
 			var a, b matcher
-			want, _ := a.countDisjoint(&goOps, xs, ys, nil)
-			got, _ := b.countDisjoint(o, xs, ys, nil)
+			want, _, _ := a.countDisjoint(&goOps, xs, ys, nil)
+			got, _, _ := b.countDisjoint(o, xs, ys, nil)
 			if brute := bruteDisjoint(xs, ys); want != brute || got != brute {
 				t.Fatalf("%s countDisjoint, trial %d (m=%d, j=%x): %d, Go %d, brute force %d", o.name, trial, m, j, got, want, brute)
 			}
 			// The same through every chunking of j's bits.
 			xs2 := random(len(xs), j)
 			ys2 := random(len(ys), j)
-			want, _ = a.countDisjoint(&goOps, xs2, ys2, nil)
-			got, _ = b.countDisjoint(o, xs2, ys2, nil)
+			want, _, _ = a.countDisjoint(&goOps, xs2, ys2, nil)
+			got, _, _ = b.countDisjoint(o, xs2, ys2, nil)
 			if brute := bruteDisjoint(xs2, ys2); want != brute || got != brute {
 				t.Fatalf("%s countDisjoint on %d bits, trial %d: %d, Go %d, brute force %d", o.name, m, trial, got, want, brute)
 			}
@@ -358,6 +374,46 @@ func TestMirroredQuarter(t *testing.T) {
 			}
 			if got, want := pairs(m), pairs(w); !slices.Equal(got, want) {
 				t.Fatalf("N=%d index %#x: mirrored %x, walked %x", n, i, got, want)
+			}
+		}
+	}
+}
+
+// TestSieve counts lists large enough to be split many times, whose
+// patterns share dense bits as the halves' do, with every implementation,
+// against a comparison of every pair; the sieve must compare fewer pairs
+// than there are.
+func TestSieve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 6 {
+		m := 30 + rng.IntN(30)
+		pattern := func() uint64 {
+			// Bits set with probabilities from 0.05 to 0.6.
+			var x uint64
+			for b := range m {
+				if rng.Float64() < 0.05+0.55*float64(b%7)/6 {
+					x |= 1 << b
+				}
+			}
+			return x
+		}
+		xs := make([]uint64, 8000+rng.IntN(6000))
+		ys := make([]uint64, 2000+rng.IntN(4000))
+		for i := range xs {
+			xs[i] = pattern()
+		}
+		for i := range ys {
+			ys[i] = pattern()
+		}
+		want := bruteDisjoint(xs, ys)
+		for _, o := range allOps {
+			var mt matcher
+			got, compared, ok := mt.countDisjoint(o, slices.Clone(xs), slices.Clone(ys), nil)
+			if !ok || got != want {
+				t.Fatalf("%s, trial %d (%d × %d, m = %d): %d, want %d", o.name, trial, len(xs), len(ys), m, got, want)
+			}
+			if all := uint64(len(xs)) * uint64(len(ys)); compared >= all || compared < want {
+				t.Errorf("%s, trial %d: %d pairs compared of %d, for %d disjoint", o.name, trial, compared, all, want)
 			}
 		}
 	}

@@ -5,58 +5,52 @@ package join
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func countK1AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK1AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK2AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK2AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK3AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK3AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK4AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK4AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK5AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK5AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK6AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK6AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK7AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK7AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK8AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK8AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK9AVX512(tab *blockRow, offs *uint32, n int) uint64
+func countK1AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK1AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK2AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK2AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK3AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK3AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK4AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK4AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK5AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK5AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK6AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK6AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK7AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 //go:noescape
-func countK7AVX2(tab *blockRow, offs *uint32, n int) uint64
-
-//go:noescape
-func countK8AVX2(tab *blockRow, offs *uint32, n int) uint64
-
-//go:noescape
-func countK9AVX2(tab *blockRow, offs *uint32, n int) uint64
+func countK8AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
 // rowsAVX2 is rowsAVX512 in 256-bit halves.
 //
@@ -64,21 +58,26 @@ func countK9AVX2(tab *blockRow, offs *uint32, n int) uint64
 func rowsAVX2(has, tab, valid *blockRow, k, w int)
 
 // countKernels are the count loops of one instruction set, by the number
-// of chunks (1 … 9).
-type countKernels [10]func(tab *blockRow, offs *uint32, n int) uint64
+// of chunks (1 … 8).
+type countKernels [maxChunks + 1]func(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 
-// count is countBlockGo by the loop for k chunks.
-func (c *countKernels) count(tab []blockRow, offs []uint32, k int) uint64 {
-	n := len(offs) / k
-	if n == 0 {
+// count is countBlockGo by the loop for g.k chunks: the row offsets of
+// chunks 0 … 3 spread into 16-bit lanes by the mask lo, and those of
+// chunks 4 … 7, shifted down by 4w, by hi.
+func (c *countKernels) count(mt *matcher, ys []uint64, j uint64, g chunks) uint64 {
+	if len(ys) == 0 {
 		return 0
 	}
-	return c[k](&tab[0], &offs[0], n)
+	var lo uint64
+	for c := range 4 {
+		lo |= (1<<g.w - 1) << (16*c + 6) // row v of a chunk is v·64 bytes on
+	}
+	return c[g.k](&mt.tab[0], &ys[0], len(ys), j, lo, lo, 4*g.w)
 }
 
 var countKAVX2 = countKernels{
 	nil, countK1AVX2, countK2AVX2, countK3AVX2, countK4AVX2,
-	countK5AVX2, countK6AVX2, countK7AVX2, countK8AVX2, countK9AVX2,
+	countK5AVX2, countK6AVX2, countK7AVX2, countK8AVX2,
 }
 
 func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
@@ -87,14 +86,14 @@ func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
 
 // avx2Ops are the AVX2 and BMI2 loops, for CPUs without AVX-512: the
 // joins, filters, reversal and bit planes stay in Go.
-var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, cutValuesVector, compressVector, offsetsVector, planesGo, rowsVectorAVX2, countKAVX2.count}
+var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, partitionGo, compressVector, planesGo, rowsVectorAVX2, countKAVX2.count}
 
 var countKAVX512 = countKernels{
 	nil, countK1AVX512, countK2AVX512, countK3AVX512, countK4AVX512,
-	countK5AVX512, countK6AVX512, countK7AVX512, countK8AVX512, countK9AVX512,
+	countK5AVX512, countK6AVX512, countK7AVX512, countK8AVX512,
 }
 
-var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, cutValuesVector, compressVector, offsetsVector, planesVector, rowsVector, countKAVX512.count}
+var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, partitionVector, compressVector, planesVector, rowsVector, countKAVX512.count}
 
 func joinVector(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64 {
 	n := len(out)
@@ -131,12 +130,6 @@ func reverseVector(xs []uint64, shift int) {
 func compressVector(_ *matcher, dst, src []uint64, j uint64) {
 	if len(src) > 0 {
 		compressBMI2(&dst[0], &src[0], len(src), j)
-	}
-}
-
-func offsetsVector(_ *matcher, dst []uint32, ys []uint64, j uint64, g chunks) {
-	if len(ys) > 0 {
-		offsetsBMI2(&dst[0], &ys[0], len(ys), j, g.k, g.w)
 	}
 }
 
@@ -178,11 +171,6 @@ func rowsAVX512(has, tab, valid *blockRow, k, w int)
 //go:noescape
 func compressBMI2(dst, src *uint64, n int, j uint64)
 
-// offsetsBMI2 is rowOffsets of the patterns compressed by j.
-//
-//go:noescape
-func offsetsBMI2(dst *uint32, src *uint64, n int, j uint64, k, w int)
-
 // joinAVX512 is joinCellGo over the top entries t0, t1 of one cell and
 // the bottom entries b0, b1 of the other; out (and out0 if not nil) has
 // room for what they give and 8 more.
@@ -200,13 +188,17 @@ func filterAVX512(dst, src, w0 *uint64, n int, sm uint64) int
 //go:noescape
 func reverseAVX512(xs *uint64, n, shift int)
 
-// cutValuesBMI2 is cutValuesGo with the PEXT instruction.
+// partitionAVX512 is partitionGo without the copy back of the patterns
+// that have the bit (in scratch, which has room for n + 8).
 //
 //go:noescape
-func cutValuesBMI2(dst *uint8, src *uint64, n int, mask uint64)
+func partitionAVX512(xs, scratch *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
 
-func cutValuesVector(dst []uint8, src []uint64, mask uint64) {
-	if len(src) > 0 {
-		cutValuesBMI2(&dst[0], &src[0], len(src), mask)
+func partitionVector(xs, scratch []uint64, b uint8) (n0 int, or0, or1 uint64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
 	}
+	n0, or0, or1 = partitionAVX512(&xs[0], &scratch[0], len(xs), b)
+	copy(xs[n0:], scratch[:len(xs)-n0])
+	return n0, or0, or1
 }

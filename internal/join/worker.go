@@ -6,19 +6,18 @@ import "sync/atomic"
 // implementation is listed once (goOps here, the others beside their
 // assembly), and the tests run every one this CPU has against goOps.
 type matchOps struct {
-	name     string
-	join     func(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64
-	filter   func(dst, src, w0 []uint64, sm uint64) []uint64
-	reverse  func(xs []uint64, shift int)
-	cutVals  func(dst []uint8, src []uint64, mask uint64)
-	compress func(mt *matcher, dst, src []uint64, j uint64)
-	offsets  func(mt *matcher, dst []uint32, ys []uint64, j uint64, g chunks)
-	planes   func(pats []uint64, has []blockRow, nbytes int)
-	rows     func(has, tab []blockRow, valid *blockRow, k, w int)
-	count    func(tab []blockRow, offs []uint32, k int) uint64
+	name      string
+	join      func(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64
+	filter    func(dst, src, w0 []uint64, sm uint64) []uint64
+	reverse   func(xs []uint64, shift int)
+	partition func(xs, scratch []uint64, b uint8) (n0 int, or0, or1 uint64)
+	compress  func(mt *matcher, dst, src []uint64, j uint64)
+	planes    func(pats []uint64, has []blockRow, nbytes int)
+	rows      func(has, tab []blockRow, valid *blockRow, k, w int)
+	count     func(mt *matcher, ys []uint64, j uint64, g chunks) uint64
 }
 
-var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, cutValuesGo, compressGo, offsetsGo, planesGo, rowsGo, countBlockGo}
+var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, partitionGo, compressGo, planesGo, rowsGo, countBlockGo}
 
 // allOps lists the implementations this CPU runs, goOps first.
 var allOps = []*matchOps{&goOps}
@@ -85,12 +84,12 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 				continue
 			}
 			w.ops.reverse(w.ys, 64-t.M)
-			c, ok := w.mt.countDisjoint(w.ops, w.xs, w.ys, stop)
+			c, compared, ok := w.mt.countDisjoint(w.ops, w.xs, w.ys, stop)
 			if !ok {
 				return 0, 0, false
 			}
 			total += uint64(k.Weight) * c
-			pairs += uint64(len(w.xs)) * uint64(len(w.ys))
+			pairs += compared
 		}
 		i = j
 	}

@@ -1,0 +1,91 @@
+//go:build !purego
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// func partitionAVX512(xs, scratch *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
+//
+// partitionGo but for the copy back: eight patterns at a time, those
+// without bit b left-packed (VPCOMPRESSQ) to the front of xs, those with
+// it to scratch (room for n + 8); their ORs kept by masked ORs. A store of
+// eight lanes to the front never passes the vector just read; the last
+// partial vector's is masked, as the patterns past n are another part's.
+TEXT ·partitionAVX512(SB), NOSPLIT, $0-56
+	MOVQ xs+0(FP), SI
+	MOVQ scratch+8(FP), R8
+	MOVQ n+16(FP), CX
+	MOVBQZX b+24(FP), AX
+	MOVQ $1, DX
+	SHLXQ AX, DX, DX
+	VPBROADCASTQ DX, Z31
+	MOVQ SI, DI
+	VPXORQ Z29, Z29, Z29
+	VPXORQ Z30, Z30, Z30
+	MOVQ CX, R9
+	SHRQ $3, R9
+	JZ ptail
+ploop:
+	VMOVDQU64 (SI), Z0
+	VPTESTMQ Z31, Z0, K1
+	VPTESTNMQ Z31, Z0, K2
+	VPCOMPRESSQ Z0, K2, Z1
+	VPCOMPRESSQ Z0, K1, Z2
+	VMOVDQU64 Z1, (DI)
+	VMOVDQU64 Z2, (R8)
+	VPORQ Z0, Z30, K1, Z30
+	VPORQ Z0, Z29, K2, Z29
+	KMOVB K2, AX
+	POPCNTL AX, AX
+	LEAQ (DI)(AX*8), DI
+	KMOVB K1, BX
+	POPCNTL BX, BX
+	LEAQ (R8)(BX*8), R8
+	ADDQ $64, SI
+	DECQ R9
+	JNZ ploop
+ptail:
+	ANDQ $7, CX
+	JZ pdone2
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVB AX, K3
+	VMOVDQU64.Z (SI), K3, Z0
+	VPTESTMQ Z31, Z0, K3, K1
+	VPTESTNMQ Z31, Z0, K3, K2
+	VPCOMPRESSQ Z0, K2, Z1
+	VPCOMPRESSQ Z0, K1, Z2
+	KMOVB K2, AX
+	POPCNTL AX, AX
+	MOVQ $1, DX
+	SHLXQ AX, DX, DX
+	DECQ DX
+	KMOVB DX, K4
+	VMOVDQU64 Z1, K4, (DI)
+	VMOVDQU64 Z2, (R8)
+	VPORQ Z0, Z30, K1, Z30
+	VPORQ Z0, Z29, K2, Z29
+	LEAQ (DI)(AX*8), DI
+pdone2:
+	MOVQ xs+0(FP), SI
+	SUBQ SI, DI
+	SHRQ $3, DI
+	MOVQ DI, n0+32(FP)
+	VEXTRACTI64X4 $1, Z29, Y1
+	VPORQ Y1, Y29, Y1
+	VEXTRACTI128 $1, Y1, X2
+	VPOR X2, X1, X1
+	VPSHUFD $0x4e, X1, X2
+	VPOR X2, X1, X1
+	VMOVQ X1, AX
+	MOVQ AX, or0+40(FP)
+	VEXTRACTI64X4 $1, Z30, Y1
+	VPORQ Y1, Y30, Y1
+	VEXTRACTI128 $1, Y1, X2
+	VPOR X2, X1, X1
+	VPSHUFD $0x4e, X1, X2
+	VPOR X2, X1, X1
+	VMOVQ X1, AX
+	MOVQ AX, or1+48(FP)
+	VZEROUPPER
+	RET
