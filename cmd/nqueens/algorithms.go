@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -30,8 +31,10 @@ nqueens trace can show step by step.`,
 
 func (o *algorithmsOptions) validate([]string) error { return nil }
 
-func (o *algorithmsOptions) run(context.Context) error {
+func (o *algorithmsOptions) run(ctx context.Context) error {
 	w := o.stdout
+	p, data := say(ctx), i18n.Ctx(dataLang(ctx))
+	markWidth := max(5, displayWidth(p.T("cli.algorithms.traceable", nil)))
 	for _, s := range classic.All() {
 		_, traceable := classic.TraceOf(s)
 		if o.jsonOut {
@@ -40,7 +43,7 @@ func (o *algorithmsOptions) run(context.Context) error {
 				Description string `json:"description"`
 				Traceable   bool   `json:"traceable"`
 				Enumerates  bool   `json:"enumerates"`
-			}{s.Name(), s.Description(), traceable, classic.Enumerates(s)})
+			}{s.Name(), classic.Describe(data, s), traceable, classic.Enumerates(s)})
 			if err != nil {
 				return err
 			}
@@ -48,9 +51,9 @@ func (o *algorithmsOptions) run(context.Context) error {
 		}
 		mark := ""
 		if traceable {
-			mark = "trace"
+			mark = p.T("cli.algorithms.traceable", nil)
 		}
-		if _, err := fmt.Fprintf(w, "%-26s %-5s  %s\n", s.Name(), mark, s.Description()); err != nil {
+		if _, err := fmt.Fprintf(w, "%-26s %s  %s\n", s.Name(), padRight(mark, markWidth), classic.Describe(p, s)); err != nil {
 			return err
 		}
 	}

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +72,8 @@ func (o *compareOptions) validate(args []string) error {
 
 func (o *compareOptions) run(ctx context.Context) error {
 	rows, err := classic.Compare(ctx, o.list, o.n, o.timeout)
-	if ie := stoppedEarly(ctx, err, "compare", "nothing was printed (the table comes at the end)"); ie != nil {
+	p := say(ctx)
+	if ie := stoppedEarly(ctx, err, "compare", p.T("cli.compare.kept", nil)); ie != nil {
 		return ie
 	}
 	var se *classic.SizeError
@@ -89,23 +90,25 @@ func (o *compareOptions) run(ctx context.Context) error {
 		}
 		return nil
 	}
-	return writeCompareTable(o.stdout, rows, o.timeout)
+	return writeCompareTable(p, o.stdout, rows, o.timeout)
 }
 
 // compareNote says why a row has no time of a whole run, or "".
-func compareNote(r classic.Comparison, timeout time.Duration) string {
+func compareNote(p *i18n.Printer, r classic.Comparison, timeout time.Duration) string {
 	switch r.Status {
 	case "skipped":
-		return fmt.Sprintf("skipped: %s candidates would take about %s at the measured %s candidates/s (--timeout %v)",
-			groupBig(r.Candidates), roughDuration(r.Estimate), roughRate(r.Rate), timeout)
+		return p.T("cli.compare.skipped", i18n.Args{"Candidates": p.Int(r.Candidates), "Time": roughDuration(p, r.Estimate),
+			"Rate": roughRate(p, r.Rate), "Flag": "--timeout", "Timeout": timeout.String()})
 	case "timeout":
-		return fmt.Sprintf("stopped at --timeout %v: the counts are those reached by then", timeout)
+		return p.T("cli.compare.stopped", i18n.Args{"Flag": "--timeout", "Timeout": timeout.String()})
 	}
 	return ""
 }
 
-func writeCompareTable(w io.Writer, rows []classic.Comparison, timeout time.Duration) error {
-	table := [][]string{{"algorithm", "solutions", "nodes", "tries", "reads", "time", "vs bitmask"}}
+func writeCompareTable(p *i18n.Printer, w io.Writer, rows []classic.Comparison, timeout time.Duration) error {
+	table := [][]string{{p.T("cli.compare.algorithm", nil), p.T("cli.compare.solutions", nil), p.T("cli.compare.nodes", nil),
+		p.T("cli.compare.tries", nil), p.T("cli.compare.reads", nil), p.T("cli.compare.time", nil),
+		p.T("cli.compare.relative", i18n.Args{"Name": "bitmask"})}}
 	var notes []string
 	for _, r := range rows {
 		line := []string{r.Algorithm, "-", "-", "-", "-", "-", "-"}
@@ -123,8 +126,8 @@ func writeCompareTable(w io.Writer, rows []classic.Comparison, timeout time.Dura
 			}
 		}
 		table = append(table, line)
-		if note := compareNote(r, timeout); note != "" {
-			notes = append(notes, r.Algorithm+": "+note)
+		if note := compareNote(p, r, timeout); note != "" {
+			notes = append(notes, p.T("cli.compare.note", i18n.Args{"Algo": r.Algorithm, "Note": note}))
 		}
 	}
 	// Names flush left, numbers flush right; notes are too long for a
@@ -132,13 +135,13 @@ func writeCompareTable(w io.Writer, rows []classic.Comparison, timeout time.Dura
 	width := make([]int, len(table[0]))
 	for _, line := range table {
 		for i, cell := range line {
-			width[i] = max(width[i], utf8.RuneCountInString(cell))
+			width[i] = max(width[i], displayWidth(cell))
 		}
 	}
 	var b strings.Builder
 	for _, line := range table {
 		for i, cell := range line {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			pad := strings.Repeat(" ", width[i]-displayWidth(cell))
 			if i == 0 {
 				b.WriteString(cell + pad)
 			} else {
@@ -176,7 +179,7 @@ func formatRelative(x float64) string {
 
 // roughDuration says how long secs is, for an estimate: "48s", "3.2 hours",
 // "2e+12 years".
-func roughDuration(secs float64) string {
+func roughDuration(p *i18n.Printer, secs float64) string {
 	// Two digits, but never in e-notation below the years: "1.1e+02s" was
 	// how 110 s came out.
 	two := func(v float64) string {
@@ -187,23 +190,23 @@ func roughDuration(secs float64) string {
 	}
 	switch {
 	case secs < 120:
-		return two(secs) + "s"
+		return p.T("cli.rough.seconds", i18n.Args{"V": two(secs)})
 	case secs < 2*3600:
-		return two(secs/60) + " minutes"
+		return p.T("cli.rough.minutes", i18n.Args{"V": two(secs / 60)})
 	case secs < 2*86400:
-		return two(secs/3600) + " hours"
+		return p.T("cli.rough.hours", i18n.Args{"V": two(secs / 3600)})
 	case secs < 2*365.25*86400:
-		return two(secs/86400) + " days"
+		return p.T("cli.rough.days", i18n.Args{"V": two(secs / 86400)})
 	}
-	return fmt.Sprintf("%.2g years", secs/(365.25*86400))
+	return p.T("cli.rough.years", i18n.Args{"V": fmt.Sprintf("%.2g", secs/(365.25*86400))})
 }
 
-func roughRate(r float64) string {
+func roughRate(p *i18n.Printer, r float64) string {
 	switch {
 	case r >= 1e9:
-		return fmt.Sprintf("%.3g billion", r/1e9)
+		return p.T("cli.rate.billion", i18n.Args{"V": fmt.Sprintf("%.3g", r/1e9)})
 	case r >= 1e6:
-		return fmt.Sprintf("%.3g million", r/1e6)
+		return p.T("cli.rate.million", i18n.Args{"V": fmt.Sprintf("%.3g", r/1e6)})
 	}
 	return fmt.Sprintf("%.3g", r)
 }

@@ -164,7 +164,7 @@ func TestRoughDuration(t *testing.T) {
 		3.7: "3.7s", 37: "37s", 110: "110s", 300: "5 minutes", 7000: "117 minutes",
 		3 * 3600: "3 hours", 47 * 3600: "47 hours", 100 * 86400: "100 days", 2e12 * 365.25 * 86400: "2e+12 years",
 	} {
-		if got := roughDuration(secs); got != want {
+		if got := roughDuration(english, secs); got != want {
 			t.Errorf("roughDuration(%g) = %q, want %q", secs, got, want)
 		}
 	}

@@ -23,7 +23,14 @@ func TestMain(m *testing.M) {
 // testRunner runs the tests in testkit's folders.
 type testRunner struct{ m *testing.M }
 
-func (r testRunner) Run() int { return testkit.Run(r.m) }
+func (r testRunner) Run() int {
+	// The tests read English messages whatever the machine's locale; the
+	// language tests set their own.
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		os.Unsetenv(v)
+	}
+	return testkit.Run(r.m)
+}
 
 // TestKeyFile checks that a checkpoint sealed under one key is refused
 // under another, naming the file and line, and opens with --key-file.

@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 func main() {
@@ -51,7 +53,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		err = ie
 	}
-	fmt.Fprint(root.ErrOrStderr(), errorText(err))
+	fmt.Fprint(root.ErrOrStderr(), errorText(i18n.For(errorLang(root)), err))
 	var ue *usageError
 	var fe *failure
 	switch {

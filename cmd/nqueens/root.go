@@ -36,6 +36,7 @@ import (
 
 	"github.com/google/renameio/v2"
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -146,11 +147,17 @@ are stopped, shut down and exit 0).`,
 			if err := cmd.ValidateFlagGroups(); err != nil {
 				return flagGroupError(err)
 			}
+			human, data, err := cmdLangs(cmd)
+			if err != nil {
+				return err
+			}
+			cmd.SetContext(withLangs(cmd.Context(), human, data))
 			cmd.Root().Annotations = map[string]string{startedKey: "1"}
 			return nil
 		},
 	}
 	root.SetFlagErrorFunc(flagError)
+	addLangFlag(root)
 	for _, f := range commands {
 		root.AddCommand(f())
 	}
@@ -284,7 +291,10 @@ func (f *failure) Error() string { return f.msg }
 
 // interrupted is how a command stopped by Ctrl-C or SIGTERM ends: exit
 // status 130, and a message that says what was kept and how to go on.
-type interrupted struct{ kept string }
+type interrupted struct {
+	kept string
+	said i18n.Localizer // kept in the catalogs' words (interruptedT); nil for English only
+}
 
 func (e *interrupted) Error() string {
 	if e.kept == "" {
@@ -323,17 +333,18 @@ func stoppedEarly(ctx context.Context, err error, what, kept string) error {
 
 // interruptedf says what an interrupted command kept.
 func interruptedf(format string, args ...any) error {
-	return &interrupted{fmt.Sprintf(format, args...)}
+	return &interrupted{kept: fmt.Sprintf(format, args...)}
 }
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
-// errorText is what run prints for err: the error on one line, and typo
-// suggestions, if any, on lines of their own below it.
-func errorText(err error) string {
-	head, hint, found := strings.Cut(err.Error(), strings.TrimRight(suggestion, "\n"))
+// errorText is what run prints for err, in p's language when it can say
+// itself in it: the error on one line, and typo suggestions, if any, on
+// lines of their own below it.
+func errorText(p *i18n.Printer, err error) string {
+	head, hint, found := strings.Cut(p.Err(err), strings.TrimRight(suggestion, "\n"))
 	// Errors carry text from files and peers: it is escaped, never sent
 	// to the terminal as is.
 	out := "nqueens: " + escapeText(oneLine(head)) + "\n"

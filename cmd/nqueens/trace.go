@@ -7,15 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
-// traceLegend explains the marks of a drawn board.
-const traceLegend = "Q queen, x attacked, * square tried and rejected, . free"
+// traceLegend explains the marks of a drawn board, in p's language.
+func traceLegend(p *i18n.Printer) string {
+	return p.T("cli.trace.legend", i18n.Args{"Q": "Q", "X": "x", "Star": "*", "Dot": "."})
+}
 
 type traceOptions struct {
 	streams
@@ -106,7 +110,7 @@ func tracer(name string) (classic.Strategy, func(context.Context, int) iter.Seq2
 	if trace, ok := classic.TraceOf(s); ok {
 		return s, trace, nil
 	}
-	return nil, nil, usagef("%s cannot be traced (want one of %s)", s.Name(), strings.Join(traceableNames(), ", "))
+	return nil, nil, &usageError{i18n.NewError("cli.trace.untraceable", i18n.Args{"Name": s.Name(), "Names": strings.Join(traceableNames(), ", ")})}
 }
 
 // traceableNames are the strategies trace can show, which its --algo
@@ -132,18 +136,24 @@ func (o *traceOptions) run(ctx context.Context) error {
 		}
 	}
 	// The search's context is separate so that --limit and the end of
-	// play stop it without making the command fail.
+	// play stop it without making the command fail. Its sentences are in
+	// the language of the output: the human one for text, the data's for
+	// JSON.
+	p := say(ctx)
 	search, stop := context.WithCancel(ctx)
+	if o.format == "json" {
+		search = dataLang(search)
+	}
 	defer stop()
 	seq := trace(search, n)
 	if o.play {
-		return playTrace(ctx, screen, tr.Name(), n, seq, o)
+		return playTrace(ctx, p, screen, tr.Name(), n, seq, o)
 	}
 	w := bufio.NewWriter(out)
 	if o.format == "text" {
-		fmt.Fprintf(w, "%s on %d×%d: %s\n\n", tr.Name(), n, n, traceLegend)
+		fmt.Fprintf(w, "%s\n\n", p.T("cli.trace.header", i18n.Args{"Algo": tr.Name(), "N": n, "Legend": traceLegend(p)}))
 	}
-	count, err := writeTrace(w, seq, o)
+	count, err := writeTrace(p, w, seq, o)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
@@ -151,14 +161,14 @@ func (o *traceOptions) run(ctx context.Context) error {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return interruptedf("trace stopped after %s", plural(count, "event"))
+		return interruptedT("cli.trace.stopped", i18n.Args{"Count": count})
 	}
 	return nil
 }
 
 // writeTrace writes every o.every-th event of seq, and the last, up to
 // o.limit events, and returns how many there were.
-func writeTrace(w *bufio.Writer, seq iter.Seq2[classic.Event, error], o *traceOptions) (int, error) {
+func writeTrace(p *i18n.Printer, w *bufio.Writer, seq iter.Seq2[classic.Event, error], o *traceOptions) (int, error) {
 	show := func(e classic.Event) error {
 		if o.format == "json" {
 			line, err := json.Marshal(e)
@@ -168,7 +178,7 @@ func writeTrace(w *bufio.Writer, seq iter.Seq2[classic.Event, error], o *traceOp
 			w.Write(line)
 			return w.WriteByte('\n')
 		}
-		_, err := w.WriteString(drawEvent(e) + "\n")
+		_, err := w.WriteString(drawEvent(p, e) + "\n")
 		return err
 	}
 	var last classic.Event
@@ -208,16 +218,27 @@ func traceError(err error) error {
 	return err
 }
 
-// drawEvent is the text form of one event: a description line, the board
-// with attacked squares marked, and the counters.
-func drawEvent(e classic.Event) string {
+// drawEvent is the text form of one event, in p's language: a description
+// line, the board with attacked squares marked, and the counters.
+func drawEvent(p *i18n.Printer, e classic.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "step %d: %s\n", e.Step, e.Text)
+	b.WriteString(stepLine(p, e) + "\n")
 	for _, row := range boardRows(e, true) {
 		b.WriteString(row + "\n")
 	}
-	b.WriteString(e.Counters.String() + "\n")
+	b.WriteString(countersLine(p, e.Counters) + "\n")
 	return b.String()
+}
+
+// stepLine is "step 3: " and the event's sentence.
+func stepLine(p *i18n.Printer, e classic.Event) string {
+	return p.T("cli.trace.step", i18n.Args{"Step": strconv.FormatUint(e.Step, 10), "Text": e.Text})
+}
+
+// countersLine is the counters after an event, grouped: "nodes 1, tries 2, …".
+func countersLine(p *i18n.Printer, c classic.Counters) string {
+	return p.T("cli.trace.counters", i18n.Args{"Nodes": c.Nodes, "Tries": c.Tries, "Reads": c.Reads, "Placed": c.Placed,
+		"Rejected": c.Rejected, "Backtracks": c.Backtracks, "Solutions": c.Solutions})
 }
 
 // boardRows draws the board of e, a string a row, with its cells spaced or

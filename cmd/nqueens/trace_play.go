@@ -6,11 +6,12 @@ import (
 	"io"
 	"iter"
 	"os"
+	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 	"golang.org/x/term"
 )
 
@@ -50,9 +51,9 @@ const minFrameLines = 3
 // unspaced cells do not. Every line fits the width, so the frame takes
 // exactly len(lines) rows of the terminal and the next frame can be drawn
 // over it.
-func playFrame(header string, e classic.Event, width int) []string {
+func playFrame(p *i18n.Printer, header string, e classic.Event, width int) []string {
 	lines := wrap(header, width)
-	lines = append(lines, wrap(fmt.Sprintf("step %d: %s", e.Step, e.Text), width)...)
+	lines = append(lines, wrap(stepLine(p, e), width)...)
 	n := len(e.Queens)
 	for _, row := range boardRows(e, 2*n-1 <= width) {
 		if len(row) > width {
@@ -70,7 +71,7 @@ func wrap(s string, width int) []string {
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(s) {
-		for utf8.RuneCountInString(word) > width { // a word longer than a line
+		for displayWidth(word) > width { // a word longer than a line (or Chinese, without spaces)
 			if line != "" {
 				lines, line = append(lines, line), ""
 			}
@@ -80,7 +81,7 @@ func wrap(s string, width int) []string {
 		switch {
 		case line == "":
 			line = word
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
+		case displayWidth(line)+1+displayWidth(word) <= width:
 			line += " " + word
 		default:
 			lines, line = append(lines, line), word
@@ -92,13 +93,19 @@ func wrap(s string, width int) []string {
 	return lines
 }
 
-// cutAt is the byte offset of the k-th character of s.
+// cutAt is the byte offset where s passes k columns of a terminal (a
+// Chinese character takes two); never 0 for a non-empty s, so that a cut
+// always makes progress.
 func cutAt(s string, k int) int {
-	for i := range s {
-		if k == 0 {
+	for i, r := range s {
+		w := displayWidth(string(r))
+		if w > k {
+			if i == 0 {
+				return len(string(r))
+			}
 			return i
 		}
-		k--
+		k -= w
 	}
 	return len(s)
 }
@@ -108,46 +115,46 @@ func cutAt(s string, k int) int {
 // without the legend; else the sentence and the counters cut to a line
 // each. The title stays the first line (it scrolled away for N ≥ 19 on 80×24).
 // playTerminal has checked that n + minFrameLines lines fit.
-func fitFrame(title string, e classic.Event, width, height int) []string {
-	frame := playFrame(title+": "+traceLegend, e, width)
+func fitFrame(p *i18n.Printer, title string, e classic.Event, width, height int) []string {
+	frame := playFrame(p, title+": "+traceLegend(p), e, width)
 	if len(frame) <= height {
 		return frame
 	}
-	if frame = playFrame(title, e, width); len(frame) <= height {
+	if frame = playFrame(p, title, e, width); len(frame) <= height {
 		return frame
 	}
 	one := func(s string) string {
-		if utf8.RuneCountInString(s) <= width {
+		if displayWidth(s) <= width {
 			return s
 		}
 		return s[:cutAt(s, max(width-1, 0))] + "…"
 	}
-	lines := []string{one(title), one(fmt.Sprintf("step %d: %s", e.Step, e.Text))}
+	lines := []string{one(title), one(stepLine(p, e))}
 	n := len(e.Queens)
 	for _, row := range boardRows(e, 2*n-1 <= width) {
 		lines = append(lines, one(row))
 	}
-	return append(lines, one(e.Counters.String()))
+	return append(lines, one(countersLine(p, e.Counters)))
 }
 
 // playTrace animates the events on the terminal, redrawing each frame over
 // the last one, until the search ends, --limit is reached or ctx is
 // cancelled (Ctrl-C: interrupted, naming the step shown, exit 130 as for
 // every command).
-func playTrace(ctx context.Context, t terminal, name string, n int, seq iter.Seq2[classic.Event, error], o *traceOptions) error {
+func playTrace(ctx context.Context, p *i18n.Printer, t terminal, name string, n int, seq iter.Seq2[classic.Event, error], o *traceOptions) error {
 	const hideCursor, showCursor = "\x1b[?25l", "\x1b[?25h"
 	fmt.Fprint(t.w, hideCursor)
 	defer fmt.Fprint(t.w, showCursor)
 	tick := time.NewTicker(time.Duration(float64(time.Second) / o.speed))
 	defer tick.Stop()
-	title := fmt.Sprintf("%s on %d×%d at %g events/s (Ctrl-C stops)", name, n, n, o.speed)
+	title := p.T("cli.play.title", i18n.Args{"Algo": name, "N": n, "Speed": strconv.FormatFloat(o.speed, 'g', -1, 64), "Key": "Ctrl-C"})
 	lines := 0
 	count, shown := 0, 0
 	interrupted := false
 	var last, drawn classic.Event
 	draw := func(e classic.Event) {
 		width, height := t.size()
-		frame := fitFrame(title, e, width, height)
+		frame := fitFrame(p, title, e, width, height)
 		drawn = e
 		if lines > 0 {
 			// Back to the top of the previous frame, and clear it.
@@ -188,7 +195,7 @@ func playTrace(ctx context.Context, t terminal, name string, n int, seq iter.Seq
 	}
 	if interrupted || ctx.Err() != nil {
 		// The step on the screen: the search may have gone one further.
-		return interruptedf("trace stopped at step %d", drawn.Step)
+		return interruptedT("cli.trace.stoppedat", i18n.Args{"Step": strconv.FormatUint(drawn.Step, 10)})
 	}
 	return nil
 }

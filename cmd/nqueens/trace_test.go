@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
@@ -168,10 +169,10 @@ func TestPlayFrameFitsWidth(t *testing.T) {
 			break
 		}
 	}
-	header := "stack on 8×8 at 5 events/s (Ctrl-C stops): " + traceLegend
+	header := "stack on 8×8 at 5 events/s (Ctrl-C stops): " + traceLegend(english)
 	for _, width := range []int{40, 80, 100, 200} {
 		for _, e := range events {
-			lines := playFrame(header, e, width)
+			lines := playFrame(english, header, e, width)
 			for _, l := range lines {
 				if utf8.RuneCountInString(l) > width || strings.Contains(l, "\n") {
 					t.Fatalf("width %d: line %q is %d characters", width, l, utf8.RuneCountInString(l))
@@ -192,7 +193,7 @@ func TestPlayFrameFitsWidth(t *testing.T) {
 	// A board too wide for spaced cells is drawn unspaced.
 	big := classic.Event{Kind: classic.Place, Step: 1, Queens: board.New(30)}
 	big.Queens[0] = 0
-	if lines := playFrame(header, big, 40); !slices.Contains(lines, "Q"+strings.Repeat(".", 29)) {
+	if lines := playFrame(english, header, big, 40); !slices.Contains(lines, "Q"+strings.Repeat(".", 29)) {
 		t.Errorf("n = 30 at width 40: %q", lines)
 	}
 }
@@ -205,7 +206,7 @@ func TestPlayRedrawsInPlace(t *testing.T) {
 		var out bytes.Buffer
 		screen := terminal{w: &out, size: func() (int, int) { return width, 50 }}
 		o := &traceOptions{every: 1, limit: 30, speed: 1e6, play: true, format: "text"}
-		if err := playTrace(context.Background(), screen, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o); err != nil {
+		if err := playTrace(context.Background(), english, screen, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o); err != nil {
 			t.Fatal(err)
 		}
 		s := strings.TrimSuffix(strings.TrimPrefix(out.String(), "\x1b[?25l"), "\x1b[?25h")
@@ -242,7 +243,7 @@ func TestPlayFitsTerminal(t *testing.T) {
 		var out bytes.Buffer
 		screen := terminal{w: &out, size: func() (int, int) { return 80, 24 }}
 		o := &traceOptions{every: 1, limit: 40, speed: 1e6, play: true, format: "text"}
-		if err := playTrace(context.Background(), screen, "stack", n, tr.(classic.Tracer).Trace(context.Background(), n), o); err != nil {
+		if err := playTrace(context.Background(), english, screen, "stack", n, tr.(classic.Tracer).Trace(context.Background(), n), o); err != nil {
 			t.Fatal(err)
 		}
 		s := strings.TrimSuffix(strings.TrimPrefix(out.String(), "\x1b[?25l"), "\x1b[?25h")
@@ -262,7 +263,7 @@ func TestPlayFitsTerminal(t *testing.T) {
 	screen := terminal{w: &out, size: func() (int, int) { return 80, 24 }}
 	o := &traceOptions{every: 1, speed: 1, play: true, format: "text"}
 	// Interrupted, as every command (it ended with exit 0).
-	err := playTrace(stopped, screen, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o)
+	err := playTrace(stopped, english, screen, "stack", 8, tr.(classic.Tracer).Trace(context.Background(), 8), o)
 	var ie *interrupted
 	if !strings.Contains(out.String(), "step 1:") || !errors.As(err, &ie) || err.Error() != "interrupted; trace stopped at step 1" {
 		t.Errorf("stopped at once: %v after drawing %q", err, out.String())
@@ -281,3 +282,6 @@ func TestTraceAlgoCompletion(t *testing.T) {
 		t.Errorf("count --algo completes %q", out)
 	}
 }
+
+// english is the printer of the tests' English sentences.
+var english = i18n.For(i18n.English)
