@@ -97,7 +97,7 @@ func (o *compareOptions) run(ctx context.Context) error {
 func compareNote(p *i18n.Printer, r classic.Comparison, timeout time.Duration) string {
 	switch r.Status {
 	case "skipped":
-		return p.T("cli.compare.skipped", i18n.Args{"Candidates": p.Int(r.Candidates), "Time": roughDuration(p, r.Estimate),
+		return p.T("cli.compare.skipped", i18n.Args{"Candidates": groupBig(r.Candidates), "Time": roughDuration(p, r.Estimate),
 			"Rate": roughRate(p, r.Rate), "Flag": "--timeout", "Timeout": timeout.String()})
 	case "timeout":
 		return p.T("cli.compare.stopped", i18n.Args{"Flag": "--timeout", "Timeout": timeout.String()})
