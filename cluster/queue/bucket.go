@@ -222,14 +222,15 @@ func (c *coordinator) advisory(ctx context.Context, m *nats.Msg) {
 }
 
 // giveUp records that the server stopped delivering block b (its message
-// has stream sequence seq), so that the run reports it and the next
-// coordinator start retries it.
+// has stream sequence seq), and has the coordinator count it: the record
+// says so in progress reports, and a coordinator that stops before its
+// count is done offers the block to workers again at its next start.
 func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliveries uint64) {
 	f := c.failed[k]
 	f.First, f.Last, f.GaveUp, f.StreamSeq = b.First, b.Last, true, seq
 	f.Delivered = max(f.Delivered, deliveries)
 	if f.Error == "" {
-		f.Error = "no worker finished it (killed, or lost its connection, each time)"
+		f.Error = "no worker finished it: each holder was killed, lost its connection or kept it past the ack wait (or another worker's acknowledgements spent its deliveries, see docs/security.md)"
 	}
 	v, err := c.o.Key.Seal(f)
 	if err == nil {
@@ -238,10 +239,14 @@ func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliverie
 	if err != nil {
 		c.o.Log.Warn("cannot record a block's failure", "units", b, "error", err)
 	}
-	// The watcher will bring the same record; keep it now so that the
-	// run's end is seen without waiting for it.
+	// The watcher will bring the same record; keep it now.
 	c.failed[k] = f
-	c.o.Log.Warn("a block is set aside; retried when the coordinator restarts", "units", b, "attempts", f.Delivered, "error", f.Error)
+	// Whatever kept the workers from it (a block that kills them, or a
+	// worker that makes every copy run out), the run does not stop: the
+	// coordinator counts it, and an error of its own count ends the run.
+	c.o.Log.Warn("a block ran out of deliveries; the coordinator counts it itself", "units", b, "attempts", f.Delivered, "error", f.Error)
+	c.book.askRecount(k)
+	c.act(ctx)
 }
 
 func (c *coordinator) gaveUpBlocks() []Block {

@@ -145,11 +145,6 @@ func (c *coordinator) loop(ctx context.Context) error {
 		checked = c.checker.results
 	}
 	for !c.book.done() {
-		if failed := c.gaveUpBlocks(); len(failed) > 0 && c.book.decided+blocksLen(failed) == c.run.Units && c.recounter.idle() && c.checkersIdle() {
-			c.report()
-			return fmt.Errorf("run %s: %d block(s) failed %d times and were set aside: units %s; restart the coordinator to retry them",
-				c.run.ID, len(failed), c.o.MaxDeliver, formatBlocks(failed))
-		}
 		select {
 		case <-ctx.Done():
 			return c.interrupted(ctx)
@@ -241,8 +236,6 @@ func (c *coordinator) check(ctx context.Context, now time.Time) error {
 	c.checkQuiet(now)
 	return nil
 }
-
-func (c *coordinator) checkersIdle() bool { return c.checker == nil || c.checker.idle() }
 
 // probeTimeout bounds the probe's write: a server with a full disk gives
 // no answer to a write.

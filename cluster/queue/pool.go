@@ -49,8 +49,6 @@ func (p *pool[J, R]) pending() int {
 	return len(p.queue) + p.running
 }
 
-func (p *pool[J, R]) idle() bool { return p.pending() == 0 }
-
 func (p *pool[J, R]) stop() {
 	p.cancel()
 	p.wg.Wait()

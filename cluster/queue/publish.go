@@ -38,14 +38,16 @@ func (c *coordinator) reconcile(ctx context.Context, first, stalled bool) error 
 	for k := range c.run.blocks() {
 		b := c.run.block(k)
 		switch {
-		case c.failed[k].GaveUp:
-			continue
 		case c.book.ballots[k].verdict != nil:
+			// Also a block that ran out of deliveries: its last message
+			// stays in the stream until then.
 			if queued[k] > 0 {
 				if err := c.io.purge(ctx, b); err == nil {
 					queued[k] = 0
 				}
 			}
+			continue
+		case c.failed[k].GaveUp:
 			continue
 		case stalled && queued[k] > 0 && c.book.deficit(k, c.checking[k]) > 0:
 			if seq, err := c.io.lastSeq(ctx, b); err == nil {
@@ -176,14 +178,6 @@ func (c *coordinator) removeUsed(ctx context.Context) {
 		}
 	}
 	c.used = nil
-}
-
-func blocksLen(bs []Block) int {
-	n := 0
-	for _, b := range bs {
-		n += b.Len()
-	}
-	return n
 }
 
 // formatBlocks lists the units of blocks compactly, as ledger.FormatUnits does.

@@ -81,7 +81,7 @@ func (c *coordinator) waitsFor(k int) string {
 	b := c.run.block(k)
 	switch {
 	case c.failed[k].GaveUp:
-		return fmt.Sprintf("%s: set aside after %d attempts, until the coordinator restarts", b, c.failed[k].Delivered)
+		return fmt.Sprintf("%s: out of deliveries after %d attempts, being counted by the coordinator", b, c.failed[k].Delivered)
 	case bl.recount:
 		return fmt.Sprintf("%s: being counted again by the coordinator", b)
 	}

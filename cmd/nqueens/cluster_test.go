@@ -440,7 +440,7 @@ func TestRunStateNote(t *testing.T) {
 		want string
 	}{
 		{queue.RunProgress{Workers: 1, Checking: 1}, "1 worker, 1 block being counted again here"},
-		{queue.RunProgress{Workers: 3, Failed: make([]queue.Block, 2)}, "3 workers, 2 blocks set aside after failing"},
+		{queue.RunProgress{Workers: 3, Checking: 3, Failed: make([]queue.Block, 2)}, "3 workers, 3 blocks being counted again here (2 out of deliveries)"},
 		{queue.RunProgress{}, "0 workers"},
 	} {
 		if got := runState(tc.p).Note; got != tc.want {

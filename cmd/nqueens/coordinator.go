@@ -50,8 +50,9 @@ count as distinct voters.
 
 Interrupting the coordinator loses nothing: run the same command again to
 resume from the stream and bucket. A second coordinator on the same --store
-stops at once. A block that fails --max-deliver times is reported and
-retried at the next start, never dropped.`
+stops at once. A block that no worker finishes in --max-deliver attempts is
+counted by the coordinator itself (an error of that count ends the run),
+never dropped.`
 
 // coordinatorOptions are the flags and arguments of coordinator.
 type coordinatorOptions struct {
@@ -87,7 +88,7 @@ func newCoordinatorCmd() *cobra.Command {
 	fl.StringVar(&o.serverCert, "server-tls-cert", "", "embedded server: TLS certificate file (with --server-tls-key)")
 	fl.StringVar(&o.serverKey, "server-tls-key", "", "embedded server: TLS key file (with --server-tls-cert)")
 	fl.DurationVar(&o.ackWait, "ack-wait", time.Minute, "time a worker may hold a block without reporting progress")
-	fl.IntVar(&o.maxDeliver, "max-deliver", 5, "attempts before a failing block is set aside and reported")
+	fl.IntVar(&o.maxDeliver, "max-deliver", 5, "attempts by workers before the coordinator counts a block itself")
 	fl.IntVar(&o.blockSize, "block-size", 0, "units per message (default: automatic, about 0.1 s of work; fixed for the life of a run)")
 	fl.IntVar(&o.replicas, "replicas", 1, "distinct credentials (NKeys of --auth-nkeys) that must agree on each block (quorum; fixed for the life of a run)")
 	fl.Float64Var(&o.verifyFraction, "verify-fraction", 0.01, "share of blocks the coordinator counts again itself to catch wrong workers (0 to 1)")
@@ -274,9 +275,10 @@ func runState(p queue.RunProgress) progressState {
 	note := plural(p.Workers, "worker")
 	if p.Checking > 0 {
 		note += ", " + plural(p.Checking, "block") + " being counted again here"
-	}
-	if len(p.Failed) > 0 {
-		note += ", " + plural(len(p.Failed), "block") + " set aside after failing"
+		if len(p.Failed) > 0 {
+			// Blocks no worker finished are counted here too.
+			note += fmt.Sprintf(" (%d out of deliveries)", len(p.Failed))
+		}
 	}
 	if len(p.Banned) > 0 {
 		// Worker names are the workers' own choice: escaped.
