@@ -247,7 +247,8 @@ func storageError(err error) bool {
 	return strings.Contains(msg, "insufficient resources") || strings.Contains(msg, "no space left") || strings.Contains(msg, "resources exceeded")
 }
 
-// StoreFullError ends a run whose server can store no more results.
+// StoreFullError ends a run whose server can store no more results: it
+// says what is full, from the server's answer (Err), and how to go on.
 type StoreFullError struct {
 	Run         string
 	Done, Units int
@@ -255,9 +256,40 @@ type StoreFullError struct {
 }
 
 func (e *StoreFullError) Error() string {
-	return fmt.Sprintf("run %s stopped with %d of %d units counted: the NATS server can store no more (%v): its store folder is full, or its JetStream limits are reached; "+
-		"free space in the store (--store of an embedded server; a server of your own also needs a restart after its disk was full) or raise the limits, then run the same command again: every result stored so far is kept", e.Run, e.Done, e.Units, e.Err)
+	return fmt.Sprintf("run %s stopped with %d of %d units counted: the NATS server can store no more: %s. "+
+		"Free space on the disk of its store (an embedded server's is the --store folder) or raise the limit; a server of your own also needs a restart after its disk was full. "+
+		"Then run the same command again: every result stored so far is kept (the server said: %s)", e.Run, e.Done, e.Units, e.what(), e.said())
 }
+
+// said is the server's answer: JetStream's description and code, without
+// the client's prefixes, or the error as it came.
+func (e *StoreFullError) said() string {
+	var api *jetstream.APIError
+	if errors.As(e.Err, &api) {
+		return fmt.Sprintf("%s, JetStream error %d", api.Description, api.ErrorCode)
+	}
+	return fmt.Sprint(e.Err)
+}
+
+// what says what is full, from the server's answer.
+func (e *StoreFullError) what() string {
+	msg := strings.ToLower(fmt.Sprint(e.Err))
+	var api *jetstream.APIError
+	switch {
+	case strings.Contains(msg, "no space left"), strings.Contains(msg, "write error"):
+		return "the disk that holds its store is full"
+	case errors.As(e.Err, &api) && api.ErrorCode == jetstream.JSErrCodeJetStreamNotEnabled,
+		errors.Is(e.Err, jetstream.ErrJetStreamNotEnabled), errors.Is(e.Err, jetstream.ErrJetStreamNotEnabledForAccount):
+		return "it has stopped JetStream, as it does when the disk of its store fills"
+	case errors.Is(e.Err, errSilentStore):
+		return "it answers reads and no writes, as JetStream does when the disk of its store is full"
+	}
+	return "its JetStream storage limit is reached (the server's max_store, or its account's)"
+}
+
+// errSilentStore is the cause of a StoreFullError whose server answered
+// no write at several probes in a row.
+var errSilentStore = errors.New("no answer to a write")
 
 func (e *StoreFullError) Unwrap() error { return e.Err }
 

@@ -237,6 +237,16 @@ func (c *coordinator) check(ctx context.Context, now time.Time) error {
 	return nil
 }
 
+// storeFull is the error that ends a run whose server can store no more
+// (err: its answer).
+func (c *coordinator) storeFull(err error) error {
+	done := 0
+	if c.book != nil {
+		done = c.book.decided
+	}
+	return &StoreFullError{Run: c.run.ID, Done: done, Units: c.run.Units, Err: err}
+}
+
 // probeTimeout bounds the probe's write: a server with a full disk gives
 // no answer to a write.
 const probeTimeout = 5 * time.Second
@@ -249,9 +259,7 @@ const probeTimeout = 5 * time.Second
 // read of the consumer) — JetStream answers nothing to a write that its
 // disk refused.
 func (c *coordinator) probe(ctx context.Context, answered bool) error {
-	full := func(err error) error {
-		return &StoreFullError{Run: c.run.ID, Done: c.book.decided, Units: c.run.Units, Err: err}
-	}
+	full := c.storeFull
 	if c.o.StoreHealth != nil {
 		if err := c.o.StoreHealth(); err != nil {
 			return full(err)
@@ -265,7 +273,7 @@ func (c *coordinator) probe(ctx context.Context, answered bool) error {
 	case storageError(err):
 		return full(err)
 	case c.pace.unanswered(timedOut && answered):
-		return full(fmt.Errorf("it answers reads, and no write at %d probes in a row (%v)", unansweredProbes, err))
+		return full(fmt.Errorf("%w at %d probes in a row (%v)", errSilentStore, unansweredProbes, err))
 	}
 	return nil
 }

@@ -118,12 +118,16 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 		Replicas:    o.StreamReplicas,
 		Duplicates:  10 * time.Minute,
 		Metadata:    run.metadata(o.Key),
-	}); err != nil {
+	}); storageError(err) {
+		return c.storeFull(err)
+	} else if err != nil {
 		return fmt.Errorf("creating stream %s: %w", run.Stream, err)
 	}
 	if c.kv, err = c.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket: run.Bucket, Description: run.Fingerprint, Storage: jetstream.FileStorage, Replicas: o.StreamReplicas, History: 1,
-	}); err != nil {
+	}); storageError(err) {
+		return c.storeFull(err)
+	} else if err != nil {
 		return fmt.Errorf("creating bucket %s: %w", run.Bucket, err)
 	}
 	if c.cons, err = c.js.CreateOrUpdateConsumer(ctx, run.Stream, jetstream.ConsumerConfig{
@@ -132,7 +136,9 @@ func (c *coordinator) ensureRun(ctx context.Context, n int) error {
 		AckWait:       o.AckWait,
 		MaxDeliver:    o.MaxDeliver,
 		FilterSubject: run.Subject + ".*",
-	}); err != nil {
+	}); storageError(err) {
+		return c.storeFull(err)
+	} else if err != nil {
 		return fmt.Errorf("creating consumer %s: %w", consumer, err)
 	}
 	return nil

@@ -661,7 +661,8 @@ func TestCoordinatorProbesASilentStore(t *testing.T) {
 		at(start, time.Minute)
 		err := run.stop()
 		var full *StoreFullError
-		if !errors.As(err, &full) || !strings.Contains(err.Error(), "it answers reads, and no write at 2 probes in a row") {
+		if !errors.As(err, &full) || !strings.Contains(err.Error(), "it answers reads and no writes, as JetStream does when the disk of its store is full") ||
+			!strings.Contains(err.Error(), "no answer to a write at 2 probes in a row") {
 			t.Fatalf("loop: %v, want a StoreFullError", err)
 		}
 		// Probes at 5 s, at 10 s (no answer by 15 s), at the next tick,

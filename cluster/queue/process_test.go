@@ -349,7 +349,7 @@ func TestProcessFullDisk(t *testing.T) {
 	if code := coord.Wait(t); code != 1 {
 		t.Fatalf("coordinator on a full disk: exit %d, want 1", code)
 	}
-	m := regexp.MustCompile(`stopped with (\d+) of \d+ units counted: the NATS server can store no more \(.*no space left on device.*\): its store folder is full`).FindStringSubmatch(coord.Stderr.String())
+	m := regexp.MustCompile(`stopped with (\d+) of \d+ units counted: the NATS server can store no more: the disk that holds its store is full\. .*no space left on device`).FindStringSubmatch(coord.Stderr.String())
 	if m == nil || coord.Stdout.String() != "" {
 		t.Fatalf("coordinator on a full disk: stdout %q, stderr:\n%s", coord.Stdout.String(), coord.Stderr.String())
 	}

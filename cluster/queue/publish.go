@@ -85,6 +85,9 @@ func (c *coordinator) publishCopies(ctx context.Context, todo []Block) error {
 		copyOf[b.First]++
 		return fmt.Sprintf("%s.%d.%d.%d", c.run.ID, b.First, nonce, copyOf[b.First])
 	})
+	if storageError(err) {
+		return c.storeFull(err) // it used to end the run with the server's raw answer
+	}
 	if err != nil {
 		return err
 	}

@@ -521,3 +521,41 @@ func TestStoreFull(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestStoreFullWhilePublishing: a store that fills up while the
+// coordinator publishes the blocks ends the run with an error that says
+// what is full and how to go on (it was the server's raw answer:
+// "publishing unit 30: nats: nats: API error: code=503 err_code=10023
+// description=insufficient resources"); with room again, the same run
+// resumes and gives the exact count.
+func TestStoreFullWhilePublishing(t *testing.T) {
+	const n = 12
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	o := CoordinatorOptions{Key: testKey, BlockSize: 1, AckWait: time.Second, Log: testLogger(t)}
+	s := startLimited(t, dir, 8<<10)
+	_, err := Coordinate(ctx, connect(t, s.ClientURL()), n, o)
+	var full *StoreFullError
+	if !errors.As(err, &full) || full.Done != 0 {
+		t.Fatalf("a run whose store fills while it publishes: %v, want a StoreFullError", err)
+	}
+	for _, want := range []string{fmt.Sprintf("stopped with 0 of %d units counted: the NATS server can store no more: its JetStream storage limit is reached (the server's max_store, or its account's). ", count.Units(n)),
+		"Then run the same command again: every result stored so far is kept (the server said: insufficient resources, JetStream error 10023)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	s.Shutdown()
+	url := startLimited(t, dir, 0).ClientURL()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go Work(wctx, connect(t, url), WorkerOptions{Key: testKey, Workers: 1})
+	r, err := Coordinate(ctx, connect(t, url), n, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reference.Check(n, r.Total.String(), r.Unique.String()); err != nil {
+		t.Error(err)
+	}
+}
