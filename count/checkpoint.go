@@ -1,6 +1,7 @@
 package count
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/bounded"
 	"github.com/nqueens/nqueens/seal"
 )
 
@@ -143,11 +145,22 @@ func WriteCheckpoint(path string, c *Checkpoint, key *seal.Key) error {
 	return nil
 }
 
+// maxCheckpointBytes bounds a checkpoint file: every unit of N = MaxN
+// (1,677,782) at about 130 bytes a unit result at most is 220 MB.
+const maxCheckpointBytes = 256 << 20
+
 // ReadCheckpoint loads the checkpoint at path for a count of N (any N if n
 // is 0) and verifies it: sealed under key, and fit to resume ([Checkpoint.Check]).
-// An error names the file and its line (a checkpoint is one line).
-func ReadCheckpoint(path string, n int, key *seal.Key) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+// An error names the file and its line (a checkpoint is one line). A file
+// over 256 MiB is refused, and the read stops with ctx's error when ctx
+// ends.
+func ReadCheckpoint(ctx context.Context, path string, n int, key *seal.Key) (*Checkpoint, error) {
+	// A checkpoint is written whole by renaming a file over it: anything
+	// but a file (a device, a FIFO) is not one.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a regular file, as a checkpoint is", path)
+	}
+	data, err := bounded.ReadFile(ctx, path, "a checkpoint", maxCheckpointBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -212,8 +225,9 @@ var ErrCheckpointExists = errors.New("resume it, or remove it to start again")
 // key, to resume it, saved every every (0 means [DefaultCheckpointEvery]).
 // N is the checkpoint's. The file is written back at once, so that a
 // checkpoint that cannot be updated is reported before any counting starts.
-func OpenCheckpoint(path string, every time.Duration, key *seal.Key) (*CheckpointFile, error) {
-	ck, err := ReadCheckpoint(path, 0, key)
+// ctx bounds the read as in [ReadCheckpoint].
+func OpenCheckpoint(ctx context.Context, path string, every time.Duration, key *seal.Key) (*CheckpointFile, error) {
+	ck, err := ReadCheckpoint(ctx, path, 0, key)
 	if err != nil {
 		return nil, err
 	}

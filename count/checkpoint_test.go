@@ -33,7 +33,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if err := WriteCheckpoint(path, c, testKey); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadCheckpoint(path, 8, testKey)
+	got, err := ReadCheckpoint(context.Background(), path, 8, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "ck.json")
 			os.WriteFile(path, tt.data, 0o644)
-			_, err := ReadCheckpoint(path, tt.n, testKey)
+			_, err := ReadCheckpoint(context.Background(), path, tt.n, testKey)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error mentioning %q", err, tt.want)
 			}
@@ -126,7 +126,7 @@ func TestCheckpointForgedPastTheTable(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "forged.json")
 		os.WriteFile(path, data, 0o600)
-		_, err = OpenCheckpoint(path, 0, testKey)
+		_, err = OpenCheckpoint(context.Background(), path, 0, testKey)
 		want := path + ":1: checkpoint refused: it was sealed under key " + forger.ID()
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("N = %d, resealed by another key: %v, want %q…", n, err, want)
@@ -136,7 +136,7 @@ func TestCheckpointForgedPastTheTable(t *testing.T) {
 		real.Units = []UnitResult{{Index: 0, Total: 8, Nodes: 1000}}
 		data, _ = real.Marshal(testKey)
 		os.WriteFile(path, bytes.Replace(data, []byte(`"total":8`), []byte(`"total":16`), 1), 0o600)
-		_, err = OpenCheckpoint(path, 0, testKey)
+		_, err = OpenCheckpoint(context.Background(), path, 0, testKey)
 		if want := path + ":1: checkpoint refused: its content does not match its seal"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("N = %d, edited: %v, want %q…", n, err, want)
 		}
@@ -197,7 +197,7 @@ func TestCheckpointForgedWithChecksum(t *testing.T) {
 			if err := WriteCheckpoint(path, &c, testKey); err != nil {
 				t.Fatal(err)
 			}
-			ck, err := OpenCheckpoint(path, 0, testKey)
+			ck, err := OpenCheckpoint(context.Background(), path, 0, testKey)
 			if err == nil {
 				_, err = Count(context.Background(), n, Options{Checkpoint: ck})
 			}
@@ -219,7 +219,7 @@ func TestCreateCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Written at once, before any count: an empty checkpoint of N = 8.
-	if ck, err := ReadCheckpoint(path, 8, testKey); err != nil || len(ck.Units) != 0 || c.N() != 8 {
+	if ck, err := ReadCheckpoint(context.Background(), path, 8, testKey); err != nil || len(ck.Units) != 0 || c.N() != 8 {
 		t.Fatalf("fresh checkpoint: %+v, %v", ck, err)
 	}
 	if _, err := CreateCheckpoint(path, 8, 0, testKey); !errors.Is(err, ErrCheckpointExists) {
@@ -255,7 +255,7 @@ func TestCountKeepsCheckpoint(t *testing.T) {
 		time.Sleep(2 * defaultHandEvery) // on the fake clock: a hand-over
 		synctest.Wait()
 		// Saved while the count still runs: the units before the held one.
-		ck, err := ReadCheckpoint(path, n, testKey)
+		ck, err := ReadCheckpoint(context.Background(), path, n, testKey)
 		if err != nil || len(ck.Units) != held {
 			t.Fatalf("checkpoint of a running count: %d units, %v; want %d", len(ck.Units), err, held)
 		}
@@ -264,11 +264,11 @@ func TestCountKeepsCheckpoint(t *testing.T) {
 			t.Fatalf("cancelled count: %v", err)
 		}
 	})
-	ck, err := ReadCheckpoint(path, n, testKey)
+	ck, err := ReadCheckpoint(context.Background(), path, n, testKey)
 	if err != nil || len(ck.Units) != held {
 		t.Fatalf("checkpoint after cancel: %d units, %v; want %d", len(ck.Units), err, held)
 	}
-	c, err := OpenCheckpoint(path, 1, testKey)
+	c, err := OpenCheckpoint(context.Background(), path, 1, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package seal
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,10 +10,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/bounded"
 )
 
 // keyBytes is the size of a key: SHA-256's output size, the key length RFC
@@ -77,13 +81,14 @@ func DefaultPath() (string, error) {
 }
 
 // Default returns the user's key from [DefaultPath], creating it (mode
-// 0600, in a folder of mode 0700) on first use; created says it was.
-func Default() (k *Key, created bool, err error) {
+// 0600, in a folder of mode 0700) on first use; created says it was. ctx
+// bounds the read as in [ReadFile].
+func Default(ctx context.Context) (k *Key, created bool, err error) {
 	path, err := DefaultPath()
 	if err != nil {
 		return nil, false, err
 	}
-	k, err = ReadFile(path)
+	k, err = ReadFile(ctx, path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return k, false, err
 	}
@@ -93,7 +98,7 @@ func Default() (k *Key, created bool, err error) {
 	k, err = CreateFile(path)
 	if errors.Is(err, fs.ErrExist) {
 		// Another process made it first: use theirs.
-		k, err = ReadFile(path)
+		k, err = ReadFile(ctx, path)
 		return k, false, err
 	}
 	return k, err == nil, err
@@ -130,9 +135,24 @@ func CreateFile(path string) (*Key, error) {
 	return k, nil
 }
 
+// maxKeyFile bounds a key file: a key is one line of 64 hex digits.
+const maxKeyFile = 4 << 10
+
 // ReadFile reads a key file: 64 hex digits (32 bytes) on its first line.
-func ReadFile(path string) (*Key, error) {
-	b, err := os.ReadFile(path)
+// A file of the user's that others may read or write is refused, as ssh
+// refuses such a private key: the key is a secret (chmod 600 fixes it). A
+// file over 4 KiB is refused, and a read that waits (a FIFO, a pipe)
+// stops when ctx ends.
+func ReadFile(ctx context.Context, path string) (*Key, error) {
+	f, err := bounded.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("seal key: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && ownOpenFile(fi) {
+		return nil, fmt.Errorf("seal key %s can be read or written by others (mode %04o): a key must be private; run chmod 600 %s", path, fi.Mode().Perm(), path)
+	}
+	b, err := io.ReadAll(bounded.NewReader(ctx, f, path, "a seal key", maxKeyFile))
 	if err != nil {
 		return nil, fmt.Errorf("seal key: %w", err)
 	}

@@ -2,6 +2,7 @@ package seal
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,7 +103,7 @@ func TestKeyFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	t.Setenv("HOME", dir)
-	k, created, err := Default()
+	k, created, err := Default(context.Background())
 	if err != nil || !created {
 		t.Fatalf("Default() = %v, created %v", err, created)
 	}
@@ -114,7 +115,7 @@ func TestKeyFiles(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("key file mode %v (%v), want 0600", fi.Mode(), err)
 	}
-	again, created, err := Default()
+	again, created, err := Default(context.Background())
 	if err != nil || created || again.ID() != k.ID() {
 		t.Fatalf("second Default() = %v (created %v, id %s), want the same key %s", err, created, again.ID(), k.ID())
 	}
@@ -123,8 +124,8 @@ func TestKeyFiles(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.key")
 	os.WriteFile(bad, []byte("not a key\n"), 0o600)
-	if _, err := ReadFile(bad); err == nil || !strings.Contains(err.Error(), bad+":1") {
-		t.Fatalf("ReadFile(bad) = %v, want an error naming %s:1", err, bad)
+	if _, err := ReadFile(context.Background(), bad); err == nil || !strings.Contains(err.Error(), bad+":1") {
+		t.Fatalf("ReadFile(context.Background(), bad) = %v, want an error naming %s:1", err, bad)
 	}
 }
 
@@ -138,7 +139,7 @@ func TestDefaultRace(t *testing.T) {
 	errs := make([]error, 8)
 	for i := range ids {
 		wg.Go(func() {
-			k, _, err := Default()
+			k, _, err := Default(context.Background())
 			if err == nil {
 				ids[i] = k.ID()
 			}
@@ -185,4 +186,45 @@ func ExampleKey_Seal() {
 	err := k.Open(line, &back)
 	fmt.Println(back.N, err, strings.HasPrefix(string(line), `{"n":28,"seal":"`+k.ID()+`.`))
 	// Output: 28 <nil> true
+}
+
+// TestReadFileRefuses: a key file is read within 4 KiB (a 2 GB file was
+// read whole, /dev/zero until memory ran out), and a key of the user's
+// that others may read is refused with the chmod that fixes it.
+func TestReadFileRefuses(t *testing.T) {
+	dir := t.TempDir()
+	k, err := CreateFile(filepath.Join(dir, "seal.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := filepath.Join(dir, "large.key")
+	if err := os.WriteFile(large, bytes.Repeat([]byte("0"), 5000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	open := filepath.Join(dir, "open.key")
+	data, _ := os.ReadFile(k.Path())
+	if err := os.WriteFile(open, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o644) // past the umask
+	for _, tc := range []struct{ path, want string }{
+		{"/dev/zero", "seal key: /dev/zero is larger than 4 KiB, the most a seal key can be"},
+		{large, large + " is larger than 4 KiB, the most a seal key can be"},
+		{open, "seal key " + open + " can be read or written by others (mode 0644): a key must be private; run chmod 600 " + open},
+		{dir, dir + " is a directory"},
+	} {
+		if _, err := ReadFile(context.Background(), tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadFile(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	if os.Getuid() == 0 {
+		// A file of another owner is that owner's choice.
+		os.Chown(open, 12345, 12345)
+		if got, err := ReadFile(context.Background(), open); err != nil || got.ID() != k.ID() {
+			t.Errorf("a key of mode 0644 owned by another user: %v, %v; want the key", got, err)
+		}
+	}
+	if got, err := ReadFile(context.Background(), k.Path()); err != nil || got.ID() != k.ID() {
+		t.Errorf("ReadFile of the key made: %v, %v", got, err)
+	}
 }

@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/bounded"
 	"github.com/nqueens/nqueens/internal/flock"
 	"github.com/nqueens/nqueens/seal"
 )
@@ -40,36 +43,48 @@ func (lf *File) Units() int {
 	return k
 }
 
+// Limits of what a ledger may hold: a line is one record of at most
+// maxRecordUnits results (about 130 bytes each at most, 4096 of them about
+// 540 kB), and a file every unit of N = 64 about four times over.
+const (
+	maxLineBytes   = 1 << 20
+	maxLedgerBytes = 1 << 30
+)
+
 // parse reads a ledger from r, its lines sealed under key; name is used
-// in messages. A malformed line is an error naming it, except a last line
-// without a final newline that is cut short, which a kill, a crash or a
-// full disk mid-write leaves behind: it is ignored and reported in
-// Truncated. Cost O(size of the ledger).
-func parse(r io.Reader, name string, key *seal.Key) (*File, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
+// in messages. It stops with ctx's error when ctx ends, and refuses a line
+// over 1 MiB or a file over 1 GiB (/dev/zero was read until memory ran
+// out). A malformed line is an error naming it, except a last line without
+// a final newline that is cut short, which a kill, a crash or a full disk
+// mid-write leaves behind: it is ignored and reported in Truncated. Cost
+// O(size of the ledger).
+func parse(ctx context.Context, r io.Reader, name string, key *seal.Key) (*File, error) {
+	br := bufio.NewReaderSize(bounded.NewReader(ctx, r, name, "a ledger", maxLedgerBytes), 64<<10)
 	lf := &File{Path: name}
 	var off int64
-	for lineNo := 1; len(data) > 0; lineNo++ {
-		line, rest, newline := bytes.Cut(data, []byte("\n"))
-		data = rest
+	var line []byte
+	for lineNo := 1; ; lineNo++ {
+		var err error
+		line, err = readLine(br, line[:0])
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s:%d: %w", name, lineNo, err)
+		}
+		if len(line) == 0 && err == io.EOF {
+			break
+		}
 		start := off
 		off += int64(len(line))
-		if newline {
-			off++
-		}
+		line, newline := bytes.CutSuffix(line, []byte("\n"))
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rec, err := parseRecord(line, key)
-		if err != nil {
-			if !newline && errors.Is(err, seal.ErrMalformed) {
+		rec, perr := parseRecord(line, key)
+		if perr != nil {
+			if !newline && errors.Is(perr, seal.ErrMalformed) {
 				lf.Truncated, lf.Complete = lineNo, start
 				return lf, nil
 			}
-			return nil, fmt.Errorf("%s:%d: %v", name, lineNo, err)
+			return nil, fmt.Errorf("%s:%d: %v", name, lineNo, perr)
 		}
 		if lf.Fingerprint == "" {
 			lf.N, lf.Fingerprint = rec.N, rec.Fingerprint
@@ -78,23 +93,43 @@ func parse(r io.Reader, name string, key *seal.Key) (*File, error) {
 		}
 		lf.records = append(lf.records, rec)
 		lf.lines = append(lf.lines, lineNo)
+		if err == io.EOF {
+			break
+		}
 	}
 	lf.Complete = off
 	return lf, nil
+}
+
+// readLine appends the next line of br to buf, with its newline if it has
+// one, refusing a line over maxLineBytes.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxLineBytes {
+			return buf, fmt.Errorf("a line longer than %s, the most a ledger line can be (%d unit results); not a ledger", bounded.Bytes(maxLineBytes), maxRecordUnits)
+		}
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
 }
 
 // ReadFile reads the ledger at path, whose lines must be sealed under key.
 // A malformed line is an error naming the file and line, except a last line
 // without a final newline that is not valid JSON, which a kill, a crash or
 // a full disk mid-write leaves behind: it is ignored and reported in
-// Truncated. Cost O(size of the ledger).
-func ReadFile(path string, key *seal.Key) (*File, error) {
-	f, err := os.Open(path)
+// Truncated. It stops with ctx's error when ctx ends (even while a FIFO
+// waits for its writer) and refuses a file over 1 GiB. Cost O(size of the
+// ledger).
+func ReadFile(ctx context.Context, path string, key *seal.Key) (*File, error) {
+	f, err := bounded.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return parse(f, path, key)
+	return parse(ctx, f, path, key)
 }
 
 // Ledger is a ledger file open for appending by one process.
@@ -119,9 +154,12 @@ type Ledger struct {
 // results already there must have N's fingerprint and key; a last line cut
 // short while it was written is cut off.
 // Cost O(size of the ledger).
-func Open(path string, n int, key *seal.Key) (*Ledger, error) {
+func Open(ctx context.Context, path string, n int, key *seal.Key) (*Ledger, error) {
 	if err := board.CheckSize(n, "a ledger", count.MaxN); err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("ledger %s is not a regular file; results are appended to a file", path)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -134,7 +172,7 @@ func Open(path string, n int, key *seal.Key) (*Ledger, error) {
 	}
 	l := &Ledger{path: path, key: key, n: n, f: f, unlock: unlock, done: map[int]count.UnitResult{}}
 	fail := func(err error) (*Ledger, error) { l.Close(); return nil, err }
-	lf, err := parse(f, path, key)
+	lf, err := parse(ctx, f, path, key)
 	if err != nil {
 		return fail(err)
 	}
@@ -193,6 +231,9 @@ func (l *Ledger) Append(units []count.UnitResult, seconds float64) error {
 	line, err := rec.line(l.key)
 	if err != nil {
 		return err
+	}
+	if len(line) >= maxLineBytes {
+		return fmt.Errorf("ledger %s: a record of %d units would be a line of %d bytes, more than readers take (%s); append at most %d at once", l.path, len(units), len(line), bounded.Bytes(maxLineBytes), maxRecordUnits)
 	}
 	line = append(line, '\n')
 	if _, err := l.f.Write(line); err != nil {

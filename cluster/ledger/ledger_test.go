@@ -230,7 +230,7 @@ func TestReadLedger(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lf, err := parse(strings.NewReader(tt.text), "x.jsonl", testKey)
+			lf, err := parse(context.Background(), strings.NewReader(tt.text), "x.jsonl", testKey)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
@@ -269,7 +269,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			l, err := Open(path, 8, testKey)
+			l, err := Open(context.Background(), path, 8, testKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,7 +280,7 @@ func TestOpenLedgerRepairs(t *testing.T) {
 				t.Fatal(err)
 			}
 			l.Close()
-			lf, err := ReadFile(path, testKey)
+			lf, err := ReadFile(context.Background(), path, testKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -304,19 +304,19 @@ func TestOpenLedgerRefuses(t *testing.T) {
 		return path
 	}
 	conflict := write("conflict.jsonl", recordLine(t, 8, all[:2], "")+"\n"+recordLine(t, 8, changed, "")+"\n")
-	if _, err := Open(conflict, 8, testKey); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
+	if _, err := Open(context.Background(), conflict, 8, testKey); err == nil || !strings.Contains(err.Error(), "two different results for unit 1") {
 		t.Errorf("conflicting ledger: %v", err)
 	}
 	n8 := write("n8.jsonl", recordLine(t, 8, all[:2], "")+"\n")
-	if _, err := Open(n8, 9, testKey); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
+	if _, err := Open(context.Background(), n8, 9, testKey); err == nil || !strings.Contains(err.Error(), "N = 8, not 9") {
 		t.Errorf("ledger of another N: %v", err)
 	}
-	l, err := Open(n8, 8, testKey)
+	l, err := Open(context.Background(), n8, 8, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if _, err := Open(n8, 8, testKey); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := Open(context.Background(), n8, 8, testKey); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("second writer on one ledger: %v", err)
 	}
 }
@@ -331,7 +331,7 @@ func TestRunShardResume(t *testing.T) {
 	for i := range k {
 		path := filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", i))
 		for run := range 2 {
-			l, err := Open(path, n, testKey)
+			l, err := Open(context.Background(), path, n, testKey)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -348,7 +348,7 @@ func TestRunShardResume(t *testing.T) {
 				t.Errorf("shard %d/%d run %d: %+v", i, k, run, p)
 			}
 		}
-		lf, err := ReadFile(path, testKey)
+		lf, err := ReadFile(context.Background(), path, testKey)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,7 +367,7 @@ func TestRunShardResume(t *testing.T) {
 }
 
 func TestRunShardCancel(t *testing.T) {
-	l, err := Open(filepath.Join(t.TempDir(), "l.jsonl"), 12, testKey)
+	l, err := Open(context.Background(), filepath.Join(t.TempDir(), "l.jsonl"), 12, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestRunShardCancel(t *testing.T) {
 // 2 s, looked stuck). A held unit keeps the run going while the test
 // looks.
 func TestRunShardProgress(t *testing.T) {
-	l, err := Open(filepath.Join(t.TempDir(), "l.jsonl"), 12, testKey)
+	l, err := Open(context.Background(), filepath.Join(t.TempDir(), "l.jsonl"), 12, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,5 +415,41 @@ func TestRunShardProgress(t *testing.T) {
 	r := testkit.Receive(t, "the end of the shard", done)
 	if r.err != nil || r.p.Done != r.p.Units || r.p.Waiting != 0 {
 		t.Errorf("%+v, %v", r.p, r.err)
+	}
+}
+
+// endless is a reader that never ends: the same line again and again.
+type endless struct{ line []byte }
+
+func (e endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], e.line)
+	}
+	return n, nil
+}
+
+// TestReadLimits: a ledger is read within its limits, which the error
+// states, and stops when its context ends: merge /dev/zero grew to 24 GB
+// and ignored SIGTERM.
+func TestReadLimits(t *testing.T) {
+	ctx := context.Background()
+	if _, err := ReadFile(ctx, "/dev/zero", testKey); err == nil || !strings.Contains(err.Error(), "/dev/zero:1: a line longer than 1 MiB, the most a ledger line can be") {
+		t.Errorf("ReadFile(/dev/zero) = %v", err)
+	}
+	stopped, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := parse(stopped, endless{[]byte("\n")}, "endless", testKey); !errors.Is(err, context.Canceled) {
+		t.Errorf("parse of an endless stream after its context ended: %v, want context.Canceled", err)
+	}
+	if _, err := Open(ctx, "/dev/zero", 8, testKey); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open(/dev/zero) = %v", err)
+	}
+	if testing.Short() {
+		return // reads 1 GiB
+	}
+	blank := append(bytes.Repeat([]byte(" "), 1023), '\n')
+	if _, err := parse(ctx, endless{blank}, "blank", testKey); err == nil || !strings.Contains(err.Error(), "blank is larger than 1 GiB, the most a ledger can be") {
+		t.Errorf("parse of an endless stream of blank lines: %v", err)
 	}
 }

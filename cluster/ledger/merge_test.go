@@ -18,7 +18,7 @@ import (
 // ledger builds a ledger file named path from lines of records.
 func ledger(t *testing.T, path string, lines ...string) *File {
 	t.Helper()
-	lf, err := parse(strings.NewReader(strings.Join(lines, "\n")+"\n"), path, testKey)
+	lf, err := parse(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func ExampleMerge() {
 	var files []*File
 	for i := range 2 {
 		path := filepath.Join(dir, fmt.Sprintf("n8-shard-%d.jsonl", i))
-		l, err := Open(path, 8, key)
+		l, err := Open(context.Background(), path, 8, key)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -198,7 +198,7 @@ func ExampleMerge() {
 			fmt.Println(err)
 			return
 		}
-		lf, err := ReadFile(path, key)
+		lf, err := ReadFile(context.Background(), path, key)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -5,6 +5,7 @@ package ledger
 // an array job run as separate processes, one of them killed with SIGKILL.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,7 +68,7 @@ func TestProcessArrayShards(t *testing.T) {
 	}
 	procs[2].WaitMatch(t, heldRx)
 	testkit.WaitFor(t, "shard 2's ledger to hold the units before the held one", func() bool {
-		lf, err := ReadFile(ledgerOf(2), testkit.UserKey(t))
+		lf, err := ReadFile(context.Background(), ledgerOf(2), testkit.UserKey(t))
 		return err == nil && lf.Units() == kept
 	})
 	procs[2].Kill()
@@ -76,7 +77,7 @@ func TestProcessArrayShards(t *testing.T) {
 			t.Fatalf("shard %d exit %d: %s", i, code, p.Stderr.String())
 		}
 	}
-	lf, err := ReadFile(ledgerOf(2), testkit.UserKey(t))
+	lf, err := ReadFile(context.Background(), ledgerOf(2), testkit.UserKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}

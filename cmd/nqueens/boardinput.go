@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/internal/bounded"
 	"golang.org/x/term"
 )
 
@@ -32,7 +33,7 @@ func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, s
 		// Otherwise the command seems to hang.
 		fmt.Fprintln(s.stderr, "nqueens: reading boards from the terminal: type or paste them, then Ctrl-D (or give a FILE)")
 	}
-	br := bufio.NewReader(newCtxReader(ctx, in))
+	br := bufio.NewReader(bounded.NewReader(ctx, in, name, "boards", -1))
 	if err := checkEncoding(br, name); err != nil {
 		in.Close()
 		if isInterrupt(ctx, err) {
@@ -84,54 +85,6 @@ func readBoards(in io.Reader, name string, f board.Format, cols int) iter.Seq2[b
 				return
 			}
 		}
-	}
-}
-
-// ctxReader reads r on another goroutine, so that a Read blocked on a
-// terminal or a pipe returns ctx.Err() as soon as ctx ends. The goroutine
-// reads into its own buffer and the data is copied, so a reader abandoned
-// mid-read never writes into the caller's buffer; it stays blocked until
-// the process exits, which follows at once for a command.
-type ctxReader struct {
-	ctx     context.Context
-	r       io.Reader
-	pending chan readResult // the read in flight, if any
-	buf     []byte
-}
-
-type readResult struct {
-	n   int
-	err error
-}
-
-func newCtxReader(ctx context.Context, r io.Reader) *ctxReader {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return &ctxReader{ctx: ctx, r: r}
-}
-
-func (c *ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	if c.pending == nil {
-		if cap(c.buf) < len(p) {
-			c.buf = make([]byte, len(p))
-		}
-		buf := c.buf[:len(p)]
-		c.pending = make(chan readResult, 1)
-		go func(done chan<- readResult) {
-			n, err := c.r.Read(buf)
-			done <- readResult{n, err}
-		}(c.pending)
-	}
-	select {
-	case <-c.ctx.Done():
-		return 0, c.ctx.Err()
-	case res := <-c.pending:
-		c.pending = nil
-		return copy(p, c.buf[:res.n]), res.err
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 // group, with fixed seconds and worker so that the output is reproducible.
 func writeLedger(t *testing.T, path string, n int, groups ...[]count.UnitResult) {
 	t.Helper()
-	l, err := ledger.Open(path, n, testkit.UserKey(t))
+	l, err := ledger.Open(context.Background(), path, n, testkit.UserKey(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestCountShardCommand(t *testing.T) {
 	if code != 0 || out != "total 724\nunique 92\n" {
 		t.Errorf("merge: exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	lf, err := ledger.ReadFile(ledgerPath, testkit.UserKey(t))
+	lf, err := ledger.ReadFile(context.Background(), ledgerPath, testkit.UserKey(t))
 	if err != nil || lf.Records() != 1 {
 		t.Errorf("shard 0 ledgerPath after two runs: %v, %v; want 1 record", lf, err)
 	}
@@ -255,7 +255,7 @@ func TestMergeForgedPastTheTable(t *testing.T) {
 	// forge writes the units of N, one made-up result each, in 18 lines.
 	forge := func(name string, n int, key *seal.Key) string {
 		path := filepath.Join(dir, name)
-		l, err := ledger.Open(path, n, key)
+		l, err := ledger.Open(context.Background(), path, n, key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func TestMergeForgedPastTheTable(t *testing.T) {
 		}
 		// A genuine line, edited: its total raised.
 		genuine := filepath.Join(dir, fmt.Sprintf("g%d.jsonl", n))
-		l, err := ledger.Open(genuine, n, testkit.UserKey(t))
+		l, err := ledger.Open(context.Background(), genuine, n, testkit.UserKey(t))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -214,7 +214,7 @@ func TestCountCheckpointRefusals(t *testing.T) {
 	if code, out, errOut := runCLI("count", "9", "--resume", path); code != 0 || out != "total 352\nunique 46\n" || !strings.HasSuffix(errOut, note) {
 		t.Errorf("resume from empty: exit %d, %q %q", code, out, errOut)
 	}
-	if c, err := count.ReadCheckpoint(path, 9, testkit.UserKey(t)); err != nil || len(c.Units) != count.Units(9) {
+	if c, err := count.ReadCheckpoint(context.Background(), path, 9, testkit.UserKey(t)); err != nil || len(c.Units) != count.Units(9) {
 		t.Errorf("final checkpoint: %v", err)
 	}
 }
@@ -261,7 +261,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 			cmd, errOut := startHeld(t, dir, held, "count", strconv.Itoa(n), "--checkpoint", ck, "--workers", "1", "--checkpoint-every", every)
 			if sig == syscall.SIGKILL {
 				testkit.WaitFor(t, "the checkpoint to hold the units before the held one", func() bool {
-					c, err := count.ReadCheckpoint(ck, n, testkit.UserKey(t))
+					c, err := count.ReadCheckpoint(context.Background(), ck, n, testkit.UserKey(t))
 					return err == nil && len(c.Units) == held
 				})
 			}
@@ -281,7 +281,7 @@ func TestCountKilledAndResumed(t *testing.T) {
 			if sig != syscall.SIGKILL && (ee.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), want)) {
 				t.Errorf("after %v: exit %d, stderr %q", sig, ee.ExitCode(), errOut.String())
 			}
-			c, err := count.ReadCheckpoint(ck, n, testkit.UserKey(t))
+			c, err := count.ReadCheckpoint(context.Background(), ck, n, testkit.UserKey(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -387,7 +387,7 @@ func TestCountInterruptedTwice(t *testing.T) {
 		if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 130 || !strings.HasSuffix(errOut.String(), want) {
 			t.Fatalf("round %d: %v, stderr %q", round, err, errOut.String())
 		}
-		c, err := count.ReadCheckpoint(def, n, testkit.UserKey(t))
+		c, err := count.ReadCheckpoint(context.Background(), def, n, testkit.UserKey(t))
 		if err != nil {
 			t.Fatal(err)
 		}

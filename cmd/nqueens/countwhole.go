@@ -56,7 +56,7 @@ func (o *wholeCount) validate(args []string) error {
 }
 
 func (o *wholeCount) run(ctx context.Context) error {
-	ck, cleanup, err := o.openCheckpoint()
+	ck, cleanup, err := o.openCheckpoint(ctx)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func defaultCheckpoint(n int) string { return fmt.Sprintf("nqueens-count-%d.ckpt
 // left behind, which is resumed (and removed by cleanup once the count is
 // complete). It returns nil when the count keeps no checkpoint while it
 // runs.
-func (o *wholeCount) openCheckpoint() (ck *count.CheckpointFile, cleanup func() error, err error) {
+func (o *wholeCount) openCheckpoint(ctx context.Context) (ck *count.CheckpointFile, cleanup func() error, err error) {
 	cleanup = func() error { return nil }
 	for flag, path := range map[string]string{"--resume": o.resume, "--checkpoint": o.checkpoint} {
 		if fi, err := os.Stat(path); path != "" && err == nil && fi.IsDir() {
@@ -145,7 +145,7 @@ func (o *wholeCount) openCheckpoint() (ck *count.CheckpointFile, cleanup func() 
 		if o.checkpoint != "" && o.checkpoint != o.resume {
 			return nil, nil, usagef("--resume %s keeps saving to %s; drop --checkpoint", o.resume, o.resume)
 		}
-		if ck, err = count.OpenCheckpoint(o.resume, o.checkpointEvery, key); err != nil {
+		if ck, err = count.OpenCheckpoint(ctx, o.resume, o.checkpointEvery, key); err != nil {
 			return nil, nil, fmt.Errorf("cannot resume: %w", err)
 		}
 		if o.n != 0 && o.n != ck.N() {
@@ -162,7 +162,7 @@ func (o *wholeCount) openCheckpoint() (ck *count.CheckpointFile, cleanup func() 
 		return ck, cleanup, err
 	}
 	path := defaultCheckpoint(o.n)
-	ck, err = count.OpenCheckpoint(path, o.checkpointEvery, key)
+	ck, err = count.OpenCheckpoint(ctx, path, o.checkpointEvery, key)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%v; it was left by an interrupted count of N = %d: remove it to start again, or keep it and pass --checkpoint OTHER-FILE", err, o.n)
 	}

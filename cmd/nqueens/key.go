@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -13,11 +14,13 @@ import (
 type sealKey struct {
 	path string
 	key  *seal.Key
+	cmd  *cobra.Command // whose context ends the read (Ctrl-C)
 }
 
 const keyFileHelp = "seal key file (default: the user's key, made on first use in the configuration folder, such as ~/.config/nqueens/seal.key)"
 
 func addKeyFlag(cmd *cobra.Command, k *sealKey) {
+	k.cmd = cmd
 	cmd.Flags().StringVar(&k.path, "key-file", "", keyFileHelp)
 }
 
@@ -28,15 +31,21 @@ func (k *sealKey) get(stderr io.Writer, quiet bool) (*seal.Key, error) {
 	if k.key != nil {
 		return k.key, nil
 	}
+	ctx := context.Background()
+	if k.cmd != nil && k.cmd.Context() != nil {
+		ctx = k.cmd.Context()
+	}
 	if k.path != "" {
-		key, err := seal.ReadFile(k.path)
-		if err != nil {
+		key, err := seal.ReadFile(ctx, k.path)
+		if isInterrupt(ctx, err) {
+			return nil, interruptedf("stopped reading the seal key %s", k.path)
+		} else if err != nil {
 			return nil, fmt.Errorf("--key-file: %w", err)
 		}
 		k.key = key
 		return key, nil
 	}
-	key, created, err := seal.Default()
+	key, created, err := seal.Default(ctx)
 	if err != nil {
 		return nil, err
 	}

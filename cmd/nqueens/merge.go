@@ -80,8 +80,10 @@ func (o *mergeOptions) run(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return interruptedf("the ledgers are unchanged")
 		}
-		lf, err := ledger.ReadFile(path, key)
-		if err != nil {
+		lf, err := ledger.ReadFile(ctx, path, key)
+		if isInterrupt(ctx, err) {
+			return interruptedf("stopped reading %s; the ledgers are unchanged", path)
+		} else if err != nil {
 			return err
 		}
 		if fi, err := os.Stat(path); err == nil {

@@ -95,7 +95,7 @@ func (o *shardCount) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l, err := ledger.Open(o.ledger, n, key)
+	l, err := ledger.Open(ctx, o.ledger, n, key)
 	if err != nil {
 		return err
 	}

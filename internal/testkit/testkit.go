@@ -175,7 +175,7 @@ func Run(m *testing.M) int {
 // own under [Run]): the key the commands they start use by default.
 func UserKey(t testing.TB) *seal.Key {
 	t.Helper()
-	k, _, err := seal.Default()
+	k, _, err := seal.Default(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
