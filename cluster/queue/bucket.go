@@ -40,7 +40,7 @@ func (c *coordinator) apply(e jetstream.KeyValueEntry, live bool) {
 	case strings.HasPrefix(key, "banned."):
 		var b ban
 		if err := c.o.Key.Open(e.Value(), &b); err != nil || b.By == "" {
-			c.o.Log.Warn("a ban in the bucket that the coordinator did not seal; ignored", "key", key, "error", err)
+			c.rate.log(c.o.Log, slog.LevelWarn, "forged ban", "a ban in the bucket that the coordinator did not seal; ignored", "key", key, "error", err)
 			return
 		}
 		c.book.ban(b.By, b.Worker, b.Reason)
@@ -60,7 +60,7 @@ func tokenOf(key string) string { return key[strings.LastIndexByte(key, '.')+1:]
 func (c *coordinator) applyVote(key string, value []byte, live bool) {
 	k, b, ok := c.keyBlock(key, "vote.")
 	if !ok {
-		c.o.Log.Warn("a result in the bucket under a key of no block; ignored", "key", key)
+		c.rate.log(c.o.Log, slog.LevelWarn, "no block "+tokenOf(key), "a result in the bucket under a key of no block; ignored", "key", key)
 		return
 	}
 	v, err := openVote(value, c.o.Key, tokenOf(key))
@@ -131,15 +131,17 @@ func (c *coordinator) use(key string, k int, v vote) {
 func (c *coordinator) applyAlarm(key string, value []byte) {
 	var a alarm
 	_, b, ok := c.keyBlock(key, "alarm.")
-	if !ok || json.Unmarshal(value, &a) != nil {
-		c.o.Log.Warn("a malformed alarm in the bucket; ignored", "key", key)
+	parts := strings.Split(key, ".") // alarm.<first>.<token>.<nonce>
+	if !ok || len(parts) != 4 || json.Unmarshal(value, &a) != nil {
+		// A key of three parts panicked the coordinator here.
+		c.rate.log(c.o.Log, slog.LevelWarn, "malformed alarm", "a malformed alarm in the bucket; ignored", "key", key)
 		return
 	}
-	token := strings.Split(key, ".")[2]
+	token := parts[2]
 	first, err1 := openVote(a.First, c.o.Key, token)
 	second, err2 := openVote(a.Second, c.o.Key, token)
 	if err := cmp.Or(err1, err2); err != nil || first.block() != b || second.block() != b || sameUnits(first.Units, second.Units) {
-		c.o.Log.Warn("an alarm in the bucket that its voter did not raise; ignored", "key", key, "error", err)
+		c.rate.log(c.o.Log, slog.LevelWarn, "alarm "+token, "an alarm in the bucket that its voter did not raise; ignored", "key", key, "error", err)
 		return
 	}
 	c.book.ban(first.by(), first.Worker, fmt.Sprintf("it gave two different results for %s", b))

@@ -259,11 +259,12 @@ func (l *logged) times(prefix string) []time.Duration {
 // mem, in the bubble of the calling synctest test, until stop is called;
 // feed gives it bucket entries.
 type fakeRun struct {
-	c    *coordinator
-	mem  *memIO
-	log  *logged
-	feed chan<- jetstream.KeyValueEntry
-	stop func() error // cancels the loop and returns its error
+	c       *coordinator
+	mem     *memIO
+	log     *logged
+	feed    chan<- jetstream.KeyValueEntry
+	notices chan<- *nats.Msg // hand-back notices
+	stop    func() error     // cancels the loop and returns its error
 }
 
 func startFakeRun(t *testing.T, o CoordinatorOptions, idle bool, queued map[int]int) *fakeRun {
@@ -283,13 +284,13 @@ func startFakeRun(t *testing.T, o CoordinatorOptions, idle bool, queued map[int]
 	}
 	mem := &memIO{start: now, run: c.run, idle: idle, queuedMsg: queued, seqs: map[uint64]int{}, ackOnLook: map[uint64]bool{}}
 	c.io = mem
-	feed := make(chan jetstream.KeyValueEntry)
-	c.updates, c.adv = feed, make(chan *nats.Msg)
+	feed, notices := make(chan jetstream.KeyValueEntry), make(chan *nats.Msg)
+	c.updates, c.adv, c.back = feed, make(chan *nats.Msg), notices
 	ctx, cancel := context.WithCancel(context.Background())
 	c.begin(ctx)
 	done := make(chan error, 1)
 	go func() { done <- c.loop(ctx) }()
-	return &fakeRun{c: c, mem: mem, log: l, feed: feed, stop: func() error {
+	return &fakeRun{c: c, mem: mem, log: l, feed: feed, notices: notices, stop: func() error {
 		cancel()
 		err := <-done
 		c.close()
@@ -863,6 +864,54 @@ func TestLoopInterrupted(t *testing.T) {
 			c.close()
 			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted with 0 of") {
 				t.Fatalf("try %d: loop = %v, want it interrupted", i, err)
+			}
+		}
+	})
+}
+
+// TestCoordinatorShrugsOffForgedRecords feeds the coordinator, a hundred
+// times each, what a worker's key can write in the bucket or send it
+// (anyone's, on a server without credentials): alarms under a key of three
+// parts (which panicked the coordinator), alarms and results that no
+// voter signed, results under keys of no block, failure reports that say
+// the server gave up, the coordinator's record of a block set aside that
+// it did not seal, and hand-back notices of no block. The loop goes on,
+// sets no block aside, publishes no copy, and says one line per kind (a
+// line per record flooded the log).
+func TestCoordinatorShrugsOffForgedRecords(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		queued := map[int]int{0: 1, 1: 1, 2: 1, 3: 1, 4: 1}
+		run := startFakeRun(t, CoordinatorOptions{}, false, queued)
+		for i := range 100 {
+			tok := fmt.Sprint("s", i%7)
+			for _, e := range []entry{
+				{key: "alarm.0", value: []byte("{}")},
+				{key: fmt.Sprintf("alarm.0.%s.%d", tok, i), value: []byte(`{"first":{},"second":{}}`)},
+				{key: "vote.16." + tok, value: []byte(`{"vote":{"n":8}}`)},
+				{key: "vote.7." + tok, value: []byte("{}")},
+				{key: "failed.0." + tok, value: []byte(`{"first":0,"last":15,"gave_up":true,"error":"forged"}`)},
+				{key: "failed.16", value: []byte(`{"first":16,"last":31,"gave_up":true}`)},
+			} {
+				run.feed <- e
+			}
+			run.notices <- &nats.Msg{Subject: run.c.run.backSubject(tok), Data: []byte("7")}
+		}
+		time.Sleep(time.Second)
+		if err := run.stop(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("loop: %v", err)
+		}
+		if aside := run.c.gaveUpBlocks(); len(aside) != 0 {
+			t.Errorf("blocks set aside: %v", aside)
+		}
+		run.expect(t, nil, nil)
+		for _, msg := range []string{"a malformed alarm in the bucket", "an alarm in the bucket that its voter did not raise", "a worker's results are refused",
+			"a result in the bucket under a key of no block", "a block failed in a worker's hands", "a failure record in the bucket that the coordinator did not seal",
+			"a hand-back notice names no block"} {
+			// One line per kind and worker: the tokens s0 to s6 are seven
+			// workers, where a line names one.
+			lines := run.log.lines(msg)
+			if n := len(lines); n == 0 || n > 7 {
+				t.Errorf("%d lines of %q, want one per worker at most", n, msg)
 			}
 		}
 	})
