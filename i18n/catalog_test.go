@@ -36,6 +36,8 @@ var zhWords = map[string]bool{
 	// A proper name: the browser's machine code, which the static build's
 	// solver is compiled to.
 	"WebAssembly": true,
+	// Q(N), the number of solutions of N, as the literature writes it.
+	"Q": true,
 }
 
 // codeWords may stand in a line of pseudocode (a key algo.NAME.code.LINE)

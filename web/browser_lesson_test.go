@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -31,6 +32,8 @@ func TestLessonPage(t *testing.T) {
 		{"play-before-ready", func(b *browser) { testPlayBeforeReady(b, g) }},
 		{"race", testRace},
 		{"cost", testCost},
+		{"lesson", testLessonChapters},
+		{"lesson-layout", testLessonLayout},
 	})
 }
 
@@ -418,4 +421,226 @@ func testCost(b *browser) {
 	eval[bool](b, `(() => { document.querySelector('.cost-charts').scrollIntoView(); return true; })()`)
 	b.screenshot("cost-charts")
 	checkPhoneAndAxe(b, "cost")
+}
+
+// openChapter opens chapter k of the lesson and waits until it is ready.
+func openChapter(b *browser, k int) {
+	b.t.Helper()
+	b.visit(fmt.Sprintf("/?panel=lesson&chapter=%d", k))
+	b.waitJS(fmt.Sprintf("chapter %d", k), fmt.Sprintf(`document.getElementById('lesson').dataset.state === 'ready' && document.getElementById('lesson').dataset.chapter === '%d'`, k), 60*time.Second)
+	if missing := eval[string](b, `document.getElementById('lesson').innerText.match(/\[lesson\.[^\]]*\]/)?.[0] || ''`); missing != "" {
+		b.t.Fatalf("chapter %d shows the key %s", k, missing)
+	}
+}
+
+// lessonText is what chapter k says, as shown.
+func lessonText(b *browser) string {
+	return eval[string](b, `document.querySelector('.lesson-text').innerText`)
+}
+
+// classesUnder counts the classes of solutions under a group of the
+// square's symmetries, by Burnside's lemma, in Go: the lesson's figures
+// for article 003's 42 are worked out again here.
+func classesUnder(t testing.TB, solutions []board.Placement, group ...board.Symmetry) int {
+	fixed := 0
+	for _, s := range group {
+		for _, p := range solutions {
+			q, err := s.Apply(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.Equal(p) {
+				fixed++
+			}
+		}
+	}
+	return fixed / len(group)
+}
+
+// testLessonChapters reads every chapter of the lesson as a learner would and checks
+// its numbers against the engine's own outputs, answers its questions, and
+// runs axe-core on each chapter.
+func testLessonChapters(b *browser) {
+	g := func(v uint64) string { return groupDigits(strconv.FormatUint(v, 10)) }
+	// 1: the three sizes of the brute force for n = 8.
+	openChapter(b, 1)
+	text := lessonText(b)
+	for _, name := range []string{"brute-combinations", "brute-rows", "permutations"} {
+		a, _ := classic.Lookup(name)
+		c := a.(classic.Estimator).Candidates(8)
+		if !strings.Contains(text, groupDigits(c.String())) {
+			b.t.Errorf("chapter 1 does not show the %s candidates of 8, %s: %q", name, groupDigits(c.String()), text)
+		}
+	}
+	for _, want := range []string{"4,426,165,368", "16,777,216", "40,320", "8⁸"} {
+		if !strings.Contains(text, want) {
+			b.t.Errorf("chapter 1 does not show %s", want)
+		}
+	}
+	// Its question: is the first solution of the permutations of 4 one?
+	b.do("ask", chromedp.Click(chromedp.ID("lesson-ask")))
+	if s := b.text("lesson-sentence"); !strings.HasSuffix(s, "is it a solution?") || eval[int](b, `document.querySelectorAll('#lesson-board .attacker, #lesson-board svg line').length`) != 0 {
+		b.t.Fatalf("the question shows its answer: %q", s)
+	}
+	b.do("answer yes", chromedp.Click(chromedp.CSS(`#lesson-choices button:first-child`)))
+	if s := b.text("lesson-answer"); !strings.HasPrefix(s, "Right.") || !strings.Contains(s, "solution") {
+		b.t.Fatalf("chapter 1: answered yes for a solution, the page says %q", s)
+	}
+	checkAxe(b, "lesson chapter 1")
+
+	// 2 to 6: the backtracking strategies, each with its own counters.
+	for k, algo := range map[int]string{2: "backtrack-2d", 3: "backtrack-array", 4: "backtrack-flags", 5: "bitmask", 6: "stack"} {
+		openChapter(b, k)
+		a, _ := classic.Lookup(algo)
+		c, err := a.Solve(context.Background(), 8, nil)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		text := lessonText(b)
+		wants := []string{g(c.Reads), fmt.Sprintf("%.1f", float64(c.Reads)/float64(c.Tries))}
+		if k == 5 { // bitmask: a placement's reads, as it tries nothing else
+			wants = []string{g(c.Reads), g(c.Placed), fmt.Sprintf("%.1f", float64(c.Reads)/float64(c.Placed))}
+		}
+		if k == 2 {
+			wants = append(wants, g(c.Placed), g(c.Tries))
+		}
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				b.t.Errorf("chapter %d (%s): %s does not appear in %q", k, algo, want, text)
+			}
+		}
+		if k == 6 {
+			for _, want := range []string{"2,056", "13,664", g(c.Placed), g(c.Rejected), g(c.Tries)} {
+				if !strings.Contains(text, want) {
+					b.t.Errorf("chapter 6 does not show %s", want)
+				}
+			}
+		}
+		checkAxe(b, fmt.Sprintf("lesson chapter %d", k))
+	}
+
+	// The question of chapter 2, answered right, and of chapter 6, wrong:
+	// the answer is the library trace's next try.
+	for _, tc := range []struct {
+		k     int
+		algo  string
+		n     int
+		right bool
+	}{{2, "backtrack-2d", 6, true}, {6, "stack", 8, false}} {
+		openChapter(b, tc.k)
+		b.do("ask", chromedp.Click(chromedp.ID("lesson-ask")))
+		at := eval[int](b, `Number(document.getElementById('lesson').dataset.askedAt)`)
+		var next classic.Event
+		for e := range traceOf(b, tc.algo, tc.n) {
+			if int(e.Step) > at && (e.Kind == classic.Place || e.Kind == classic.Reject) {
+				next = e
+				break
+			}
+		}
+		r, c := next.Row+1, next.Col+1
+		if !tc.right {
+			c = c%tc.n + 1
+		}
+		b.do("click the square", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#lesson-board [data-row="%d"][data-col="%d"]`, r, c))))
+		ans := b.text("lesson-answer")
+		if want := map[bool]string{true: "Right:", false: "Not quite:"}[tc.right]; !strings.HasPrefix(ans, want) || !strings.Contains(ans, fmt.Sprintf("row %d, column %d", next.Row+1, next.Col+1)) {
+			b.t.Fatalf("chapter %d: clicked row %d, column %d; the next try is row %d, column %d; the page says %q", tc.k, r, c, next.Row+1, next.Col+1, ans)
+		}
+	}
+
+	// 7: 92 solutions in 12 classes, and article 003's 42 set against the
+	// symmetry groups.
+	openChapter(b, 7)
+	var sols []board.Placement
+	for p, err := range solve.All(8) {
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		sols = append(sols, p.Clone())
+	}
+	text = lessonText(b)
+	for _, want := range []string{"92 solutions", "12 classes", "says 42 classes",
+		fmt.Sprintf("four turns alone %d", classesUnder(b.t, sols, board.Identity, board.Rotate90, board.Rotate180, board.Rotate270)),
+		fmt.Sprintf("half turn alone %d", classesUnder(b.t, sols, board.Identity, board.Rotate180)),
+		fmt.Sprintf("one mirror alone %d", classesUnder(b.t, sols, board.Identity, board.MirrorCols))} {
+		if !strings.Contains(text, want) {
+			b.t.Errorf("chapter 7 does not say %q: %q", want, text)
+		}
+	}
+	checkAxe(b, "lesson chapter 7")
+
+	// 8: the engines, as count.Engine decides.
+	openChapter(b, 8)
+	text = lessonText(b)
+	for _, r := range countEngines() {
+		if r.Engine == "join" && !strings.Contains(text, fmt.Sprintf("%d to %d it joins half boards", r.From, r.To)) {
+			b.t.Errorf("chapter 8 does not say the join counts %d to %d: %q", r.From, r.To, text)
+		}
+	}
+	b.do("answer", chromedp.Click(chromedp.CSS(`#lesson-choices button:nth-child(2)`)))
+	if s := b.text("lesson-answer"); !strings.HasPrefix(s, "Right: Q(13) = 73,712") {
+		b.t.Errorf("chapter 8's answer: %q", s)
+	}
+	checkAxe(b, "lesson chapter 8")
+
+	// 9: the rule by n mod 6, and article 000's board.
+	openChapter(b, 9)
+	text = lessonText(b)
+	p, _ := solve.Construct(8)
+	article, _ := solve.ConstructHalf(8)
+	list := func(q board.Placement) string { return strings.Trim(fmt.Sprint(q.OneBased()), "[]") }
+	if !strings.Contains(text, "mod 6") || !strings.Contains(text, list(article)) || !strings.Contains(text, list(p.Placement())) {
+		b.t.Errorf("chapter 9: %q", text)
+	}
+	checkAxe(b, "lesson chapter 9")
+}
+
+// rect is an element's box in the window, in CSS pixels.
+type rect struct{ Top, Bottom, Left, Right, W, H float64 }
+
+// boxes measures the elements of ids and the window (as "window").
+func boxes(b *browser, ids ...string) map[string]rect {
+	b.t.Helper()
+	js, _ := json.Marshal(ids)
+	return eval[map[string]rect](b, fmt.Sprintf(`(() => {
+		const out = {window: {Top: 0, Bottom: window.innerHeight, Left: 0, Right: window.innerWidth, W: window.innerWidth, H: window.innerHeight}};
+		for (const id of %s) { const r = document.getElementById(id).getBoundingClientRect(); out[id] = {Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right, W: r.width, H: r.height}; }
+		return out; })()`, js))
+}
+
+// inView fails unless every element of ids lies whole inside the window.
+func inView(b *browser, what string, ids ...string) {
+	b.t.Helper()
+	m := boxes(b, ids...)
+	w := m["window"]
+	for _, id := range ids {
+		r := m[id]
+		if r.H == 0 || r.Top < -0.5 || r.Bottom > w.H+0.5 || r.Left < -0.5 || r.Right > w.W+0.5 {
+			b.t.Errorf("%s at %.0f×%.0f: #%s spans %.0f–%.0f px down, %.0f–%.0f across: not whole in the window", what, w.W, w.H, id, r.Top, r.Bottom, r.Left, r.Right)
+		}
+	}
+}
+
+// testLessonLayout plays chapter 6 at a laptop's and a phone's size: the
+// board, the step's sentence and the counters are in view together
+// without scrolling while it plays (the phone's first screen shows the
+// board).
+func testLessonLayout(b *browser) {
+	for _, size := range [][2]int64{{1366, 768}, {390, 844}} {
+		b.viewport(size[0], size[1])
+		openChapter(b, 6)
+		if size[0] < 500 {
+			// The phone's first screen shows the board.
+			inView(b, "chapter 6 at 390×844, before playing", "lesson-board")
+		}
+		b.do("play", chromedp.Click(chromedp.ID("lesson-play")))
+		b.waitJS("a few steps", `document.getElementById('lesson').dataset.playing === 'true' && /^Step [2-9]/.test(document.getElementById('lesson-event').textContent)`, 20*time.Second)
+		what := fmt.Sprintf("chapter 6 playing at %d×%d", size[0], size[1])
+		// Smooth scrolling, where the board first moves into view, ends.
+		b.waitJS("the scroll to end", `(() => { const y = window.scrollY; const same = y === window.lastY; window.lastY = y; return same; })()`, 5*time.Second)
+		inView(b, what, "lesson-board", "lesson-sentence", "lesson-counters", "lesson-play")
+		b.screenshot(fmt.Sprintf("lesson-6-%dx%d", size[0], size[1]))
+		b.do("pause", chromedp.Click(chromedp.ID("lesson-play")))
+	}
+	b.viewport(1280, 900)
 }

@@ -137,3 +137,30 @@ func (s *Server) handleAlgorithms(w http.ResponseWriter, r *http.Request) error 
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
+
+// referenceJSON is one row of GET /api/reference: the published counts of
+// N, all solutions (OEIS A000170) and their symmetry classes (A002562).
+type referenceJSON struct {
+	N      int           `json:"n"`
+	Total  count.Uint128 `json:"total"`
+	Unique count.Uint128 `json:"unique"`
+}
+
+// handleReference answers the published counts, N = 1 to the last
+// published (count.Known), exact JSON numbers however large: the table
+// every count is checked against, which the page's lesson reads to show
+// how Q(N) grows. Cost O(rows).
+func (s *Server) handleReference(w http.ResponseWriter, r *http.Request) error {
+	if _, err := query(r); err != nil {
+		return err
+	}
+	var out []referenceJSON
+	for n := 1; ; n++ {
+		total, unique, ok := count.Known(n)
+		if !ok {
+			break
+		}
+		out = append(out, referenceJSON{N: n, Total: total, Unique: unique})
+	}
+	return writeJSON(w, http.StatusOK, out)
+}

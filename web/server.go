@@ -95,6 +95,7 @@ func New(cfg Config) (*Server, error) {
 	s.api("GET /api/ping", light, s.handlePing)
 	s.api("GET /api/limits", light, s.handleLimits)
 	s.api("GET /api/algorithms", light, s.handleAlgorithms)
+	s.api("GET /api/reference", light, s.handleReference)
 	s.api("POST /api/verify", light, s.handleVerify)
 	s.api("GET /api/solutions", heavy, s.handleSolutions)
 	s.api("GET /api/solve", heavy, s.handleSolve)

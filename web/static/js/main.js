@@ -17,11 +17,14 @@ import { CountPanel } from './count.js';
 import { GalleryPanel } from './gallery.js';
 import { HugePanel } from './huge.js';
 import { chooseLang, load as loadLang } from './i18n.js';
+import { LessonPanel } from './lesson.js';
 import { RacePanel } from './race.js';
 import { $, setStatus } from './text.js';
 import { WatchPanel } from './watch.js';
 
-const kinds = { watch: WatchPanel, race: RacePanel, cost: CostPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel };
+const kinds = {
+  watch: WatchPanel, race: RacePanel, cost: CostPanel, gallery: GalleryPanel, count: CountPanel, huge: HugePanel, complete: CompletePanel, lesson: LessonPanel,
+};
 const panels = {};
 let current = null;
 let urlTimer = 0;
@@ -104,7 +107,7 @@ function route() {
 }
 
 // The panels whose board the skip link goes to.
-const boards = { watch: 'watch-board', complete: 'complete-board' };
+const boards = { watch: 'watch-board', complete: 'complete-board', lesson: 'lesson-board' };
 
 // skip moves the focus to the board's square in the tab order (a board
 // itself takes no focus), or to the panel.
