@@ -144,14 +144,14 @@ func say2D(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 	r, c := e.Row, e.Col
 	switch e.Kind {
 	case Reject:
-		return p.T("trace.2d.reject", i18n.Args{"Square": square(p, r, c), "Scan": scanned(p, *e.Scan, r, e.Attack),
-			"By": square(p, e.By.Row, e.By.Col), "Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
+		return p.T("trace.2d.reject", i18n.Args{"Square": f.square(p, r, c), "Scan": scanned(p, *e.Scan, r, e.Attack),
+			"By": f.square(p, e.By.Row, e.By.Col), "Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
-		return p.T("trace.2d.place", i18n.Args{"Square": square(p, r, c), "Scan": scanned(p, *e.Scan, r, 0),
+		return p.T("trace.2d.place", i18n.Args{"Square": f.square(p, r, c), "Scan": scanned(p, *e.Scan, r, 0),
 			"Row": r + 1, "Col": c + 1, "Down": down(p, r, f)})
 	case Remove:
 		return p.T("trace.2d.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Col": c + 1,
-			"Square": square(p, r, c), "Next": next(p, r, c, f)})
+			"Square": f.square(p, r, c), "Next": next(p, r, c, f)})
 	}
 	return e.Kind.String()
 }

@@ -132,17 +132,17 @@ func sayArray(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 	r, c := e.Row, e.Col
 	switch e.Kind {
 	case Reject:
-		return p.T("trace.array.reject", i18n.Args{"Square": square(p, r, c), "Compared": compared(p, e.Compared),
-			"By": square(p, e.By.Row, e.By.Col), "Why": attackWhy(p, r, c, e.By, e.Attack), "Next": next(p, r, c, f)})
+		return p.T("trace.array.reject", i18n.Args{"Square": f.square(p, r, c), "Compared": compared(p, e.Compared),
+			"By": f.square(p, e.By.Row, e.By.Col), "Why": attackWhy(p, r, c, e.By, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
 		key := "trace.array.place"
 		if r == 0 {
 			key = "trace.array.place.first"
 		}
-		return p.T(key, i18n.Args{"Square": square(p, r, c), "Compared": compared(p, e.Compared), "Row": r + 1,
+		return p.T(key, i18n.Args{"Square": f.square(p, r, c), "Compared": compared(p, e.Compared), "Row": r + 1,
 			"Col": c + 1, "Down": down(p, r, f)})
 	case Remove:
-		return p.T("trace.array.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Square": square(p, r, c),
+		return p.T("trace.array.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Square": f.square(p, r, c),
 			"Next": next(p, r, c, f)})
 	}
 	return e.Kind.String()

@@ -162,10 +162,10 @@ func sayFlags(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 	r, c := e.Row, e.Col
 	switch e.Kind {
 	case Reject:
-		return p.T("trace.flags.reject", i18n.Args{"Square": square(p, r, c), "Flags": flagsRead(p, e.Flags),
-			"By": square(p, e.By.Row, e.By.Col), "Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
+		return p.T("trace.flags.reject", i18n.Args{"Square": f.square(p, r, c), "Flags": flagsRead(p, e.Flags),
+			"By": f.square(p, e.By.Row, e.By.Col), "Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
-		return p.T("trace.flags.place", i18n.Args{"Square": square(p, r, c), "Flags": flagNames(p, r, c, n),
+		return p.T("trace.flags.place", i18n.Args{"Square": f.square(p, r, c), "Flags": flagNames(p, r, c, n),
 			"Row": r + 1, "Col": c + 1, "Down": down(p, r, f)})
 	case Remove:
 		return p.T("trace.flags.remove", i18n.Args{"Back": backFrom(p, e, f), "Row": r + 1, "Flags": flagNames(p, r, c, n),

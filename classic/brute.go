@@ -24,6 +24,7 @@ type candidates struct {
 	emit  func(Event) bool // nil unless traced (TraceCandidates)
 	say   *lesson          // the strategy's sentences, when traced
 	p     *i18n.Printer    // their language
+	f     field            // the board, as they see it
 	pick  []int            // brute-combinations' squares, row·n + col, for events
 }
 
@@ -107,7 +108,7 @@ func (b bruteForce) Solve(ctx context.Context, n int, visit func(board.Placement
 func (b bruteForce) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event, error] {
 	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
 		t := newCandidates(ctx, nil)
-		t.say, t.p = b.lesson(), i18n.Ctx(ctx)
+		t.say, t.p, t.f = b.lesson(), i18n.Ctx(ctx), newField(n, nil)
 		stopped := false
 		t.emit = func(e Event) bool {
 			stopped = !emit(e)
@@ -116,7 +117,7 @@ func (b bruteForce) TraceCandidates(ctx context.Context, n int) iter.Seq2[Event,
 		b.run(t, n)
 		if t.err == nil && !stopped {
 			e := Event{Kind: Done, Step: t.c.Nodes + 1, Row: board.Empty, Col: board.Empty, Queens: board.New(n), Counters: t.c}
-			e.Line, e.Text = t.say.line(Done), t.say.say(t.p, &e, field{n: n}, 0)
+			e.Line, e.Text = t.say.line(Done), t.say.say(t.p, &e, t.f, 0)
 			emit(e)
 		}
 		return t.err
@@ -135,7 +136,7 @@ func (t *candidates) event(p board.Placement, v verdict) Event {
 		e.Kind = Reject
 		e.Row, e.Col, e.By, e.Attack = v.at.Row, v.at.Col, v.by, v.how
 	}
-	e.Line, e.Text = t.say.line(e.Kind), t.say.say(t.p, &e, field{n: n}, 0)
+	e.Line, e.Text = t.say.line(e.Kind), t.say.say(t.p, &e, t.f, 0)
 	return e
 }
 
@@ -173,7 +174,7 @@ func firstPair(p board.Placement, diagonalsOnly bool) verdict {
 // sayCandidate writes the sentences of the brute-force strategy name.
 func sayCandidate(name string) func(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 	reject := "trace." + name + ".reject" // TestSentenceKeys: in the catalogs
-	return func(p *i18n.Printer, e *Event, _ field, _ EventKind) string {
+	return func(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 		switch e.Kind {
 		case Solution:
 			return p.T("trace.brute.solution", i18n.Args{"Candidate": e.Candidate, "Queens": e.Queens.String(),
@@ -193,7 +194,7 @@ func sayCandidate(name string) func(p *i18n.Printer, e *Event, f field, _ EventK
 		case board.AntiDiagonal:
 			line = p.T("trace.brute.share.anti", nil)
 		}
-		return p.T(reject, i18n.Args{"Candidate": e.Candidate, "By": square(p, e.By.Row, e.By.Col),
-			"At": square(p, e.Row, e.Col), "Line": line})
+		return p.T(reject, i18n.Args{"Candidate": e.Candidate, "By": f.square(p, e.By.Row, e.By.Col),
+			"At": f.square(p, e.Row, e.Col), "Line": line})
 	}
 }

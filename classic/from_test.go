@@ -99,7 +99,7 @@ func TestTraceFrom(t *testing.T) {
 							}
 						}
 					}
-					replayOn(t, tr.Name(), field{n, open}, events)
+					replayOn(t, tr.Name(), field{n: n, open: open}, events)
 					var found []board.Placement
 					for _, e := range events {
 						if e.Kind == Solution {

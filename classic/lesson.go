@@ -75,7 +75,13 @@ type lesson struct {
 type field struct {
 	n    int
 	open []uint64
+	// names caches the squares' names (n×n, "" until said): a trace says
+	// them again and again, and a message costs an allocation or two.
+	names []string
 }
+
+// newField is the field of a search on the n×n board, with its cache.
+func newField(n int, open []uint64) field { return field{n: n, open: open, names: make([]string, n*n)} }
 
 // opens reports whether row offers col to the search.
 func (f field) opens(row, col int) bool { return f.open == nil || f.open[row]>>col&1 == 1 }
@@ -105,6 +111,18 @@ func (l *lesson) line(k EventKind) int {
 
 // Phrases shared by the sentences, 1-based, each a message of the
 // catalogs (i18n/locales/LANG/trace.json) in p's language.
+
+// square names (r, c) in p's language, from f's cache when f has one.
+func (f field) square(p *i18n.Printer, r, c int) string {
+	if f.names == nil {
+		return square(p, r, c)
+	}
+	k := r*f.n + c
+	if f.names[k] == "" {
+		f.names[k] = square(p, r, c)
+	}
+	return f.names[k]
+}
 
 func square(p *i18n.Printer, r, c int) string {
 	return p.T("trace.square", i18n.Args{"Row": r + 1, "Col": c + 1})
@@ -143,7 +161,7 @@ func lineName(p *i18n.Printer, k board.ProblemKind) string {
 func next(p *i18n.Printer, row, col int, f field) string {
 	switch {
 	case f.first(row, col+1) < f.n:
-		return p.T("trace.next.square", i18n.Args{"Square": square(p, row, f.first(row, col+1))})
+		return p.T("trace.next.square", i18n.Args{"Square": f.square(p, row, f.first(row, col+1))})
 	case row > 0:
 		return p.T("trace.next.up", i18n.Args{"Row": row + 1, "Up": row})
 	}

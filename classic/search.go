@@ -35,6 +35,7 @@ type search struct {
 	view   board.Columns // the queens on the board, read for events
 	lesson *lesson       // the strategy's pseudocode and sentences
 	p      *i18n.Printer // the language of the sentences (i18n.FromContext)
+	f      field         // the board, as the sentences see it
 	last   EventKind     // the kind of the event before
 }
 
@@ -79,7 +80,7 @@ func (s *search) event(e Event) bool {
 	e.Queens = board.Collect(s.view)
 	e.Counters = s.c
 	e.Line = s.lesson.line(e.Kind)
-	e.Text = s.lesson.say(s.p, &e, field{s.n, s.open}, s.last)
+	e.Text = s.lesson.say(s.p, &e, s.f, s.last)
 	s.last = e.Kind
 	if err := s.ctx.Err(); err != nil {
 		s.err, s.stop = err, true
@@ -153,7 +154,7 @@ func (b backtracking) TraceFrom(ctx context.Context, p board.Partial) iter.Seq2[
 
 func traceOpen(ctx context.Context, b backtracking, n int, open []uint64) iter.Seq2[Event, error] {
 	return runTrace(ctx, b, n, func(emit func(Event) bool) error {
-		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.teach, p: i18n.Ctx(ctx)}
+		s := &search{ctx: ctx, n: n, open: open, emit: emit, lesson: b.teach, p: i18n.Ctx(ctx), f: newField(n, open)}
 		b.traced(s)
 		if !s.stop {
 			s.event(Event{Kind: Done, Row: board.Empty, Col: board.Empty})

@@ -122,10 +122,10 @@ func sayStack(p *i18n.Printer, e *Event, f field, _ EventKind) string {
 		return s
 	}
 	r, c := e.Row, e.Col
-	sq := square(p, r, c)
+	sq := f.square(p, r, c)
 	switch e.Kind {
 	case Reject:
-		return p.T("trace.stack.reject", i18n.Args{"Square": sq, "By": square(p, e.By.Row, e.By.Col),
+		return p.T("trace.stack.reject", i18n.Args{"Square": sq, "By": f.square(p, e.By.Row, e.By.Col),
 			"Line": lineName(p, e.Attack), "Next": next(p, r, c, f)})
 	case Place:
 		compared := p.T("trace.stack.empty", nil)

@@ -97,6 +97,11 @@ func forms(l Lang, key string) (map[string]string, bool, string, error) {
 	if err != nil {
 		return nil, false, "", err
 	}
+	return c.forms(key)
+}
+
+// forms is the package function forms on the catalog c, read once.
+func (c catalog) forms(key string) (map[string]string, bool, string, error) {
 	raw, ok := c.values[key]
 	if !ok {
 		return nil, false, "", fmt.Errorf("no key %q", key)

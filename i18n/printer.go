@@ -34,36 +34,43 @@ type compiled struct {
 	forms  [plural.Many + 1][]part // indexed by plural.Form; nil for a form not given
 }
 
-var (
-	printersOnce sync.Once
-	printers     map[Lang]*Printer
-)
+// printers makes each language's printer at its first use: the catalogs
+// are read and every message parsed once (BenchmarkCompile), and a
+// command that speaks one language parses that one and English only.
+var printers map[Lang]func() *Printer
 
-// For is the printer of l; of English if l has no catalog. The catalogs
-// are read and every message parsed once, at the first call: a message
-// then renders with no parsing and no lookup but the key's (BenchmarkT).
-func For(l Lang) *Printer {
-	printersOnce.Do(func() {
-		printers = make(map[Lang]*Printer, len(All))
-		for _, l := range All {
-			printers[l] = mustCompile(l)
-		}
-		for _, l := range All[1:] {
-			printers[l].next = printers[English]
-		}
-	})
-	if p, ok := printers[l]; ok {
-		return p
+func init() {
+	printers = make(map[Lang]func() *Printer, len(All))
+	for _, l := range All {
+		printers[l] = sync.OnceValue(func() *Printer {
+			p := mustCompile(l)
+			if l != English {
+				p.next = For(English)
+			}
+			return p
+		})
 	}
-	return printers[English]
+}
+
+// For is the printer of l; of English if l has no catalog. A message then
+// renders with no parsing and no lookup but the key's (BenchmarkT).
+func For(l Lang) *Printer {
+	if p, ok := printers[l]; ok {
+		return p()
+	}
+	return printers[English]()
 }
 
 // mustCompile parses every message of l's catalog. The catalogs are part
 // of the program, so an error is a bug that TestCatalogs reports first.
 func mustCompile(l Lang) *Printer {
 	p := &Printer{lang: l, msgs: map[string]*compiled{}, tag: l.Tag()}
-	for _, key := range Keys(l) {
-		f, isPlural, file, err := forms(l, key)
+	cat, err := readCatalog(l)
+	if err != nil {
+		panic(err)
+	}
+	for key := range cat.values {
+		f, isPlural, file, err := cat.forms(key)
 		if err != nil {
 			panic(err)
 		}
@@ -128,24 +135,26 @@ func (p *Printer) render(key, count string, args Args) string {
 			parts = f
 		}
 	}
-	var b strings.Builder
-	b.Grow(64)
+	// The sentence is put together on the stack and copied once: a
+	// trace renders a few messages a step.
+	var stack [512]byte
+	b := stack[:0]
 	for _, q := range parts {
 		if q.name == "" {
-			b.WriteString(q.text)
+			b = append(b, q.text...)
 			continue
 		}
 		v, ok := args[q.name]
 		switch {
 		case ok:
-			p.write(&b, v)
+			b = p.appendArg(b, v)
 		case q.name == "Count" && count != "":
-			b.WriteString(p.Int(count))
+			b = append(b, p.Int(count)...)
 		default:
 			return "[" + key + "]"
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // pluralForm is the CLDR category of the integer written in digits by s
@@ -214,32 +223,35 @@ func (p *Printer) Int(v any) string {
 	return b.String()
 }
 
-// write writes one argument: integers grouped, strings as they are,
+// appendArg appends one argument: integers grouped, strings as they are,
 // anything else by fmt. The common types go without reflection.
-func (p *Printer) write(b *strings.Builder, v any) {
+func (p *Printer) appendArg(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case string:
-		b.WriteString(x)
+		return append(b, x...)
 	case int:
 		if x > -1000 && x < 1000 {
-			b.WriteString(strconv.Itoa(x))
-		} else {
-			b.WriteString(p.Int(x))
+			return strconv.AppendInt(b, int64(x), 10)
 		}
+		return append(b, p.Int(x)...)
 	case uint64:
-		b.WriteString(p.Int(x))
-	case *big.Int:
-		b.WriteString(p.Int(x))
-	case float32, float64:
-		fmt.Fprint(b, x)
-	default:
-		b.WriteString(p.format(v))
+		if x < 1000 {
+			return strconv.AppendUint(b, x, 10)
+		}
+		return append(b, p.Int(x)...)
 	}
+	return append(b, p.format(v)...)
 }
 
 // format writes any other argument: integers of other types grouped, a
 // Stringer or anything else by fmt.
 func (p *Printer) format(v any) string {
+	switch x := v.(type) {
+	case *big.Int:
+		return p.Int(x)
+	case float32, float64:
+		return fmt.Sprint(x)
+	}
 	switch reflect.ValueOf(v).Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
