@@ -166,7 +166,7 @@ func (c *coordinator) applyFailure(key string, value []byte, live bool) {
 		f.GaveUp = false // the coordinator's word alone
 		c.failed[k] = f  // what a set-aside block says of its last failure
 		if live {
-			c.rate.log(c.o.Log, slog.LevelWarn, "failure "+tokenOf(key), "a block failed in a worker's hands", "units", b, "attempt", f.Delivered, "worker", f.Worker, "error", f.Error)
+			c.rate.log(c.o.Log, slog.LevelWarn, "failure "+tokenOf(key), "a block failed in a worker's hands", "units", b, "attempt", f.Delivered, "worker", f.Worker, "key", key, "error", f.Error)
 		}
 		return
 	}
@@ -246,7 +246,8 @@ func (c *coordinator) giveUp(ctx context.Context, k int, b Block, seq, deliverie
 	// Whatever kept the workers from it (a block that kills them, or a
 	// worker that makes every copy run out), the run does not stop: the
 	// coordinator counts it, and an error of its own count ends the run.
-	c.o.Log.Warn("a block ran out of deliveries; the coordinator counts it itself", "units", b, "attempts", f.Delivered, "error", f.Error)
+	// Once a minute: a worker's key can make every block run out.
+	c.rate.log(c.o.Log, slog.LevelWarn, "ran out", "a block ran out of deliveries; the coordinator counts it itself", "units", b, "attempts", f.Delivered, "error", f.Error)
 	c.book.askRecount(k)
 	c.act(ctx)
 }

@@ -6,14 +6,19 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
 )
@@ -136,4 +141,158 @@ func TestProcessEscapedName(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Errorf("a control character reached the coordinator's output: %q", out)
 	}
+}
+
+// rogue is an admitted worker's key in the hands of the test, used as an
+// attacker would: on every subject its permissions leave it, as fast as it
+// can.
+type rogue struct {
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	pub string
+	run Run
+}
+
+func newRogue(t *testing.T, url, seed string, run Run) *rogue {
+	t.Helper()
+	nc, err := Connect(ConnOptions{URL: url, NKey: seed, FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	b, _ := os.ReadFile(seed)
+	id, err := IdentityFromSeed(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	return &rogue{nc: nc, js: js, pub: id.Public(), run: run}
+}
+
+// flood publishes, n times over the run's blocks: a forged block message
+// on the block's real subject (a body that names the block, unsealed), the
+// coordinator's record of the block set aside, a failure report of its
+// own that says the server gave up, a hand-back notice, and a result
+// under its own key that no one sealed, with one under a key of no block.
+func (r *rogue) flood(t *testing.T, n int) {
+	t.Helper()
+	kv := func(key string) string { return "$KV." + r.run.Bucket + "." + key }
+	for i := range n {
+		b := r.run.block(i % r.run.blocks())
+		job, _ := json.Marshal(blockJob{Run: r.run.ID, N: r.run.N, First: b.First, Last: b.Last, Replicas: r.run.Replicas})
+		gaveUp, _ := json.Marshal(failure{First: b.First, Last: b.Last, GaveUp: true, Error: "forged", Delivered: 5})
+		for _, m := range []struct {
+			subject string
+			data    []byte
+		}{
+			{r.run.blockSubject(b), job},
+			{kv(failedKey(b)), gaveUp},
+			{kv(failureKey(b, r.pub)), gaveUp},
+			{r.run.backSubject(r.pub), []byte(strconv.Itoa(b.First))},
+			{kv(voteKey(b, r.pub)), []byte(`{"vote":{"n":1}}`)},
+			{kv(fmt.Sprintf("vote.%d.%s", b.First+1, r.pub)), []byte("{}")},
+		} {
+			if err := r.nc.Publish(m.subject, m.data); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := r.nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// spend, until ctx ends, takes block messages and hands each back at once
+// (each such nak spends one of its deliveries), and naks every message in
+// flight to the honest workers through acknowledgement subjects it makes
+// up from the stream's and the consumer's sequences.
+func (r *rogue) spend(ctx context.Context) {
+	cons, err := r.js.Consumer(ctx, r.run.Stream, consumer)
+	if err != nil {
+		return
+	}
+	stream, err := r.js.Stream(ctx, r.run.Stream)
+	if err != nil {
+		return
+	}
+	for ctx.Err() == nil {
+		if batch, err := cons.Fetch(16, jetstream.FetchMaxWait(100*time.Millisecond)); err == nil {
+			for m := range batch.Messages() {
+				_ = m.Nak()
+			}
+		}
+		si, err1 := stream.Info(ctx)
+		ci, err2 := cons.Info(ctx)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		for seq := si.State.FirstSeq; seq <= si.State.LastSeq; seq++ {
+			ack := fmt.Sprintf("$JS.ACK.%s.%s.1.%d.%d.%d.0", r.run.Stream, consumer, seq, ci.Delivered.Consumer, time.Now().UnixNano())
+			_ = r.nc.Publish(ack, []byte("-NAK"))
+		}
+	}
+}
+
+// TestProcessRogueFlood: one admitted worker key attacks a run of N = 12
+// beside two honest workers, with only what its permissions leave it: it
+// floods the run with 20,000 forged block messages on the real block
+// subjects, forged records of blocks set aside, failure reports, hand-back
+// notices and results nobody sealed, and all the while spends the
+// deliveries of every block it can reach, its own (nak) and the honest
+// workers' (naks through made-up acknowledgement subjects). The run ends
+// with the right total; blocks that ran out of deliveries are counted by
+// the coordinator; no process writes a raw NATS line, and the coordinator
+// says a few dozen warnings, naming the rogue's key. The same flood used
+// to set genuine blocks aside and end the run with exit 1, a restart then
+// made no progress while it wrote thousands of warnings, and the
+// coordinator blamed no worker.
+func TestProcessRogueFlood(t *testing.T) {
+	const n = 12
+	voters, seeds := nkeyFiles(t, "R", "H1", "H2")
+	_, coordSeed := nkeyFiles(t, "coordinator")
+	url := startServerWithUsers(t, voters, coordSeed["coordinator"])
+	coord := testkit.StartFaulty(t, "coordinator", nil, "coordinator", strconv.Itoa(n), "--nats", url, "--nats-nkey", coordSeed["coordinator"],
+		"--auth-nkeys", voters, "--ack-wait", "2s", "--block-size", "8", "--verify-fraction", "0")
+	coord.WaitMatch(t, `published the block messages messages=\d+`)
+	r := newRogue(t, url, seeds["R"], runFor(n, 8, 1))
+	start := time.Now()
+	r.flood(t, 20000)
+	t.Logf("flooded in %s", time.Since(start).Round(time.Millisecond))
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	spent := make(chan struct{})
+	go func() { r.spend(ctx); close(spent) }()
+	var honest []*testkit.Proc
+	for _, name := range []string{"H1", "H2"} {
+		honest = append(honest, testkit.StartFaulty(t, "worker "+name, nil, "worker", "--nats", url, "--nats-nkey", seeds[name], "--workers", "1", "--name", name, "--exit-when-idle", "2s"))
+	}
+	if code := coord.Wait(t); code != 0 {
+		t.Fatalf("coordinator exit %d", code)
+	}
+	stop()
+	<-spent
+	if err := reference.CheckOutput(n, coord.Stdout.String()); err != nil {
+		t.Error(err)
+	}
+	for _, h := range honest {
+		if code := h.Wait(t); code != 0 {
+			t.Errorf("%s: exit %d", h.Name, code)
+		}
+	}
+	for _, p := range append(honest, coord) {
+		for _, line := range strings.Split(strings.TrimSpace(p.Stderr.String()), "\n") {
+			if !strings.HasPrefix(line, "nqueens: ") {
+				t.Errorf("%s wrote a line that is not the program's: %q", p.Name, line)
+			}
+		}
+	}
+	out := coord.Stderr.String()
+	if w := strings.Count(out, "warning: "); w > 30 {
+		t.Errorf("the coordinator wrote %d warnings:\n%s", w, out)
+	}
+	if !strings.Contains(out, r.pub) {
+		t.Errorf("the coordinator's log does not name the rogue's key %s:\n%s", r.pub, out)
+	}
+	t.Logf("%s after the flood; coordinator: %d lines, %d warnings, %d blocks counted by itself", time.Since(start).Round(time.Millisecond),
+		strings.Count(out, "\n"), strings.Count(out, "warning: "), strings.Count(out, "ran out of deliveries; the coordinator counts it itself"))
 }
