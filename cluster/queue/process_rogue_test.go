@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -295,4 +296,70 @@ func TestProcessRogueFlood(t *testing.T) {
 	}
 	t.Logf("%s after the flood; coordinator: %d lines, %d warnings, %d blocks counted by itself", time.Since(start).Round(time.Millisecond),
 		strings.Count(out, "\n"), strings.Count(out, "warning: "), strings.Count(out, "ran out of deliveries; the coordinator counts it itself"))
+}
+
+// TestProcessRestartOverForgeries: on an embedded server without
+// credentials (loopback: anyone on the machine may connect), a stranger
+// fills a run's queue with 20,000 block messages on the real subjects
+// whose bodies are not the coordinator's, and records of every block set
+// aside, while worker A holds unit 0; the coordinator is killed and
+// started again over that queue. The new worker B removes the forgeries
+// it meets, A lets its unit go, and the restarted run gives the right
+// total. Such messages used to be handed back until they ran out of
+// deliveries, setting their genuine blocks aside: the run ended with exit
+// 1, and a restart made no progress while it wrote thousands of warnings.
+func TestProcessRestartOverForgeries(t *testing.T) {
+	const n, forgeries = 12, 20000
+	listen := fmt.Sprintf("127.0.0.1:%d", testkit.FreePort(t))
+	url := "nats://" + listen
+	args := []string{"coordinator", strconv.Itoa(n), "--listen", listen, "--store", t.TempDir(), "--block-size", "8", "--ack-wait", "2s"}
+	coord := testkit.StartFaulty(t, "coordinator", nil, args...)
+	coord.WaitMatch(t, `published the block messages messages=\d+`)
+	a := testkit.StartFaulty(t, "worker A", []string{holdEnv + "=0"}, "worker", "--nats", url, "--workers", "1", "--name", "A")
+	a.WaitMatch(t, heldRx)
+
+	nc := connect(t, url)
+	js, _ := jetstream.New(nc)
+	run := runFor(n, 8, 1)
+	for i := range forgeries {
+		b := run.block(i % run.blocks())
+		if _, err := js.PublishAsync(run.blockSubject(b), []byte(`{"run":"forged"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if i < run.blocks() {
+			gaveUp, _ := json.Marshal(failure{First: b.First, Last: b.Last, GaveUp: true, Delivered: 5, Error: "forged"})
+			nc.Publish("$KV."+run.Bucket+"."+failedKey(b), gaveUp)
+		}
+		if i%1000 == 999 { // the client holds at most 4000 publishes unanswered
+			select {
+			case <-js.PublishAsyncComplete():
+			case <-time.After(testkit.WaitLimit):
+				t.Fatal("the forgeries were not stored")
+			}
+		}
+	}
+	coord.Kill()
+	coord.Wait(t)
+
+	again := testkit.StartFaulty(t, "coordinator again", nil, args...)
+	again.WaitMatch(t, `embedded NATS server at`)
+	b := testkit.StartFaulty(t, "worker B", nil, "worker", "--nats", url, "--workers", "1", "--name", "B", "--exit-when-idle", "2s")
+	b.WaitMatch(t, "warning: a block message that the run's coordinator did not seal; removed")
+	if err := a.Cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	if code := again.Wait(t); code != 0 {
+		t.Fatalf("the restarted coordinator: exit %d", code)
+	}
+	if err := reference.CheckOutput(n, again.Stdout.String()); err != nil {
+		t.Error(err)
+	}
+	if code := b.Wait(t); code != 0 || !strings.Contains(b.Stderr.String(), "forged block messages removed") {
+		t.Errorf("worker B: exit %d, stderr:\n%s", code, b.Stderr.String())
+	}
+	out := again.Stderr.String()
+	if w := strings.Count(out, "warning: "); w > 10 {
+		t.Errorf("the restarted coordinator wrote %d warnings:\n%s", w, out)
+	}
+	t.Logf("restarted coordinator: %d lines; worker B: %s", strings.Count(out, "\n"), b.Stderr.String())
 }
