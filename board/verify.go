@@ -1,10 +1,14 @@
 package board
 
 import (
+	"strconv"
+
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // ProblemKind names why a placement is not a solution. Its String is the
@@ -97,6 +101,32 @@ func (p *Problem) Error() string {
 	}
 	return fmt.Sprintf("queens at row %d, column %d and row %d, column %d attack each other on the %s",
 		p.Row2+1, p.Col2+1, p.Row+1, p.Col+1, p.Kind)
+}
+
+// Localize is the problem in p's language: the catalogs' board.problem.….
+func (p *Problem) Localize(pr *i18n.Printer) string {
+	args := i18n.Args{"Row": p.Row + 1, "Col": p.Col + 1, "Row2": p.Row2 + 1, "Col2": p.Col2 + 1, "N": strconv.Itoa(p.N)}
+	switch p.Kind {
+	case OutOfRange:
+		return pr.T("board.problem.range", args)
+	case EmptyRow:
+		return pr.T("board.problem.empty", args)
+	case Blocked:
+		return pr.T("board.problem.blocked", args)
+	case KnightMove:
+		return pr.T("board.problem.knight", args)
+	case SameColumn:
+		args["Line"] = pr.T("board.line.column", nil)
+	case Diagonal:
+		args["Line"] = pr.T("board.line.diag", nil)
+	case AntiDiagonal:
+		args["Line"] = pr.T("board.line.anti", nil)
+	case SameRow:
+		args["Line"] = pr.T("board.line.row", nil)
+	default:
+		return p.Error()
+	}
+	return pr.T("board.problem.attack", args)
 }
 
 // ProblemJSON is the JSON form of a [Problem], 1-based, the one form a

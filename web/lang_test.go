@@ -105,6 +105,11 @@ func TestProseLang(t *testing.T) {
 			t.Errorf("%s: rule %q", lang, c.Rule)
 		}
 	}
+	var v struct{ Error string }
+	decode(t, do(s, http.MethodPost, "/api/verify?lang=zh", `{"queens":[1,2,3,4]}`), &v)
+	if v.Error != "第 1 行第 1 列和第 2 行第 2 列的皇后在同一条 ↘ 主对角线上，互相攻击" {
+		t.Errorf("verify in Chinese: %q", v.Error)
+	}
 	for _, tc := range []struct {
 		target string
 		status int

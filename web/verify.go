@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/variant"
 )
 
@@ -140,6 +141,9 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 	out := board.NewVerdict(pb, err)
 	if err != nil && out.Problem == nil {
 		return errorOf(http.StatusBadRequest, err) // read refuses all else that Verify checks
+	}
+	if err != nil {
+		out.Error = i18n.Ctx(r.Context()).Err(err) // a *board.Problem: in the request's language
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

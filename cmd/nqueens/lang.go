@@ -131,3 +131,17 @@ func interruptedT(key string, args i18n.Args) error {
 func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", max(w-displayWidth(s), 0))
 }
+
+// failureT is the failure whose message is the message key.
+func failureT(code int, key string, args i18n.Args) error {
+	said := i18n.NewError(key, args)
+	return &failure{code: code, msg: said.Error(), said: said}
+}
+
+// Localize is the failure in p's language, when failureT made it.
+func (f *failure) Localize(p *i18n.Printer) string {
+	if f.said != nil {
+		return f.said.Localize(p)
+	}
+	return f.msg
+}

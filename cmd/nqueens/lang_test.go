@@ -96,3 +96,19 @@ func TestErrorsInChinese(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyInChinese: verify's verdicts and failure in Chinese; its
+// --json English unless --lang says otherwise.
+func TestVerifyInChinese(t *testing.T) {
+	t.Setenv("LANG", "zh_CN.UTF-8")
+	code, out, errOut := runCLIIn("2 4 1 3\n1 2 3 4\n", "verify")
+	want := "输入第 1 行：是一个解\n输入第 2 行：第 1 行第 1 列和第 2 行第 2 列的皇后在同一条 ↘ 主对角线上，互相攻击\n"
+	if code != 1 || out != want || errOut != "nqueens: stdin：2 个棋盘中有 1 个不是解\n" {
+		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
+	_, js, _ := runCLIIn("1 2 3 4\n", "verify", "--json")
+	_, jsZh, _ := runCLIIn("1 2 3 4\n", "verify", "--json", "--lang", "zh")
+	if han.MatchString(js) || !strings.Contains(jsZh, `"error":"第 1 行第 1 列和第 2 行第 2 列的皇后在同一条 ↘ 主对角线上，互相攻击"`) {
+		t.Errorf("--json %q, --json --lang zh %q", js, jsZh)
+	}
+}

@@ -285,6 +285,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(fo
 type failure struct {
 	code int
 	msg  string
+	said i18n.Localizer // msg in the catalogs' words (failureT); nil for English only
 }
 
 func (f *failure) Error() string { return f.msg }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strconv"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
@@ -90,7 +92,7 @@ func (o *verifyOptions) run(ctx context.Context) error {
 		check = func(p board.Partial) error { return variant.Check(p, rules, o.partial) }
 	}
 	return o.writeOutput(ctx, "", func(w *bufio.Writer) error {
-		return verifyAll(w, readBoards(in, name, o.f, o.variant.cols), name, check, o.jsonOut, o.variant.cols)
+		return verifyAll(ctx, w, readBoards(in, name, o.f, o.variant.cols), name, check, o.jsonOut, o.variant.cols)
 	})
 }
 
@@ -98,7 +100,8 @@ func (o *verifyOptions) run(ctx context.Context) error {
 // square), and fails (exit 1) if any board is not a solution. With more
 // than one board, each line starts with the line number where its board
 // begins.
-func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name string, check func(board.Partial) error, jsonOut bool, cols int) error {
+func verifyAll(ctx context.Context, w *bufio.Writer, boards iter.Seq2[board.Record, error], name string, check func(board.Partial) error, jsonOut bool, cols int) error {
+	p, data := say(ctx), i18n.Ctx(dataLang(ctx))
 	next, stop := iter.Pull2(boards)
 	defer stop()
 	bad, total := 0, 0
@@ -118,11 +121,12 @@ func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name stri
 		var werr error
 		switch {
 		case jsonOut:
+			v.Error = verdictText(data, v)
 			werr = writeJSONLine(w, v)
 		case total == 0 && (!more || ferr != nil):
-			werr = writeVerdict(w, v, false)
+			werr = writeVerdict(p, w, v, false)
 		default:
-			werr = writeVerdict(w, v, true)
+			werr = writeVerdict(p, w, v, true)
 		}
 		if werr != nil {
 			return werr
@@ -133,20 +137,20 @@ func verifyAll(w *bufio.Writer, boards iter.Seq2[board.Record, error], name stri
 	case bad == 0:
 		return nil
 	case total == 1:
-		return &failure{code: 1, msg: name + ": the board is not a solution"}
+		return failureT(1, "cli.verify.notsolution", i18n.Args{"Name": name})
 	}
-	return &failure{code: 1, msg: fmt.Sprintf("%s: %d of %d boards are not solutions", name, bad, total)}
+	return failureT(1, "cli.verify.notsolutions", i18n.Args{"Name": name, "Bad": strconv.Itoa(bad), "Total": strconv.Itoa(total)})
 }
 
 // writeVerdict prints "ok" or why not, after the board's line number when
 // there are several boards.
-func writeVerdict(w io.Writer, v board.Verdict, numbered bool) error {
-	msg := "ok"
+func writeVerdict(p *i18n.Printer, w io.Writer, v board.Verdict, numbered bool) error {
+	msg := p.T("cli.verify.ok", nil)
 	if !v.OK {
-		msg = v.Error
+		msg = verdictText(p, v)
 	}
 	if numbered {
-		msg = fmt.Sprintf("line %d: %s", v.Line, msg)
+		msg = p.T("cli.verify.line", i18n.Args{"Line": strconv.Itoa(v.Line), "Msg": msg})
 	}
 	_, err := fmt.Fprintln(w, msg)
 	return err
@@ -198,4 +202,19 @@ func argOr(args []string, i int, def string) string {
 		return args[i]
 	}
 	return def
+}
+
+// verdictText is v's error in p's language: its problem said again from
+// the catalogs (English is the verdict's own words); a malformed board's
+// error stays as it is.
+func verdictText(p *i18n.Printer, v board.Verdict) string {
+	if v.Problem == nil || p.Lang() == i18n.English {
+		return v.Error
+	}
+	j := v.Problem
+	kind, err := board.ParseProblemKind(j.Kind)
+	if err != nil {
+		return v.Error
+	}
+	return p.Err(&board.Problem{Kind: kind, Row: j.Row - 1, Col: j.Col - 1, Row2: j.Row2 - 1, Col2: j.Col2 - 1, N: max(v.N, v.Cols)})
 }
