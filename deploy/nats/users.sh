@@ -6,9 +6,11 @@
 # per worker NKey with the permissions the embedded server gives a worker
 # (cluster/queue/server.go, workerPermissions; a test of the nqueens module
 # holds the two together). A worker reads and writes only what a worker
-# needs, and its results, alarms and presence only under its own key, and
-# reads only its own results and ban: one credential cannot cast, change or
-# read another's vote, nor write a ban.
+# needs, and its results, alarms, presence and failure reports only under
+# its own key, reads only its own results, ban and refusal and its own
+# inboxes, and publishes no block message, only notices of copies it gave
+# back on its own subject: one credential cannot cast, change or read
+# another's vote, forge a block or a ban, nor read another's blocks.
 #
 #   deploy/nats/users.sh workers.pub > deploy/nats/users.conf
 set -eu
