@@ -224,7 +224,8 @@ func (p *Printer) Int(v any) string {
 }
 
 // appendArg appends one argument: integers grouped, strings as they are,
-// anything else by fmt. The common types go without reflection.
+// a Localizer in p's language (an error, a duration…), anything else by
+// fmt. The common types go without reflection.
 func (p *Printer) appendArg(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case string:
@@ -239,6 +240,8 @@ func (p *Printer) appendArg(b []byte, v any) []byte {
 			return strconv.AppendUint(b, x, 10)
 		}
 		return append(b, p.Int(x)...)
+	case Localizer:
+		return append(b, x.Localize(p)...)
 	}
 	return append(b, p.format(v)...)
 }

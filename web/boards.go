@@ -329,19 +329,22 @@ func completeError(err error) error {
 	return err
 }
 
-// roughSeconds says how long an estimated time is: "40 s", "3 hours",
-// "2.8e+09 years".
-func roughSeconds(s float64) string {
+// roughSeconds is an estimated time, said in the reader's language: "40
+// s", "3 hours", "2.8e+09 years".
+type roughSeconds float64
+
+func (t roughSeconds) Localize(p *i18n.Printer) string {
 	const day, year = 86400, 365.25 * 86400
+	s := float64(t)
 	switch {
 	case s < 120:
-		return fmt.Sprintf("%.0f s", s)
+		return p.T("error.time.seconds", i18n.Args{"V": fmt.Sprintf("%.0f", s)})
 	case s < 7200:
-		return fmt.Sprintf("%.0f minutes", s/60)
+		return p.T("error.time.minutes", i18n.Args{"V": fmt.Sprintf("%.0f", s/60)})
 	case s < 2*day:
-		return fmt.Sprintf("%.0f hours", s/3600)
+		return p.T("error.time.hours", i18n.Args{"V": fmt.Sprintf("%.0f", s/3600)})
 	case s < 2*year:
-		return fmt.Sprintf("%.0f days", s/day)
+		return p.T("error.time.days", i18n.Args{"V": fmt.Sprintf("%.0f", s/day)})
 	}
-	return fmt.Sprintf("%.3g years", s/year)
+	return p.T("error.time.years", i18n.Args{"V": fmt.Sprintf("%.3g", s/year)})
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -52,10 +51,13 @@ const (
 )
 
 // errIdle is the cause of a job cancelled because nobody was listening.
-var errIdle = errors.New("nobody was listening to its events")
+var errIdle = i18n.NewError("count.reason.idle", nil)
 
 // errDeleted is the cause of a job cancelled by DELETE.
-var errDeleted = errors.New("cancelled by the client")
+var errDeleted = i18n.NewError("count.reason.deleted", nil)
+
+// errCountShutdown is the reason of a job the server's shutdown cancelled.
+var errCountShutdown = i18n.NewError("count.reason.shutdown", nil)
 
 type countJob struct {
 	id     string
@@ -69,6 +71,7 @@ type countJob struct {
 	progress  countProgressJSON
 	result    any           // *countResultJSON, or *variantResultJSON for a variant
 	reason    string        // why it was cancelled or failed
+	why       error         // the error reason says, for the reader's language
 	changed   chan struct{} // closed at every change, then replaced
 	listeners int
 	idle      *time.Timer // cancels the job when it fires
@@ -183,6 +186,17 @@ type countStatusJSON struct {
 	Events   string             `json:"events"`
 }
 
+// statusIn is status with the reason in p's language.
+func (j *countJob) statusIn(p *i18n.Printer) countStatusJSON {
+	st := j.status()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if st.Reason != "" {
+		st.Reason = j.reasonIn(p)
+	}
+	return st
+}
+
 func (j *countJob) status() countStatusJSON {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -272,7 +286,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 		release()
 		cancelTimeout()
 		cancel(nil)
-		return errorf(http.StatusServiceUnavailable, "the server is shutting down")
+		return errorT(http.StatusServiceUnavailable, "count.reason.shutdown", nil)
 	}
 	s.counts.jobs[j.id] = j
 	s.wg.Go(func() {
@@ -285,7 +299,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	})
 	s.counts.mu.Unlock()
 	s.log.Info("count job started", "id", j.id, "n", j.n)
-	return writeJSON(w, http.StatusAccepted, j.status())
+	return writeJSON(w, http.StatusAccepted, j.statusIn(i18n.Ctx(r.Context())))
 }
 
 // runCount runs the count and records its progress and its end in j.
@@ -325,13 +339,14 @@ func (s *Server) runCount(ctx context.Context, j *countJob) {
 			j.result = result
 		case ctx.Err() != nil:
 			j.state = stateCancelled
-			j.reason = context.Cause(ctx).Error()
-			if errors.Is(context.Cause(ctx), context.Canceled) {
-				j.reason = "the server is shutting down"
+			j.why = context.Cause(ctx)
+			if errors.Is(j.why, context.Canceled) {
+				j.why = errCountShutdown
 			}
+			j.reason = j.why.Error()
 		default:
 			j.state = stateFailed
-			j.reason = err.Error()
+			j.why, j.reason = err, err.Error()
 		}
 	})
 	s.log.Info("count job ended", "id", j.id, "n", j.n, "state", j.state, "reason", j.reason)
@@ -351,7 +366,7 @@ func (s *Server) handleCountStatus(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, j.status())
+	return writeJSON(w, http.StatusOK, j.statusIn(i18n.Ctx(r.Context())))
 }
 
 func (s *Server) handleCountCancel(w http.ResponseWriter, r *http.Request) error {
@@ -372,12 +387,12 @@ func (s *Server) handleCountCancel(w http.ResponseWriter, r *http.Request) error
 		select {
 		case <-changed:
 		case <-timeout:
-			return writeJSON(w, http.StatusAccepted, j.status())
+			return writeJSON(w, http.StatusAccepted, j.statusIn(i18n.Ctx(r.Context())))
 		case <-r.Context().Done():
 			return r.Context().Err()
 		}
 	}
-	return writeJSON(w, http.StatusOK, j.status())
+	return writeJSON(w, http.StatusOK, j.statusIn(i18n.Ctx(r.Context())))
 }
 
 // handleCountEvents streams "progress" events (at most every 200 ms) and
@@ -391,11 +406,12 @@ func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	defer j.listen(s.cfg.CountIdle)()
+	say := i18n.Ctx(r.Context())
 	es := startEventStream(w, r)
 	defer es.close()
 	for {
 		j.mu.Lock()
-		state, p, res, reason, changed := j.state, j.progress, j.result, j.reason, j.changed
+		state, p, res, reason, changed := j.state, j.progress, j.result, j.reasonIn(say), j.changed
 		j.mu.Unlock()
 		switch state {
 		case stateRunning:
@@ -408,7 +424,7 @@ func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error
 			}
 			return es.sendNow("result", res)
 		default:
-			return es.sendNow("stopped", stoppedEvent(state, reason))
+			return es.sendNow("stopped", stoppedEvent(say, state, reason))
 		}
 		select {
 		case <-changed:
@@ -416,13 +432,13 @@ func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error
 			// The stream's own time limit, the client left, or the server
 			// is stopping, in which case the job has ended first: say so.
 			j.mu.Lock()
-			state, reason := j.state, j.reason
+			state, reason := j.state, j.reasonIn(say)
 			j.mu.Unlock()
 			switch {
 			case state == stateCancelled || state == stateFailed:
-				es.sendNow("stopped", stoppedEvent(state, reason))
+				es.sendNow("stopped", stoppedEvent(say, state, reason))
 			case errors.Is(r.Context().Err(), context.DeadlineExceeded):
-				es.sendNow("error", streamTimeoutEvent(fmt.Sprintf("the event stream ran past its time limit (%v); the count goes on: connect again to follow it", s.cfg.StreamTimeout)))
+				es.sendNow("error", streamTimeoutEvent(say.T("count.stream.time", i18n.Args{"Limit": s.cfg.StreamTimeout.String()})))
 			}
 			return r.Context().Err()
 		}
@@ -430,8 +446,21 @@ func (s *Server) handleCountEvents(w http.ResponseWriter, r *http.Request) error
 }
 
 // stoppedEvent is the data of a "stopped" event.
-func stoppedEvent(state, reason string) map[string]string {
-	return map[string]string{"state": state, "error": "count " + state + ": " + reason}
+func stoppedEvent(p *i18n.Printer, state, reason string) map[string]string {
+	key := "count.stopped.cancelled"
+	if state == stateFailed {
+		key = "count.stopped.failed"
+	}
+	return map[string]string{"state": state, "error": p.T(key, i18n.Args{"Reason": reason})}
+}
+
+// reasonIn is why the job stopped, in p's language as far as its error
+// can say it (call with j.mu held).
+func (j *countJob) reasonIn(p *i18n.Printer) string {
+	if j.why == nil {
+		return j.reason
+	}
+	return p.Err(j.why)
 }
 
 // seconds is d in seconds, to the millisecond.
