@@ -6,17 +6,29 @@ package i18n
 // that the command line and the web page can say it in the reader's
 // language.
 type Error struct {
-	Key  string
-	Args Args
+	Key   string
+	Args  Args
+	Count any // for a message with plural forms (NewPluralError); nil for none
 }
 
 // NewError is the error of the message key with args.
 func NewError(key string, args Args) *Error { return &Error{Key: key, Args: args} }
 
-func (e *Error) Error() string { return For(English).T(e.Key, e.Args) }
+// NewPluralError is the error of the message key in the plural form of
+// count, as Printer.N renders it.
+func NewPluralError(key string, count any, args Args) *Error {
+	return &Error{Key: key, Args: args, Count: count}
+}
+
+func (e *Error) Error() string { return e.Localize(For(English)) }
 
 // Localize is the message in p's language.
-func (e *Error) Localize(p *Printer) string { return p.T(e.Key, e.Args) }
+func (e *Error) Localize(p *Printer) string {
+	if e.Count != nil {
+		return p.N(e.Key, e.Count, e.Args)
+	}
+	return p.T(e.Key, e.Args)
+}
 
 // Localizer is an error that can say itself in any language of the
 // catalogs, as an *Error and board.SizeError do.

@@ -145,3 +145,13 @@ func (f *failure) Localize(p *i18n.Printer) string {
 	}
 	return f.msg
 }
+
+// argsError is the usage error of cmd, which needs n arguments, names,
+// given got.
+func argsError(cmd *cobra.Command, n int, names string, got int) error {
+	key := "cli.args.need"
+	if n == 0 {
+		key = "cli.args.none"
+	}
+	return &usageError{i18n.NewPluralError(key, got, i18n.Args{"Command": cmd.CommandPath(), "What": names})}
+}

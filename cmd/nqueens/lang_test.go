@@ -89,6 +89,9 @@ func TestErrorsInChinese(t *testing.T) {
 		{[]string{"trace", "4", "--algo", "fast"}, 2, "nqueens: fast 不能逐步演示（可选："},
 		{[]string{"trace", "4", "--lang", "fr"}, 2, `nqueens: --lang 必须是 en, zh 之一，收到的是 "fr"`},
 		{[]string{"trace", "99", "--lang", "en"}, 2, "nqueens: n = 99 is out of range for trace (1..64)\n"},
+		{[]string{"trace"}, 2, "nqueens: nqueens trace 需要 N，收到了 0 个参数\n"},
+		{[]string{"algorithms", "x"}, 2, "nqueens: nqueens algorithms 不接受参数，收到了 1 个\n"},
+		{[]string{"algorithms", "x", "--lang", "en"}, 2, "nqueens: nqueens algorithms needs no arguments, got 1 argument\n"},
 	} {
 		code, _, errOut := runCLI(tc.args...)
 		if code != tc.code || !strings.HasPrefix(errOut, tc.want) {

@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/renameio/v2"
@@ -362,7 +363,7 @@ func errorText(p *i18n.Printer, err error) string {
 func exactArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s needs %s, got %s", cmd.CommandPath(), names, plural(len(args), "argument"))
+			return argsError(cmd, n, names, len(args))
 		}
 		return nil
 	}
@@ -372,7 +373,7 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 func maxArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usagef("%s takes at most %s, got %d", cmd.CommandPath(), plural(n, "argument"), len(args))
+			return &usageError{i18n.NewPluralError("cli.args.most", n, i18n.Args{"Command": cmd.CommandPath(), "Got": strconv.Itoa(len(args))})}
 		}
 		return nil
 	}
