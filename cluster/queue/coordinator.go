@@ -11,6 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
 )
 
@@ -303,7 +304,23 @@ func (c *coordinator) act(ctx context.Context) {
 		if err != nil {
 			c.o.Log.Warn("cannot record a ban", "worker", b.Worker, "error", err)
 		}
+		c.revoke(b.By)
 		c.dirty = true
+	}
+}
+
+// revoke shuts a banned voter's key out of the server, when the
+// coordinator may (Revoke) and by is a key, not a label of the shared
+// credential.
+func (c *coordinator) revoke(by string) {
+	if c.o.Revoke == nil || !nkeys.IsValidPublicUserKey(by) {
+		return
+	}
+	switch revoked, err := c.o.Revoke(by); {
+	case err != nil:
+		c.o.Log.Warn("cannot shut a banned key out of the server", "voter", voterName(by), "error", err)
+	case revoked:
+		c.o.Log.Info("the banned key can no longer connect to the server", "voter", voterName(by))
 	}
 }
 

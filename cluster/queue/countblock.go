@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
@@ -76,71 +75,6 @@ func (w *worker) handle(ctx context.Context, h *runHandle, msg jetstream.Msg) {
 	}
 	v.Seconds, v.At = time.Since(t0).Seconds(), time.Now().UTC()
 	w.settle(ctx, h, msg, meta, v)
-}
-
-// decline hands a block copy this worker may not count to another worker:
-// after declineWait (spread, in Work) it gives the copy back (handBack),
-// and the coordinator publishes a fresh one, so that declines do not use
-// up the message's deliveries. Until then the copy is held, and the slot
-// goes on with other work. A worker that stops gives its held copies
-// back at once.
-func (w *worker) decline(ctx context.Context, h *runHandle, msg jetstream.Msg) {
-	w.mu.Lock()
-	times := w.declined[msg.Subject()]
-	w.declined[msg.Subject()]++
-	w.rep.Declined++
-	w.mu.Unlock()
-	delay := declineWait(times, h.ackWait)
-	if w.spread != nil {
-		delay = w.spread(delay)
-	}
-	w.held.Go(func() {
-		select {
-		case <-ctx.Done():
-			w.requeue(h, msg)
-		case <-time.After(delay):
-			w.handBack(ctx, h, msg)
-		}
-	})
-}
-
-// handBack gives a declined copy back (requeue). When this worker's slots
-// have run out of work, it does so while none of them asks for a block,
-// and keeps them from asking for handOff after: the server gives a
-// message to the request that has waited longest, and a slot that asked
-// again at once would get the fresh copy before the worker that needs it
-// (two workers that each held a copy the other needed, at the same pace,
-// passed them round like that for a minute, each to itself).
-func (w *worker) handBack(ctx context.Context, h *runHandle, msg jetstream.Msg) {
-	_ = msg.InProgress() // the slots' fetches may take a while to end
-	if !w.gate.beginHandBack() {
-		w.requeue(h, msg)
-		return
-	}
-	defer w.gate.endHandBack()
-	w.requeue(h, msg)
-	select {
-	case <-ctx.Done():
-	case <-time.After(handOff):
-	}
-}
-
-// giveBack acknowledges a declined copy and, once the server has taken
-// the acknowledgement, tells the run's coordinator on this worker's own
-// hand-back subject (Run.backSubject), which publishes a fresh copy if the
-// block still needs one. A worker publishes no block message: when it
-// could, one admitted key flooded the queue with forged blocks, and
-// stopped the run. A notice the coordinator misses (it is away) only
-// waits for its next look at what the blocks lack.
-func (w *worker) giveBack(h *runHandle, msg jetstream.Msg) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := msg.DoubleAck(ctx); err != nil {
-		w.o.Log.Debug("a declined copy's acknowledgement was not confirmed; the server delivers it again after the ack wait", "subject", msg.Subject(), "error", err)
-	}
-	if _, b, err := h.run.blockOf(msg.Subject()); err == nil {
-		_ = w.js.Conn().Publish(h.run.backSubject(w.token), []byte(strconv.Itoa(b.First)))
-	}
 }
 
 // take marks the block of subject as being counted by a slot, unless one

@@ -82,8 +82,9 @@
 // waits; how long a declined copy rests, when a worker is idle), and
 // jsio.go is every call the coordinator's loop makes to JetStream: apart,
 // so that the tests of the timing run on a fake clock. worker.go finds
-// runs and pulls blocks; countblock.go counts one and stores its vote;
-// name.go checks a worker's label. run.go and keys.go name a run's
+// runs and pulls blocks; countblock.go counts one and stores its vote,
+// decline.go gives back a copy the worker may not count; name.go checks
+// a worker's label. run.go and keys.go name a run's
 // blocks, streams and bucket keys; connect.go and server.go are the
 // client connection and the embedded nats-server; lograte.go keeps what
 // peers can cause at will from flooding the log; storelock.go keeps one

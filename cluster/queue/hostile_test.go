@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,8 +227,10 @@ func TestLazyWorkerRecounted(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 			defer cancel()
 			var logged syncbuf.Buffer
+			var revoked []string // by the coordinator's loop, read once it has returned
 			o := CoordinatorOptions{Key: testKey, Voters: []string{lazy.Public(), honest.Public()}, BlockSize: 64, AckWait: time.Second,
-				UnitProbes: probes, Log: slog.New(slog.NewTextHandler(&logged, nil))}
+				UnitProbes: probes, Log: slog.New(slog.NewTextHandler(&logged, nil)),
+				Revoke: func(voter string) (bool, error) { revoked = append(revoked, voter); return true, nil }}
 			c := openRun(ctx, t, url, n, o)
 			for k := range c.run.blocks() {
 				b := c.run.block(k)
@@ -256,8 +259,12 @@ func TestLazyWorkerRecounted(t *testing.T) {
 			if err := reference.Check(n, r.Total.String(), r.Unique.String()); err != nil {
 				t.Error(err)
 			}
+			if !slices.Equal(revoked, []string{lazy.Public()}) {
+				t.Errorf("keys shut out of the server: %v, want the lazy worker's", revoked)
+			}
 			for _, want := range []string{`msg="a result lies outside its units' estimate; the coordinator counts it again" units=0-63 worker=lazy`,
-				`msg="ALARM: a worker is banned; its results are discarded and counted again" worker=lazy`} {
+				`msg="ALARM: a worker is banned; its results are discarded and counted again" worker=lazy`,
+				`msg="the banned key can no longer connect to the server" voter=` + voterName(lazy.Public())} {
 				if !strings.Contains(logged.String(), want) {
 					t.Errorf("the coordinator's log lacks %q:\n%s", want, logged.String())
 				}

@@ -55,6 +55,11 @@ type CoordinatorOptions struct {
 	// StreamReplicas is the number of copies of the run's stream and
 	// bucket on a clustered NATS server (default 1).
 	StreamReplicas int
+	// Revoke, if set, shuts the key of each banned voter out of the
+	// server, and reports whether the server admitted it
+	// ([EmbeddedServer.Revoke]): a key caught lying may not go on to
+	// spend the run's deliveries or flood it.
+	Revoke func(voter string) (bool, error)
 	// StoreHealth, if set, reports a write error of the server's store,
 	// such as a full disk ([EmbeddedServer.StoreError]): the coordinator
 	// asks it when nothing was decided between two checks.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -38,6 +40,9 @@ var ErrOpenServer = errors.New("an embedded server that listens beyond loopback 
 type EmbeddedServer struct {
 	*server.Server
 	conn ConnOptions
+
+	mu   sync.Mutex
+	opts *server.Options // as started, less the keys revoked since
 }
 
 // Conn returns the options by which this process connects to the server:
@@ -81,7 +86,32 @@ func StartServer(o ServerOptions) (*EmbeddedServer, error) {
 	}
 	es.Server = s
 	es.conn.InProcess = s
+	es.opts = opts.Clone()
 	return es, nil
+}
+
+// Revoke shuts the worker user of public key pub out of the server: its
+// connections are closed and it cannot connect again until the server
+// restarts (the coordinator revokes a banned key again at its next start,
+// from the bans in the bucket). It reports whether the server admitted
+// the key: one without NKey users, or that does not know the key, is left
+// as it is.
+func (s *EmbeddedServer) Revoke(pub string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts == nil || len(s.opts.Nkeys) == 0 {
+		return false, nil
+	}
+	next := s.opts.Clone()
+	next.Nkeys = slices.DeleteFunc(next.Nkeys, func(u *server.NkeyUser) bool { return u.Nkey == pub })
+	if len(next.Nkeys) == len(s.opts.Nkeys) {
+		return false, nil
+	}
+	if err := s.ReloadOptions(next); err != nil {
+		return false, fmt.Errorf("revoking key %s: %w", voterName(pub), err)
+	}
+	s.opts = next
+	return true, nil
 }
 
 // StoreError returns the first write error JetStream met in the server's

@@ -558,3 +558,52 @@ func TestDeployServerPermissions(t *testing.T) {
 	worker.URL, worker.NKey = "tls://"+addr, seedFile(t, a)
 	checkWorkerPermissions(t, coord, worker, a, b)
 }
+
+// TestRevoke: a key the embedded server revokes is shut out at once (its
+// connection closed, a new one refused), and the others stay in; a key
+// it does not admit, or one revoked already, is no change.
+func TestRevoke(t *testing.T) {
+	a, b := newIdentity(t), newIdentity(t)
+	users := filepath.Join(t.TempDir(), "workers.pub")
+	os.WriteFile(users, []byte(a.Public()+"\n"+b.Public()+"\n"), 0o644)
+	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), NKeysFile: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	conn := func(id Identity) (*nats.Conn, error) {
+		return Connect(ConnOptions{URL: srv.ClientURL(), NKey: seedFile(t, id), FailFast: true})
+	}
+	nc, err := conn(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if revoked, err := srv.Revoke(a.Public()); !revoked || err != nil {
+		t.Fatalf("Revoke(a) = %v, %v", revoked, err)
+	}
+	testkit.WaitFor(t, "a's connection to be dropped", func() bool { return !nc.IsConnected() })
+	if again, err := conn(a); err == nil || !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+		if again != nil {
+			again.Close()
+		}
+		t.Errorf("a connects again: %v", err)
+	}
+	other, err := conn(b)
+	if err != nil {
+		t.Fatalf("b, not revoked: %v", err)
+	}
+	other.Close()
+	for _, pub := range []string{a.Public(), newIdentity(t).Public()} {
+		if revoked, err := srv.Revoke(pub); revoked || err != nil {
+			t.Errorf("Revoke(%s) = %v, %v; want no change", voterName(pub), revoked, err)
+		}
+	}
+	own := srv.Conn()
+	own.FailFast = true
+	if nc, err := Connect(own); err != nil {
+		t.Errorf("the coordinator's own connection: %v", err)
+	} else {
+		nc.Close()
+	}
+}

@@ -152,6 +152,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	}
 	conn := o.nats.options("nqueens coordinator")
 	var storeHealth func() error
+	var revoke func(string) (bool, error)
 	if o.nats.url == "" {
 		unlock, err := queue.LockStore(o.store)
 		if err != nil {
@@ -167,7 +168,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 			return err
 		}
 		defer srv.Shutdown()
-		storeHealth = srv.StoreError
+		storeHealth, revoke = srv.StoreError, srv.Revoke
 		conn = srv.Conn()
 		conn.Name = "nqueens coordinator"
 		fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
@@ -193,7 +194,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		fmt.Fprintln(stderr, view.line(runState(p)))
 	}
 	qo := o.queueOptions()
-	qo.Key, qo.Voters, qo.Log, qo.Progress, qo.StoreHealth = key, voters, logger, progress, storeHealth
+	qo.Key, qo.Voters, qo.Log, qo.Progress, qo.StoreHealth, qo.Revoke = key, voters, logger, progress, storeHealth, revoke
 	r, err := queue.Coordinate(ctx, nc, o.n, qo)
 	view.finish(err == nil)
 	if qe := (*queue.QuorumError)(nil); errors.As(err, &qe) {
