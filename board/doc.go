@@ -50,8 +50,11 @@
 // a list (or LeetCode dots if it holds a '"'), only Q . - _ x characters
 // dots, 0s and 1s with two or more cells a grid (a lone line of them is a
 // list), anything else a list. A board of k·n rows of length n without blank
-// lines between is read as k boards, and a line opening with '{' or '['
-// ends a grid or dots board.
+// lines between is read as k boards, one at a time, and a line opening with
+// '{' or '[' ends a grid or dots board. A grid or dots board is read up to
+// [MaxGridRows] rows and a line held whole up to 1 MiB, so that a stream
+// that never ends a board (`yes .Q..`) is read a board at a time or is an
+// error, never held whole.
 //
 // Each grammar has one reader, in its own file: list.go, json.go, grid.go;
 // stream.go cuts a stream into boards and decode.go reads one board. The

@@ -3,6 +3,8 @@ package board
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"iter"
 )
@@ -67,8 +69,21 @@ type boardStream struct {
 	blockLine   int
 	blockLead   int
 	blockFormat Format
-	line        []byte // the line being read, when held whole
+	// skipping says that the block being read is past MaxGridRows: its
+	// lines are passed over up to its end.
+	skipping bool
+	line     []byte // the line being read, when held whole
 }
+
+// MaxGridRows bounds a grid or dots board read from a stream, and
+// maxHeldLine a line held whole (every line but a list or JSON board, which
+// is parsed as it streams in): a stream that never ends a board, such as
+// `yes .Q..`, is an error rather than a board that takes all memory.
+// Larger boards are read as lists or JSON.
+const (
+	MaxGridRows = 4096
+	maxHeldLine = 1 << 20
+)
 
 // bom is the UTF-8 byte-order mark that Notepad writes before a text.
 var bom = []byte("\xef\xbb\xbf")
@@ -91,6 +106,18 @@ func (s *boardStream) run() {
 		}
 		s.line = bytes.TrimSuffix(s.line, []byte("\n"))
 		switch {
+		case err == errLongLine:
+			if !s.flush() || !s.yield(Record{Line: lineNo, Err: fmt.Errorf("the line is longer than 1 MiB, the longest a grid or dots row can be (larger boards are read as lists or JSON)")}, nil) {
+				return
+			}
+			if err = skipLine(s.br); err == nil {
+				continue
+			}
+			if err == io.EOF {
+				return
+			}
+			s.yield(Record{Line: lineNo}, err)
+			return
 		case err != nil && err != io.EOF:
 			if s.flush() {
 				s.yield(Record{Line: lineNo}, err)
@@ -115,13 +142,17 @@ func (s *boardStream) run() {
 func (s *boardStream) heldLine(line []byte, lineNo int) bool {
 	text := trimSpace(line)
 	lead := len(line) - len(bytes.TrimLeft(line, asciiSpace))
+	ends := len(text) == 0 || text[0] == '#' || text[0] == '{' || text[0] == '['
 	switch {
-	case len(text) == 0 || text[0] == '#':
-		return s.flush()
-	case len(s.block) > 0 && text[0] != '{' && text[0] != '[':
-		s.block = append(s.block, bytes.Clone(text))
+	case s.skipping && !ends:
 		return true
+	case len(text) == 0 || text[0] == '#':
+		s.skipping = false
+		return s.flush()
+	case len(s.block) > 0 && !ends:
+		return s.addRow(text, lineNo)
 	}
+	s.skipping = false
 	// A line opening with '{' or '[' is never a row of a grid or dots
 	// board: it ends the block before it.
 	if !s.flush() {
@@ -138,6 +169,36 @@ func (s *boardStream) heldLine(line []byte, lineNo int) bool {
 	rec := Record{Line: lineNo, Format: g}
 	rec.Board, rec.Err = parseLine(text, lead, g, s.cols)
 	return s.yield(rec, nil)
+}
+
+// addRow adds a row to the grid or dots board being read. A square board
+// of n rows of n cells is complete: a further row of n cells starts the
+// next board of a stack (boards without blank lines between them), which
+// is read then, so that a stream of them is read a board at a time. A board
+// past MaxGridRows rows is an error, its further rows passed over. It
+// reports whether to go on.
+func (s *boardStream) addRow(text []byte, lineNo int) bool {
+	if width := cellBytes(s.block[0]); s.cols == 0 && len(s.block) == width && cellBytes(text) == width {
+		if !s.flush() {
+			return false
+		}
+		s.block, s.blockLine = append(s.block, bytes.Clone(text)), lineNo
+		return true
+	}
+	if len(s.block) == MaxGridRows {
+		rec := Record{Line: s.blockLine, Format: s.blockFormat,
+			Err: fmt.Errorf("the %s board has more than %d rows, the most read in that format (larger boards are read as lists or JSON)", s.blockFormat, MaxGridRows)}
+		s.block, s.skipping = s.block[:0], true
+		return s.yield(rec, nil)
+	}
+	s.block = append(s.block, bytes.Clone(text))
+	return true
+}
+
+// cellBytes is the length of a board row without the spaces between its
+// cells, as [cells] makes it.
+func cellBytes(row []byte) int {
+	return len(row) - bytes.Count(row, []byte(" ")) - bytes.Count(row, []byte("\t"))
 }
 
 // flush reads the block of lines gathered, if any, and reports whether to
@@ -203,12 +264,18 @@ const asciiSpace = " \t\r\v\f"
 
 func trimSpace(b []byte) []byte { return bytes.Trim(b, asciiSpace) }
 
+// errLongLine is a line held whole that is longer than maxHeldLine.
+var errLongLine = errors.New("line too long")
+
 // readLine appends the rest of the line to buf, up to and including its
-// '\n', however long the line is.
+// '\n', or fails with errLongLine past maxHeldLine bytes.
 func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		buf = append(buf, chunk...)
+		if len(buf) > maxHeldLine {
+			return buf, errLongLine
+		}
 		if err != bufio.ErrBufferFull {
 			return buf, err
 		}

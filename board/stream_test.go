@@ -308,3 +308,72 @@ func TestParseAllBoundaries(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// repeated is a reader that gives text again and again, for ever.
+type repeated struct{ text []byte }
+
+func (r repeated) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], r.text)
+	}
+	return n, nil
+}
+
+// TestEndlessStreams: a stream that never ends is read a board at a time,
+// and a board or line that never ends is an error: `yes .Q.. | nqueens
+// show`, `yes 0101 | nqueens verify` and a line of x's without a newline
+// held all they read until memory ran out.
+func TestEndlessStreams(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       string // the first records, as "line: board or error"
+	}{
+		{"stacked dots boards", ".Q..\n", "1: 2 2 2 2|5: 2 2 2 2|9: 2 2 2 2"},
+		{"stacked grid boards", "0101\n", "1: error|5: error|9: error"},
+		{"rows wider than the first", "", "1: the dots board has more than 4096 rows, the most read in that format"},
+		{"a line without end", "x", "1: the line is longer than 1 MiB, the longest a grid or dots row can be"},
+	} {
+		var got []string
+		var r io.Reader = repeated{[]byte(tc.text)}
+		if tc.text == "" {
+			r = io.MultiReader(strings.NewReader(".Q.\n"), repeated{[]byte(".Q..\n")})
+		}
+		for rec, err := range ParseAll(r, Auto) {
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			s := strconv.Itoa(rec.Line) + ": "
+			switch {
+			case rec.Err != nil && strings.Contains(tc.want, "error"):
+				s += "error"
+			case rec.Err != nil:
+				s += rec.Err.Error()
+			default:
+				s += strings.TrimSpace(rec.Board.Queens.String())
+			}
+			if got = append(got, s); len(got) == strings.Count(tc.want, "|")+1 {
+				break
+			}
+		}
+		if g := strings.Join(got, "|"); !strings.HasPrefix(g, tc.want) && !strings.Contains(tc.want, "error") || strings.Contains(tc.want, "error") && g != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, g, tc.want)
+		}
+	}
+	// After a board too long, the stream goes on with the next board.
+	text := ".Q.\n" + strings.Repeat(".Q..\n", 4200) + "\n2 4 1 3\n" + strings.Repeat("x", 2<<20) + "\n1\n"
+	var got []string
+	for rec, err := range ParseAll(strings.NewReader(text), Auto) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Err != nil {
+			got = append(got, strconv.Itoa(rec.Line)+": error")
+		} else {
+			got = append(got, strconv.Itoa(rec.Line)+": "+rec.Board.Queens.String())
+		}
+	}
+	if want := "1: error|4203: 2 4 1 3|4204: error|4205: 1"; strings.Join(got, "|") != want {
+		t.Errorf("boards after a board and a line too long: %q, want %q", strings.Join(got, "|"), want)
+	}
+}

@@ -253,9 +253,10 @@ func (o *completeOptions) writeOne(ctx context.Context, w *bufio.Writer, p board
 	return writeCompletion(w, sol, f, 0)
 }
 
-// readOnePartial reads exactly one board and the format it was read in.
+// readOnePartial reads exactly one board and the format it was read in. It
+// stops at a second board: a file of millions of boards is not read whole.
 func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, board.Format, error) {
-	var boards []board.Record
+	var first *board.Record
 	for rec, err := range readBoards(in, name, f, 0) {
 		if err != nil {
 			return board.Partial{}, "", err
@@ -263,12 +264,15 @@ func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, b
 		if rec.Err != nil {
 			return board.Partial{}, "", fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
 		}
-		boards = append(boards, rec)
+		if first != nil {
+			return board.Partial{}, "", fmt.Errorf("%s: complete takes exactly one board; a second starts at line %d", name, rec.Line)
+		}
+		first = &rec
 	}
-	if len(boards) != 1 {
-		return board.Partial{}, "", fmt.Errorf("%s: complete takes exactly one board, got %d", name, len(boards))
+	if first == nil {
+		return board.Partial{}, "", fmt.Errorf("%s: complete takes exactly one board, got none", name)
 	}
-	return boards[0].Board, boards[0].Format, nil
+	return first.Board, first.Format, nil
 }
 
 // checkCompletion is the last guard before printing: a full solution that
