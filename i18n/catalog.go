@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 //go:embed locales
@@ -23,8 +24,29 @@ type catalog struct {
 	files  map[string]string
 }
 
+// catalogs are the catalogs read, by language: the files are embedded, so
+// each is read once (the tests and tools that go over every message ask
+// for a message's catalog again and again).
+var catalogs sync.Map // Lang → catalogRead
+
+type catalogRead struct {
+	c   catalog
+	err error
+}
+
 // readCatalog merges the files of locales/l, refusing a key given twice.
+// Callers must not change what it returns.
 func readCatalog(l Lang) (catalog, error) {
+	if r, ok := catalogs.Load(l); ok {
+		return r.(catalogRead).c, r.(catalogRead).err
+	}
+	c, err := parseCatalog(l)
+	catalogs.Store(l, catalogRead{c, err})
+	return c, err
+}
+
+// parseCatalog reads and merges the files of locales/l.
+func parseCatalog(l Lang) (catalog, error) {
 	c := catalog{values: map[string]json.RawMessage{}, files: map[string]string{}}
 	dir := path.Join("locales", string(l))
 	files, err := fs.Glob(locales, dir+"/*.json")
