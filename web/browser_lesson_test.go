@@ -34,6 +34,7 @@ func TestLessonPage(t *testing.T) {
 		{"cost", testCost},
 		{"lesson", testLessonChapters},
 		{"lesson-layout", testLessonLayout},
+		{"watch-layout", testWatchLayout},
 	})
 }
 
@@ -642,5 +643,50 @@ func testLessonLayout(b *browser) {
 		b.screenshot(fmt.Sprintf("lesson-6-%dx%d", size[0], size[1]))
 		b.do("pause", chromedp.Click(chromedp.ID("lesson-play")))
 	}
+	b.viewport(1280, 900)
+}
+
+// testWatchLayout: the watch panel as the issue measured it. At 1366×768,
+// /?n=8&algo=stack&step=200 shows its step sentence whole in the window,
+// and while playing the board, the sentence and the counters are in view
+// together, at 1366×768 and at 390×844 (where the sticky player covers no
+// square of the board); every line of pseudocode is readable whole (it
+// wraps, never clipped); at 200 % zoom (1366×768 seen as 683×384 CSS
+// pixels) the board fits the window. (The player sticks to the top of a
+// phone's screen only.)
+func testWatchLayout(b *browser) {
+	b.viewport(1366, 768)
+	b.visit("/?n=8&algo=stack&step=200")
+	b.waitTrace()
+	inView(b, "/?n=8&algo=stack&step=200", "watch-sentence")
+	b.screenshot("watch-1366x768-step200")
+	clipped := eval[[]string](b, `[...document.querySelectorAll('#watch-code li')].filter((li) => li.scrollWidth > li.clientWidth + 1 || li.getBoundingClientRect().right > document.getElementById('watch-code-box').getBoundingClientRect().right + 1).map((li) => li.textContent)`)
+	if len(clipped) > 0 {
+		b.t.Errorf("lines of pseudocode cut at 1366 px: %q", clipped)
+	}
+	for _, size := range [][2]int64{{1366, 768}, {390, 844}} {
+		b.viewport(size[0], size[1])
+		b.visit("/?n=8&algo=stack")
+		b.waitTrace()
+		setSpeed(b, 30)
+		b.do("play", chromedp.Click(chromedp.ID("watch-play")))
+		b.waitJS("a few steps", `Number(document.getElementById('watch-timeline').value) > 5`, 20*time.Second)
+		b.waitJS("the scroll to end", `(() => { const y = window.scrollY; const same = y === window.lastY; window.lastY = y; return same; })()`, 5*time.Second)
+		what := fmt.Sprintf("watch playing at %d×%d", size[0], size[1])
+		inView(b, what, "watch-board", "watch-sentence", "watch-counters")
+		m := boxes(b, "watch-player", "watch-board")
+		if m["watch-player"].Bottom > m["watch-board"].Top+0.5 {
+			b.t.Errorf("%s: the player (to %.0f px) covers the board (from %.0f px)", what, m["watch-player"].Bottom, m["watch-board"].Top)
+		}
+		b.screenshot(fmt.Sprintf("watch-playing-%dx%d", size[0], size[1]))
+		b.do("pause", chromedp.Click(chromedp.ID("watch-play")))
+	}
+	b.viewport(683, 384)
+	b.visit("/?n=8&algo=stack&step=200")
+	b.waitTrace()
+	if m := boxes(b, "watch-board"); m["watch-board"].H > m["window"].H || m["watch-board"].W > m["window"].W {
+		b.t.Errorf("at 200 %% zoom the board is %.0f×%.0f px in a window of %.0f×%.0f", m["watch-board"].W, m["watch-board"].H, m["window"].W, m["window"].H)
+	}
+	b.screenshot("watch-zoom-200")
 	b.viewport(1280, 900)
 }

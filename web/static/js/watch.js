@@ -214,6 +214,7 @@ export class WatchPanel {
           this.timeline.setLength(trace.length, true);
           this.timeline.go(pending - 1);
           pending = 0;
+          this.inView(); // a shared step: its moment on screen
         }
         if (!pending && this.autoplay) {
           this.autoplay = false;
@@ -231,7 +232,10 @@ export class WatchPanel {
     this.loading = false;
     this.abort = null;
     this.timeline.setLength(trace.length, false);
-    if (pending) this.timeline.go(Math.min(pending, trace.length) - 1);
+    if (pending) {
+      this.timeline.go(Math.min(pending, trace.length) - 1);
+      this.inView();
+    }
     this.timeline.setMarks(trace.solutions);
     this.reportEnd(got.error, limit);
     this.show(this.timeline.pos);
@@ -373,27 +377,34 @@ export class WatchPanel {
     this.codeLine = line;
   }
 
-  // inView brings, on a narrow screen where the board and the pseudocode
-  // are one above the other, the board under the timeline's buttons when
-  // Play starts, so that the board and the line being run are on screen
-  // together. It moves the page only when they are not.
+  // inView brings the board, the step's sentence and the counters on
+  // screen together when Play starts or a shared step opens, under the
+  // timeline's buttons: at the top of the window, or on a narrow screen,
+  // where the buttons stick to the top (style.css) and the pseudocode
+  // comes below the counters, with its current line too. It moves the
+  // page only when they are not all in view.
   inView() {
-    if (!narrow.matches) return;
     const board = $('watch-board').getBoundingClientRect();
     const line = $('watch-code').querySelector('[aria-current]') || $('watch-code');
-    // The buttons stick to the top of the screen (style.css): the board goes
-    // under them.
-    const top = $('watch-player').getBoundingClientRect().height;
-    if (board.top >= top && line.getBoundingClientRect().bottom <= window.innerHeight) return;
-    window.scrollBy({ top: board.top - top - 4, behavior: reducedMotion.matches ? 'instant' : 'smooth' });
+    const last = narrow.matches ? line : $('watch-counters');
+    const player = $('watch-player').getBoundingClientRect();
+    const top = narrow.matches ? player.height : 0;
+    if (board.top >= top && last.getBoundingClientRect().bottom <= window.innerHeight) return;
+    // On a wide screen the move is short and made at once, so that a click
+    // that follows lands where it was aimed.
+    const by = narrow.matches ? board.top - top - 4 : player.top - 4;
+    window.scrollBy({ top: by, behavior: reducedMotion.matches || !narrow.matches ? 'instant' : 'smooth' });
   }
 
   drawCode() {
     const ol = $('watch-code');
     this.codeLine = -1;
     ol.replaceChildren(...strategies.lesson(this.algo).pseudocode.map((text) => {
+      // A line keeps its indentation as a margin, so that a long line
+      // wraps under itself, a little further in (style.css).
       const li = document.createElement('li');
-      li.textContent = text;
+      li.style.setProperty('--indent', text.length - text.trimStart().length);
+      li.textContent = text.trimStart();
       return li;
     }));
     $('watch-data-title').textContent = `The data of ${this.algo}`;
