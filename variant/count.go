@@ -74,7 +74,7 @@ func Units(s Spec) (int, error) {
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}
-	if s.TooMany() != "" {
+	if s.NoneFit() != "" {
 		return 0, nil
 	}
 	return len(unitsOf(s)), nil
@@ -121,7 +121,7 @@ func Count(ctx context.Context, s Spec, o Options) (Result, error) {
 	s = s.Normal()
 	start := time.Now()
 	res := Result{Spec: s}
-	if note := s.TooMany(); note != "" {
+	if note := s.NoneFit(); note != "" {
 		res.Note = note
 		if err := res.checkPublished(); err != nil {
 			return Result{}, err

@@ -36,7 +36,7 @@ func EstimateTree(ctx context.Context, s Spec, probes int, seed uint64) (Estimat
 	}
 	s = s.Normal()
 	e := Estimate{Spec: s, Probes: probes}
-	if s.TooMany() != "" {
+	if s.NoneFit() != "" {
 		return e, nil
 	}
 	g := newGeom(s)

@@ -76,20 +76,9 @@ func Find(ctx context.Context, s Spec, o FindOptions) (Found, error) {
 	}
 	s = s.Normal()
 	f := Found{Spec: s}
-	if why := s.tooMany(); why != "" {
+	if why := s.noneFit(); why != "" {
 		f.How = why
 		return f, nil
-	}
-	if s.Torus && s.Queens == s.Rows && s.Rows > 1 {
-		if g := gcd(s.Rows, 6); g != 1 {
-			also := ""
-			if s.Piece == Superqueen {
-				also = "; a superqueen is a queen too"
-			}
-			f.How = fmt.Sprintf("N %ss fit on an N × N torus only when gcd(N, 6) = 1 (Pólya%s), and gcd(%d, 6) = %d",
-				s.Piece, also, s.Rows, g)
-			return f, nil
-		}
 	}
 	if p, how := construct(s); p != nil {
 		f.Placement, f.How = p, how

@@ -134,7 +134,7 @@ func Solutions(ctx context.Context, s Spec) iter.Seq2[board.Placement, error] {
 			return
 		}
 		s = s.Normal()
-		if s.TooMany() != "" {
+		if s.NoneFit() != "" {
 			return
 		}
 		// The rows as given, not transposed: rows may outnumber columns.

@@ -47,7 +47,7 @@ func TestInterruptedMessages(t *testing.T) {
 			"nqueens: interrupted; stack stopped after nodes 0, tries 0, reads 0, placed 0, rejected 0, backtracks 0, solutions 0; nothing was printed\n"},
 		{"", []string{"estimate", "20"}, "nqueens: interrupted; the estimate of N = 20 stopped; nothing was printed\n"},
 		{"", []string{"dominate", "12", "--count"}, "nqueens: interrupted; dominate 12 stopped; nothing was printed\n"},
-		{"", []string{"count", "12", "--torus"}, "nqueens: interrupted; the estimate of 12 queens on a 12 × 12 torus stopped; nothing was printed\n"},
+		{"", []string{"count", "13", "--torus"}, "nqueens: interrupted; the estimate of 13 queens on a 13 × 13 torus stopped; nothing was printed\n"},
 		{"", []string{"solve", "1000"}, "nqueens: interrupted; nothing was written to stdout\n"},
 		{"", []string{"solve", "1000", "-o", filepath.Join(dir, "s")}, "nqueens: interrupted; " + filepath.Join(dir, "s") + " was not written\n"},
 	} {

@@ -300,3 +300,17 @@ func ExampleSpec_String() {
 	fmt.Println(variant.Spec{Rows: 6, Cols: 9, Queens: 4})
 	// Output: 4 queens on a 6 × 9 board
 }
+
+// TestCountTorusNoneFit: count N --torus answers 0 at once when gcd(N, 6)
+// ≠ 1, by Pólya's rule: with a context that has already ended, it still
+// answers (count 20 --torus searched for 14.7 s to print 0).
+func TestCountTorusNoneFit(t *testing.T) {
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := runContext(ended, []string{"count", "20", "--torus"}, strings.NewReader(""), &out, &errOut)
+	want := "total 0 (matches OEIS A051906 a(20))\nunique 0 (classes under the 8 symmetries of the square; turns of the torus not merged)\n"
+	if code != 0 || out.String() != want || !strings.Contains(errOut.String(), "gcd(20, 6) = 2, so the count is 0") {
+		t.Errorf("count 20 --torus: exit %d, stdout %q, stderr %q; want 0 and %q", code, out.String(), errOut.String(), want)
+	}
+}
