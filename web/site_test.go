@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,6 +94,18 @@ func TestWriteSite(t *testing.T) {
 		}
 		return nil
 	})
+	// The catalogs (locales/LANG.json, locales/index.json) follow the
+	// page's files, as WriteSite writes them.
+	locales, err := localeFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(locales)) {
+		want = append(want, name)
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(got, locales[name]) {
+			t.Errorf("the site's %s is not the catalog (%v)", name, err)
+		}
+	}
 	want = append(want, info.Module, info.Loader, siteInfo)
 	if !slices.Equal(info.Files, want) {
 		t.Errorf("site.json lists %q, want %q", info.Files, want)
