@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,6 +36,37 @@ func FuzzParseRange(f *testing.F) {
 		a, b, err := parseRange(s)
 		if err == nil && (a < 1 || b < a) {
 			t.Fatalf("parseRange(%q) = %d, %d", s, a, b)
+		}
+	})
+}
+
+// FuzzNegativeArgs: moving negative numbers behind "--" loses, adds and
+// changes no argument (but the one "--"), and leaves a command line
+// without a negative number as it is.
+func FuzzNegativeArgs(f *testing.F) {
+	for _, s := range []string{"count -1", "count -1 --torus", "solve 8 --seed -1", "list -- -3", "show -o -5 -2", "count 8", "-1", "merge -3 --key-file -4 x"} {
+		f.Add(s)
+	}
+	root := newRootCmd()
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		got := negativeArgs(root, args)
+		negative := slices.ContainsFunc(args, func(a string) bool { return len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "0123456789") == "" })
+		if !negative && !slices.Equal(got, args) {
+			t.Fatalf("%q: %q, want it unchanged", args, got)
+		}
+		want, have := slices.Clone(args), slices.Clone(got)
+		if len(have) == len(want)+1 {
+			i := slices.Index(have, "--")
+			if i < 0 {
+				t.Fatalf("%q: %q adds an argument that is no --", args, got)
+			}
+			have = slices.Delete(have, i, i+1)
+		}
+		slices.Sort(want)
+		slices.Sort(have)
+		if !slices.Equal(want, have) {
+			t.Fatalf("%q: %q", args, got)
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,6 +44,22 @@ func TestCLIGolden(t *testing.T) {
 	}
 }
 
+// TestSolveAsksForYes: solve asks for --yes before it writes a file over a
+// gigabyte, by the size it would write (solve 2000000000 > FILE began a
+// 20.9 GB file), and writes no file.
+func TestSolveAsksForYes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.txt")
+	for _, args := range [][]string{{"solve", "200000000", "-o", path}, {"solve", "2000000000", "--random", "-o", path}} {
+		code, out, errOut := runCLI(args...)
+		if want := "solve " + args[1] + " writes "; code != 2 || out != "" || !strings.Contains(errOut, want) || !strings.Contains(errOut, " GB in the list format to a file; add --yes to write it") {
+			t.Errorf("%v: exit %d, %q, %q; want 2 and the size it would write", args, code, out, errOut)
+		}
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("solve that asked for --yes left %s: %v", path, err)
+	}
+}
+
 // TestCLIErrors: every bad input gets one line on stderr and the right
 // exit code, and nothing on stdout.
 func TestCLIErrors(t *testing.T) {
@@ -53,7 +71,11 @@ func TestCLIErrors(t *testing.T) {
 	}{
 		{"", []string{"solve", "abc"}, 2, `n must be a whole number written in digits, got "abc"`},
 		{"", []string{"solve", "0"}, 2, "n = 0 is out of range for solve"},
-		{"", []string{"solve", "-4"}, 2, "unknown shorthand flag: '4' in -4"},
+		{"", []string{"solve", "-4"}, 2, "n = -4 is out of range for solve (1..1000000000)"},
+		{"", []string{"count", "-1"}, 2, "n = -1 is out of range for count (1..64)"},
+		{"", []string{"count", "-1", "--torus"}, 2, "n = -1 is out of range for count (1..64)"},
+		{"", []string{"list", "--unique", "-3"}, 2, "n = -3 is out of range for list (1..64)"},
+		{"", []string{"solve", "2000000000"}, 2, "n = 2000000000 is out of range for solve (1..1000000000); --random goes up to 2147483647"},
 		{"", []string{"solve", "99999999999999999999"}, 2, "out of range for solve"},
 		{"", []string{"solve", "3"}, 1, "no solution for n = 3"},
 		{"", []string{"solve", "2", "--random"}, 1, "no solution for n = 2"},

@@ -29,17 +29,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/google/renameio/v2"
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // streams is what a command's run gets from the command line besides its
@@ -172,52 +168,6 @@ are stopped, shut down and exit 0).`,
 		}
 	}
 	return root
-}
-
-// suggestion is how every typo hint starts: cobra's own wording, kept on
-// lines of its own below the one-line error.
-const suggestion = "\n\nDid you mean this?\n"
-
-// flagError turns a flag parsing error into a usage error, with the
-// nearest flag names when the flag is unknown.
-func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	name, ok := strings.CutPrefix(msg, "unknown flag: --")
-	if !ok {
-		return &usageError{err}
-	}
-	var near []string
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		// One typo in a short name, two (a swapped pair) in a longer one.
-		if d := editDistance(name, f.Name); d <= 1 || (d == 2 && len(name) >= 5) || strings.HasPrefix(f.Name, name) {
-			near = append(near, "--"+f.Name)
-		}
-	})
-	if len(near) > 0 {
-		msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
-	}
-	return &usageError{errors.New(msg)}
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // newHelpCmd replaces cobra's help command, which answers an unknown topic
@@ -419,70 +369,6 @@ func outputFormat(name string, allowed []board.Format, jsonOut bool) (board.Form
 		f = board.JSON
 	}
 	return f, err
-}
-
-// openOutput opens where a command's output goes: stdout for "" or "-";
-// a regular file, new or replaced, through a temporary file beside it that
-// commit renames to it once the output is complete and removes otherwise,
-// so that no run that stopped early leaves a file that looks complete;
-// anything else (a device such as /dev/null, a named pipe) is written
-// directly, as renaming over it would replace it. commit(err) returns err,
-// or the error of completing the file.
-func (s *streams) openOutput(path string) (w io.Writer, commit func(error) error, err error) {
-	if path == "" || path == "-" {
-		return s.stdout, func(err error) error { return err }, nil
-	}
-	target := path
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-		if err != nil {
-			return nil, nil, err
-		}
-		return f, func(err error) error {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			return err
-		}, nil
-	} else if err == nil {
-		// A link to a file: replace the file, not the link.
-		if target, err = filepath.EvalSymlinks(path); err != nil {
-			return nil, nil, err
-		}
-	}
-	pf, err := renameio.NewPendingFile(target, renameio.WithPermissions(0o666), renameio.WithTempDir(filepath.Dir(target)))
-	if err != nil {
-		return nil, nil, err
-	}
-	return pf, func(err error) error {
-		if err == nil {
-			return pf.CloseAtomicallyReplace()
-		}
-		pf.Cleanup()
-		return err
-	}, nil
-}
-
-// isPending reports whether openOutput writes path through a temporary
-// file, which an interrupted command removes.
-func isPending(path string) bool {
-	if path == "" || path == "-" {
-		return false
-	}
-	fi, err := os.Stat(path)
-	return err != nil || fi.Mode().IsRegular()
-}
-
-// openInput returns stdin for "" or "-", else the named file.
-func (s *streams) openInput(path string) (io.ReadCloser, string, error) {
-	if path == "" || path == "-" {
-		return io.NopCloser(s.stdin), "stdin", nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", err
-	}
-	return f, path, nil
 }
 
 func formatNames(fs []board.Format) []string {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
@@ -24,7 +26,8 @@ const solveLong = `solve prints one solution of the N-Queens problem.
 By default it uses the closed-form construction (cases on N mod 6), which
 computes each row's column on the fly: any N from 4 up to 10^9 (and N = 1)
 streams in list or json format in constant memory. N = 2 and 3 have no
-solution.
+solution. Output over 1 GB (N over about 110 million in list format) is
+written to a file only with --yes; to a pipe it streams.
 
 --random finds a random solution by local search (Sosic and Gu's QS4): the
 same --seed gives the same board, different seeds different ones, for any N
@@ -71,6 +74,7 @@ func newSolveCmd() *cobra.Command {
 		Long:  solveLong,
 		Example: `  nqueens solve 8 --format unicode
   nqueens solve 1000000000 --format list | tail -c 40
+  nqueens solve 200000000 -o queens.txt --yes   # 1.9 GB
   nqueens solve 10000000 --random --seed 7 -o queens.txt
   nqueens solve 100000 --random --format png -o big.png
   nqueens solve 11 --torus --format dots
@@ -85,7 +89,7 @@ func newSolveCmd() *cobra.Command {
 	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
 	fl.BoolVar(&o.yes, "yes", false, "start a --random solve that needs more than 1 GiB of memory")
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
-	fl.Lookup("yes").Usage = "start a --random solve that needs more than 1 GiB of memory, or a variant's search estimated over an hour"
+	fl.Lookup("yes").Usage = "write a file over 1 GB, start a --random solve that needs more than 1 GiB of memory, or a variant's search estimated over an hour"
 	o.variant = addVariantFlags(cmd, "random", "seed", "no-verify")
 	return command(cmd, o)
 }
@@ -104,7 +108,14 @@ func (o *solveOptions) validate(args []string) error {
 	if o.noVerify && !o.random {
 		return usagef("--no-verify goes with --random")
 	}
-	if o.n, err = parseN(args[0], "solve", board.MaxN); err != nil {
+	limit := board.MaxN
+	if !o.random && !o.variant.active(o.given) {
+		limit = maxConstructN
+	}
+	if o.n, err = parseN(args[0], "solve", limit); err != nil {
+		if n, perr := strconv.Atoi(args[0]); perr == nil && n > limit && n <= board.MaxN {
+			return usagef("%v; --random goes up to %d", err, board.MaxN)
+		}
 		return err
 	}
 	if o.variant.active(o.given) {
@@ -122,7 +133,34 @@ func (o *solveOptions) validate(args []string) error {
 	if limit := board.MaxWriteN(o.f); o.n > limit {
 		return usagef("%v; use list, json, svg or png", &board.SizeError{Op: "the " + string(o.f) + " format", N: o.n, Max: limit})
 	}
+	if size := outputSize(o.n, o.f); size > bigOutput && !o.yes && o.writesFile(o.output) {
+		return usagef("solve %d writes %s in the %s format to a file; add --yes to write it", o.n, formatBytes(size), o.f)
+	}
 	return nil
+}
+
+// maxConstructN is the largest N solve builds by the construction, as its
+// help says; --random goes on to board.MaxN.
+const maxConstructN = 1_000_000_000
+
+// bigOutput is the size of output past which solve asks for --yes before
+// it writes a file (solve 2000000000 > FILE began a 20.9 GB file).
+const bigOutput = 1e9
+
+// writesFile reports whether output (-o PATH, or stdout for "" and "-")
+// goes to a file on disk, new or not, rather than to a pipe, a terminal or
+// a device.
+func (s *streams) writesFile(output string) bool {
+	if output != "" && output != "-" {
+		fi, err := os.Stat(output)
+		return err != nil || fi.Mode().IsRegular()
+	}
+	f, ok := s.stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func (o *solveOptions) run(ctx context.Context) error {
