@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -41,15 +43,42 @@ func (s *streams) openOutput(path string) (w io.Writer, commit func(error) error
 	}
 	pf, err := renameio.NewPendingFile(target, renameio.WithPermissions(0o666), renameio.WithTempDir(filepath.Dir(target)))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, namedAs(err, path)
 	}
-	return pf, func(err error) error {
+	return namingWriter{pf, path}, func(err error) error {
 		if err == nil {
-			return pf.CloseAtomicallyReplace()
+			return namedAs(pf.CloseAtomicallyReplace(), path)
 		}
 		pf.Cleanup()
 		return err
 	}, nil
+}
+
+// namedAs is err of the temporary file behind -o PATH (or of renaming it)
+// said of path, the name the user gave: "open /nonexistent/x.txt: no such
+// file or directory", not of ".x.txt4612416902556787884".
+func namedAs(err error, path string) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	case errors.As(err, &le):
+		return &fs.PathError{Op: "write", Path: path, Err: le.Err}
+	}
+	return err
+}
+
+// namingWriter writes to the temporary file behind -o PATH, its errors
+// said of path.
+type namingWriter struct {
+	w    io.Writer
+	path string
+}
+
+func (n namingWriter) Write(p []byte) (int, error) {
+	k, err := n.w.Write(p)
+	return k, namedAs(err, n.path)
 }
 
 // isPending reports whether openOutput writes path through a temporary
