@@ -38,6 +38,9 @@ var zhWords = map[string]bool{
 	"WebAssembly": true,
 	// Q(N), the number of solutions of N, as the literature writes it.
 	"Q": true,
+	// The program's name, the file format of its API and the unit of the
+	// static build's download, written so in Chinese too.
+	"nqueens": true, "JSON": true, "MB": true,
 }
 
 // codeWords may stand in a line of pseudocode (a key algo.NAME.code.LINE)

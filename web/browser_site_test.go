@@ -89,6 +89,7 @@ func TestSite(t *testing.T) {
 		{"cancel", testSiteCancel},
 		{"api", testSiteAPI},
 		{"huge", testSiteHuge},
+		{"languages", testSiteLanguages},
 	})
 	mu.Lock()
 	defer mu.Unlock()

@@ -32,8 +32,14 @@
 //
 // Counts are JSON numbers however large (docs/json.md); every answer is read
 // with parseJSON, which gives an integer past 2^53 as a BigInt, exact.
+//
+// Every request names the page's language (?lang=, and Accept-Language),
+// in which the server writes the prose of its answers: step sentences,
+// lessons, errors. In the address, so that no cache gives an answer in
+// another language, and so that pictures and downloads carry it too.
 
 import { booted } from './boot.js';
+import { lang, t } from './i18n.js';
 import { splitEvents } from './sse.js';
 import { wasmTransport } from './wasm.js';
 
@@ -72,7 +78,7 @@ export const { site } = boot;
 export const kind = site.transport === 'wasm' ? 'wasm' : 'http';
 const transport = kind === 'wasm' ? wasmTransport(site, boot.solver) : {
   fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
-  down: 'The server does not answer: is nqueens serve still running?',
+  get down() { return t('page.api.down', { Command: 'nqueens serve' }); },
 };
 
 // onProgress(fn) has fn({loaded, total, cached}) called while the static
@@ -127,9 +133,12 @@ export function href(path, params = {}) {
   for (const [k, v] of Object.entries(params)) {
     if (v !== undefined && v !== null) q.set(k, String(v));
   }
-  const s = q.toString();
-  return s ? `${path}?${s}` : path;
+  q.set('lang', lang());
+  return `${path}?${q}`;
 }
+
+// withLang is url with the page's language, if it does not name one.
+const withLang = (url) => (/[?&]lang=/.test(url) ? url : `${url}${url.includes('?') ? '&' : '?'}lang=${lang()}`);
 
 // busyTries is how often a GET answered 429 (all the server's job slots
 // taken, often by streams of a page just left) is tried again, after the
@@ -139,6 +148,10 @@ const busyTries = 8;
 // send makes one request; a network failure (not an error status) marks the
 // server unreachable.
 async function send(url, init) {
+  const headers = new Headers(init.headers);
+  headers.set('Accept-Language', lang());
+  init = { ...init, headers };
+  url = withLang(url);
   for (let tries = 1; ; tries++) {
     let res;
     try {

@@ -9,13 +9,16 @@
 // to the ends of a row; Enter or Space activates the square when the board
 // takes clicks. Rows and columns are 1-based.
 
+import { t } from './i18n.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 export class Board {
-  // options: label (the grid's accessible name), onActivate(r, c) for a board
-  // that takes clicks, onFocus(r, c) when a square is hovered or focused
-  // (null when the pointer leaves).
-  constructor(el, { label = 'Board', onActivate = null, onFocus = null } = {}) {
+  // options: labelKey (the message of the grid's accessible name, with
+  // labelArgs; or label, its text), onActivate(r, c) for a board that takes
+  // clicks, onFocus(r, c) when a square is hovered or focused (null when the
+  // pointer leaves).
+  constructor(el, { label = '', labelKey = 'page.board', labelArgs = {}, onActivate = null, onFocus = null } = {}) {
     this.el = el;
     this.onActivate = onActivate;
     this.onFocus = onFocus;
@@ -24,7 +27,14 @@ export class Board {
     this.focus = [1, 1];
     el.classList.add('board');
     el.setAttribute('role', 'grid');
-    el.setAttribute('aria-label', label);
+    if (label) {
+      el.setAttribute('aria-label', label);
+    } else {
+      // A language switch names it again (lang.js translate).
+      el.dataset.i18nAriaLabel = labelKey;
+      el.dataset.i18nArgs = JSON.stringify(labelArgs);
+      el.setAttribute('aria-label', t(labelKey, labelArgs));
+    }
     if (onActivate) el.classList.add('clickable');
     this.svg = document.createElementNS(SVG, 'svg');
     this.svg.setAttribute('class', 'lines');
@@ -88,7 +98,7 @@ export class Board {
         const sq = view.square(r, c);
         const name = ((r + c) % 2 ? 'cell dark' : 'cell') + (sq.classes.length ? ' ' + sq.classes.join(' ') : '');
         if (cell.className !== name) cell.className = name;
-        const label = `row ${r}, column ${c}: ${sq.label}`;
+        const label = t('page.board.square', { Row: r, Col: c, What: sq.label });
         if (cell.getAttribute('aria-label') !== label) cell.setAttribute('aria-label', label);
       }
     }

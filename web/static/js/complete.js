@@ -16,8 +16,9 @@
 import * as api from './api.js';
 import { Board, attackers, boardFromParams, boardParams, segments } from './board.js';
 import { readInt, setRange } from './field.js';
+import { t, tn } from './i18n.js';
 import * as strategies from './strategies.js';
-import { $, group, plural, setStatus } from './text.js';
+import { $, setStatus, status } from './text.js';
 
 // The largest board the panel draws: past it squares would be too small to
 // click, and the page must never build a huge grid.
@@ -39,7 +40,7 @@ export class CompletePanel {
     this.hint = null;
     this.busy = false;
     this.abort = null;
-    this.board = new Board($('complete-board'), { label: 'Your board', onActivate: (r, c) => this.activate(r, c) });
+    this.board = new Board($('complete-board'), { labelKey: 'page.complete.board', onActivate: (r, c) => this.activate(r, c) });
     $('complete-form').addEventListener('submit', (e) => { e.preventDefault(); this.play(); });
     $('complete-count').addEventListener('click', () => this.count());
     $('complete-hint').addEventListener('click', () => this.showHint());
@@ -49,17 +50,33 @@ export class CompletePanel {
     for (const id of ['complete-torus', 'complete-super']) $(id).addEventListener('change', () => this.variantChanged());
   }
 
+  // drawStrategies lists the strategies that start from a board, in the
+  // words of the server's answer.
+  drawStrategies() {
+    const select = $('complete-algo');
+    const chosen = select.value || 'stack';
+    select.replaceChildren(...strategies.completers().map((a) => {
+      const opt = document.createElement('option');
+      opt.value = a.name;
+      opt.textContent = t('page.strategy.option', { Name: a.name, Title: a.title });
+      return opt;
+    }));
+    select.value = chosen;
+  }
+
+  // relang shows the panel in the language just chosen: the strategies'
+  // names and the squares' labels again, and a hint, whose sentence is the
+  // strategy's, asked for again.
+  async relang() {
+    await strategies.load();
+    if ($('complete-algo').options.length) this.drawStrategies();
+    if (this.n) this.draw();
+    if (this.hinted && !this.busy) this.showHint(false);
+  }
+
   enter(params) {
     const select = $('complete-algo');
-    if (!select.options.length) {
-      for (const a of strategies.completers()) {
-        const opt = document.createElement('option');
-        opt.value = a.name;
-        opt.textContent = `${a.name} (${a.title})`;
-        select.append(opt);
-      }
-      select.value = 'stack';
-    }
+    if (!select.options.length) this.drawStrategies();
     if (params.get('n')) $('complete-n').value = params.get('n');
     if (params.get('n')) {
       $('complete-torus').checked = params.get('torus') === '1';
@@ -81,10 +98,11 @@ export class CompletePanel {
   // rule is the variant of the board: {torus, super}.
   rule() { return { torus: $('complete-torus').checked, super: $('complete-super').checked }; }
 
-  // variant names the board's variant for sentences, '' for the plain one.
+  // variant names the board's variant: 'torus', 'super', 'both', or '' for
+  // the plain one.
   variant() {
     const { torus, super: sup } = this.rule();
-    return [sup ? 'superqueens' : '', torus ? 'a torus' : ''].filter(Boolean).join(' on ');
+    return torus && sup ? 'both' : torus ? 'torus' : sup ? 'super' : '';
   }
 
   // refresh turns the buttons on and off: all but Cancel while busy; on a
@@ -103,10 +121,8 @@ export class CompletePanel {
     this.added.clear();
     this.hint = null;
     this.refresh();
-    const v = this.variant();
-    this.setState('editing', v
-      ? `Queens on ${v === 'superqueens' ? 'the board as superqueens' : v}: place them yourself, and the board is checked by the variant's rules when every row holds one. The strategies and the solver search the plain board only; the Count panel counts this variant.`
-      : 'The plain board: the strategies and the solver are back.');
+    const said = { torus: ['page.complete.variant.torus'], super: ['page.complete.variant.super'], both: ['page.complete.variant.both'], '': ['page.complete.variant.plain'] };
+    this.setState('editing', said[this.variant()]);
     this.check();
   }
 
@@ -122,7 +138,7 @@ export class CompletePanel {
     Object.assign(this, { n, queens, blocked: new Set(blocked.map((b) => b.join())), added: new Set(), hint: null });
     this.board.setSize(n);
     this.refresh();
-    this.setState('editing', 'Click squares (or move with the arrow keys and press Enter) to place queens or blocks.');
+    this.setState('editing', ['page.complete.start']);
   }
 
   // own is the board without the solver's queens.
@@ -130,9 +146,13 @@ export class CompletePanel {
     return this.queens.map((c, i) => (this.added.has(`${i + 1},${c}`) ? 0 : c));
   }
 
-  setState(state, text, kind = '') {
+  // setState shows the panel's state and its line: a message [key, args],
+  // or a text as it is (the server's).
+  setState(state, said, kind = '') {
     $('complete').dataset.state = state;
-    setStatus($('complete-status'), text, kind);
+    if (Array.isArray(said)) status($('complete-status'), said[0], said[1] || {}, kind);
+    else setStatus($('complete-status'), said, kind);
+    this.hinted = '';
     this.draw();
     this.onURL();
   }
@@ -155,8 +175,8 @@ export class CompletePanel {
     }
     const conflicts = this.conflicts().length;
     this.setState('editing', conflicts
-      ? `${plural(conflicts, 'pair')} of queens attack each other (red lines).`
-      : `${plural(this.queens.filter((x) => x).length, 'queen')} placed, none attacked.`, conflicts ? 'error' : '');
+      ? ['page.complete.conflicts', { Count: conflicts }]
+      : ['page.complete.placed', { Count: this.queens.filter((x) => x).length }], conflicts ? 'error' : '');
     this.check();
   }
 
@@ -169,8 +189,10 @@ export class CompletePanel {
     try {
       const res = await api.postJSON('/api/verify', { queens, blocked: this.partial().blocked, torus, super: sup });
       if (v !== this.variant() || queens.join() !== this.queens.join()) return; // the board moved on
-      if (res.ok) this.setState('solved', `A solution with ${v}: every row holds a queen and none attacks another${torus ? ', round the edges included' : ''}${sup ? ', nor by a knight\'s move' : ''} (checked by the server).`, 'good');
-      else this.setState('editing', `Not a solution with ${v}: ${res.error}.`, 'error');
+      const solved = { torus: 'page.complete.solved.torus', super: 'page.complete.solved.super', both: 'page.complete.solved.both' };
+      const not = { torus: 'page.complete.unsolved.torus', super: 'page.complete.unsolved.super', both: 'page.complete.unsolved.both' };
+      if (res.ok) this.setState('solved', [solved[v]], 'good');
+      else this.setState('editing', [not[v], { Error: res.error }], 'error');
     } catch (err) {
       this.setState('error', err.message, 'error');
     }
@@ -191,31 +213,30 @@ export class CompletePanel {
     const conflicts = this.conflicts();
     const hurt = new Map();
     for (const [a, b, how] of conflicts) {
-      const knight = how.line === 'knight' ? ' (a knight\'s move)' : '';
-      if (!hurt.has(b.join())) hurt.set(b.join(), `${a[0]}${knight}`);
-      if (!hurt.has(a.join())) hurt.set(a.join(), `${b[0]}${knight}`);
+      const by = (row) => (how.line === 'knight' ? t('page.sq.attacked.by.knight', { Row: row }) : t('page.sq.attacked.by', { Row: row }));
+      if (!hurt.has(b.join())) hurt.set(b.join(), by(a[0]));
+      if (!hurt.has(a.join())) hurt.set(a.join(), by(b[0]));
     }
     this.board.draw({
       square: (r, c) => {
         const key = `${r},${c}`;
         if (this.queens[r - 1] === c) {
           const classes = ['queen'];
-          let label = this.added.has(key) ? 'queen added by the strategy' : 'your queen';
+          let label = this.added.has(key) ? t('page.sq.added') : t('page.sq.yours');
           if (this.added.has(key)) classes.push('added');
-          if (hurt.has(key)) { classes.push('attacker'); label += `, attacked by the queen in row ${hurt.get(key)}`; }
+          if (hurt.has(key)) { classes.push('attacker'); label = t('page.sq.and', { A: label, B: hurt.get(key) }); }
           return { classes, label };
         }
-        if (this.blocked.has(key)) return { classes: ['blocked'], label: 'blocked' };
+        if (this.blocked.has(key)) return { classes: ['blocked'], label: t('page.sq.blocked') };
         if (this.hint && this.hint.row === r && this.hint.col === c) {
           const label = this.hint.kind === 'reject'
-            ? `hint: the next square ${this.hint.algo} tries, rejected: the queen in row ${this.hint.by.row} attacks it`
-            : `hint: the next square ${this.hint.algo} tries, where it places a queen`;
+            ? t('page.sq.hint.rejected', { Algo: this.hint.algo, Row: this.hint.by.row })
+            : t('page.sq.hint.place', { Algo: this.hint.algo });
           return { classes: ['hint'], label };
         }
         const by = attackers(this.queens, r, c, this.rule());
-        if (!by.length) return { classes: [], label: 'empty' };
-        const how = (a) => (a.line === 'knight' ? `by a knight's move of the queen in row ${a.row}` : `by the queen in row ${a.row}${segments(this.n, a.row, a.col, a.dr, a.dc).length > 1 ? ', round the edge' : ''}`);
-        return { classes: ['attacked'], label: `attacked ${how(by[0])}${by.length > 1 ? ` and ${by.length - 1} more` : ''}` };
+        if (!by.length) return { classes: [], label: t('page.sq.empty') };
+        return { classes: ['attacked'], label: this.attackedBy(by) };
       },
       lines: [...conflicts.flatMap(([, , a]) => segments(this.n, a.row, a.col, a.dr, a.dc)
         .map((s) => ({ ...s, kind: a.line === 'knight' ? 'conflict knight' : 'conflict' }))),
@@ -225,6 +246,20 @@ export class CompletePanel {
     this.board.el.classList.toggle('solved', st === 'solved');
     this.board.el.classList.toggle('stuck', st === 'none');
     $('complete-list').textContent = this.queens.join(' ');
+  }
+
+  // attackedBy says which queens attack a square: the first, how (a
+  // knight's move, round the edge of a torus), and how many more.
+  attackedBy(by) {
+    const a = by[0];
+    const args = { Row: a.row, Count: by.length - 1 };
+    const edge = segments(this.n, a.row, a.col, a.dr, a.dc).length > 1;
+    if (by.length === 1) {
+      if (a.line === 'knight') return t('page.sq.attacked.knight', args);
+      return edge ? t('page.sq.attacked.edge', args) : t('page.sq.attacked.by', args);
+    }
+    if (a.line === 'knight') return tn('page.sq.attacked.knight.more', by.length - 1, args);
+    return edge ? tn('page.sq.attacked.edge.more', by.length - 1, args) : tn('page.sq.attacked.more', by.length - 1, args);
   }
 
   // firstTry asks for the chosen strategy's search from this board up to
@@ -246,17 +281,18 @@ export class CompletePanel {
   }
 
   // busyWith runs work with the buttons off and Cancel on.
-  async busyWith(state, text, work) {
+  async busyWith(state, said, work) {
     if (this.busy) return;
     const abort = new AbortController();
     this.busy = true;
     this.abort = abort;
     this.refresh();
-    this.setState(state, text);
+    this.setState(state, said);
     try {
       await work(abort.signal);
     } catch (err) {
-      this.setState(abort.signal.aborted ? 'editing' : 'error', abort.signal.aborted ? 'Cancelled.' : err.message, abort.signal.aborted ? '' : 'error');
+      if (abort.signal.aborted) this.setState('editing', ['page.complete.cancelled']);
+      else this.setState('error', err.said || err.message, 'error');
     } finally {
       this.busy = false;
       this.abort = null;
@@ -272,31 +308,33 @@ export class CompletePanel {
     this.added.clear();
     this.hint = null;
     if (this.conflicts().length) {
-      this.setState('editing', 'Two of your queens attack each other: the strategy never places a queen on an attacked square. Take one away first.', 'error');
+      this.setState('editing', ['page.complete.conflict'], 'error');
       return false;
     }
     if (this.queens.every((c) => c)) {
-      this.setState('editing', 'Every row holds a queen and none attacks another: a solution!', 'good');
+      this.setState('editing', ['page.complete.solution'], 'good');
       return false;
     }
     return true;
   }
 
   // showHint shows the chosen strategy's next try from this board, in the
-  // strategy's own sentence.
-  showHint() {
+  // strategy's own sentence, and moves the focus there if focus is set.
+  showHint(focus = true) {
     if (!this.ready()) return;
     const algo = $('complete-algo').value;
-    this.busyWith('searching', `Asking ${algo} for its next step…`, async (signal) => {
+    this.busyWith('searching', ['page.complete.asking', { Algo: algo }], async (signal) => {
       const e = await this.firstTry(algo, signal);
-      if (!e) throw new Error(`${algo} makes no try from this board.`);
+      if (!e) throw Object.assign(new Error(), { said: ['page.complete.notry', { Algo: algo }] });
+      const said = ['page.complete.hint.text', { Algo: algo, Text: e.text }];
       if (e.kind === 'dead-end') {
-        this.setState('editing', `Hint, the next step of ${algo}: ${e.text}`, 'error');
-        return;
+        this.setState('editing', said, 'error');
+      } else {
+        this.hint = e;
+        this.setState('editing', said);
+        if (focus) this.board.focusSquare(e.row, e.col);
       }
-      this.hint = e;
-      this.setState('editing', `Hint, the next step of ${algo}: ${e.text}`);
-      this.board.focusSquare(e.row, e.col);
+      this.hinted = algo;
     });
   }
 
@@ -306,10 +344,10 @@ export class CompletePanel {
   play() {
     if (!this.ready()) return;
     const algo = $('complete-algo').value;
-    this.busyWith('searching', `Starting ${algo} from your board…`, async (signal) => {
+    this.busyWith('searching', ['page.complete.starting', { Algo: algo }], async (signal) => {
       const e = await this.firstTry(algo, signal);
       const q = new URLSearchParams({ n: this.n, algo, ...this.urlState(), step: e ? e.steps : 0 });
-      this.setState('editing', `${algo} is playing its search from your board in “Watch a search”.`);
+      this.setState('editing', ['page.complete.playing', { Algo: algo }]);
       this.open(q).playFrom(this.queens.slice(), [...this.blocked]);
     });
   }
@@ -321,11 +359,11 @@ export class CompletePanel {
     if (solution) {
       solution.forEach((c, i) => { if (this.queens[i] === 0) this.added.add(`${i + 1},${c}`); });
       this.queens = solution.slice();
-      this.setState('solved', `Completed by ${algo}: its search from your board added ${plural(this.added.size, 'queen')} (green), its first solution.`, 'good');
+      this.setState('solved', ['page.complete.completed', { Algo: algo, Count: this.added.size }], 'good');
     } else if (whole) {
-      this.setState('none', `No completion exists: ${algo} searched every way on from your board and found none.`, 'error');
+      this.setState('none', ['page.complete.none', { Algo: algo }], 'error');
     } else {
-      this.setState('editing', `${algo} had not found a solution yet in the steps played.`);
+      this.setState('editing', ['page.complete.notyet', { Algo: algo }]);
     }
   }
 
@@ -334,11 +372,11 @@ export class CompletePanel {
     this.queens = this.own();
     this.added.clear();
     this.hint = null;
-    this.busyWith('searching', 'Counting the completions…', async (signal) => {
+    this.busyWith('searching', ['page.complete.counting'], async (signal) => {
       const res = await api.postJSON('/api/complete', { ...this.partial(), count: true }, { signal });
       this.setState('counted', res.exists
-        ? `${group(res.completions)} way${res.completions === 1 ? '' : 's'} to complete this board.`
-        : 'No completion exists: these queens and blocks leave no way to fill every row.', res.exists ? 'good' : 'error');
+        ? ['page.complete.ways', { Count: res.completions }]
+        : ['page.complete.noway'], res.exists ? 'good' : 'error');
     });
   }
 }

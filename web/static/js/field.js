@@ -1,6 +1,7 @@
 // Inputs are checked in the browser against the server's limits before
 // anything is sent or drawn: a field that fails shows its message beside it
 // (aria-invalid, aria-describedby) and the action does not run.
+import { say } from './lang.js';
 import { $ } from './text.js';
 
 // readInt reads the number field id as an integer in lo..hi, or returns
@@ -8,20 +9,35 @@ import { $ } from './text.js';
 export function readInt(id, lo, hi, what = 'N') {
   const input = $(id);
   const raw = input.value.trim();
-  let msg = '';
+  let why = null;
   if (raw === '' || !/^-?\d+$/.test(raw)) {
-    msg = `${what} must be a whole number from ${lo} to ${hi}`;
+    why = ['page.field.whole', { What: what, Lo: lo, Hi: hi }];
   } else {
     const v = Number(raw);
-    if (v < lo || v > hi) msg = `${what} = ${raw} is out of range: this page allows ${lo} to ${hi}`;
+    if (v < lo || v > hi) why = ['page.field.range', { What: what, Value: raw, Lo: lo, Hi: hi }];
   }
-  showError(input, msg);
-  return msg ? null : Number(raw);
+  if (why) say(errorBox(input), ...why);
+  mark(input, !!why);
+  return why ? null : Number(raw);
 }
 
 // showError shows msg beside the field (none if msg is empty), followed by
 // command, if given, in a code element.
 export function showError(input, msg, command = '') {
+  const el = errorBox(input);
+  delete el.dataset.i18n; // text as it is: a language switch leaves it
+  delete el.dataset.i18nArgs;
+  el.textContent = msg;
+  if (msg && command) {
+    const code = document.createElement('code');
+    code.textContent = command;
+    el.append(' ', code);
+  }
+  mark(input, !!msg);
+}
+
+// errorBox is the field's message, made the first time.
+function errorBox(input) {
   const id = input.id + '-error';
   let el = document.getElementById(id);
   if (!el) {
@@ -31,16 +47,16 @@ export function showError(input, msg, command = '') {
     el.setAttribute('role', 'alert');
     input.closest('form, .controls').after(el);
   }
-  el.textContent = msg;
-  if (msg && command) {
-    const code = document.createElement('code');
-    code.textContent = command;
-    el.append(' ', code);
-  }
-  el.hidden = !msg;
-  if (msg) {
+  return el;
+}
+
+// mark shows or hides the field's message and marks the field invalid.
+function mark(input, invalid) {
+  const el = errorBox(input);
+  el.hidden = !invalid;
+  if (invalid) {
     input.setAttribute('aria-invalid', 'true');
-    input.setAttribute('aria-describedby', id);
+    input.setAttribute('aria-describedby', el.id);
   } else {
     input.removeAttribute('aria-invalid');
   }

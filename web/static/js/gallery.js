@@ -5,19 +5,22 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
-import { $, group, setStatus } from './text.js';
+import { t, tn } from './i18n.js';
+import { fill } from './lang.js';
+import { $, setStatus, status } from './text.js';
 
-// The 8 symmetries by the names of `nqueens show --transform`, each as a map
-// of a 1-based square (r, c) on the n×n board.
+// The 8 symmetries by the names of `nqueens show --transform`, each with
+// what it does in words, its short name under a board, and its map of a
+// 1-based square (r, c) on the n×n board.
 const symmetries = [
-  ['identity', 'is the representative', (r, c) => [r, c]],
-  ['rot90', 'a quarter turn clockwise', (r, c, n) => [c, n + 1 - r]],
-  ['rot180', 'a half turn', (r, c, n) => [n + 1 - r, n + 1 - c]],
-  ['rot270', 'a quarter turn anticlockwise', (r, c, n) => [n + 1 - c, r]],
-  ['mirror-cols', 'a left-right mirror', (r, c, n) => [r, n + 1 - c]],
-  ['mirror-rows', 'a top-bottom mirror', (r, c, n) => [n + 1 - r, c]],
-  ['transpose', 'a flip on the main diagonal', (r, c) => [c, r]],
-  ['anti-transpose', 'a flip on the anti-diagonal', (r, c, n) => [n + 1 - c, n + 1 - r]],
+  ['identity', () => t('page.sym.identity'), () => t('page.sym.short.identity'), (r, c) => [r, c]],
+  ['rot90', () => t('page.sym.rot90'), () => t('page.sym.short.rot90'), (r, c, n) => [c, n + 1 - r]],
+  ['rot180', () => t('page.sym.rot180'), () => t('page.sym.short.rot180'), (r, c, n) => [n + 1 - r, n + 1 - c]],
+  ['rot270', () => t('page.sym.rot270'), () => t('page.sym.short.rot270'), (r, c, n) => [n + 1 - c, r]],
+  ['mirror-cols', () => t('page.sym.mirror-cols'), () => t('page.sym.short.mirror-cols'), (r, c, n) => [r, n + 1 - c]],
+  ['mirror-rows', () => t('page.sym.mirror-rows'), () => t('page.sym.short.mirror-rows'), (r, c, n) => [n + 1 - r, c]],
+  ['transpose', () => t('page.sym.transpose'), () => t('page.sym.short.transpose'), (r, c) => [c, r]],
+  ['anti-transpose', () => t('page.sym.anti-transpose'), () => t('page.sym.short.anti-transpose'), (r, c, n) => [n + 1 - c, n + 1 - r]],
 ];
 
 function apply(map, queens) {
@@ -33,7 +36,7 @@ function apply(map, queens) {
 // symmetryTo names the symmetry that maps queens onto target.
 export function symmetryTo(queens, target) {
   const want = target.join(',');
-  return symmetries.find(([, , map]) => apply(map, queens).join(',') === want);
+  return symmetries.find((s) => apply(s[3], queens).join(',') === want);
 }
 
 export class GalleryPanel {
@@ -45,7 +48,7 @@ export class GalleryPanel {
     this.perPage = 24;
     this.n = 0;
     this.abort = null;
-    this.large = new Board($('gallery-board'), { label: 'The chosen solution' });
+    this.large = new Board($('gallery-board'), { labelKey: 'page.gallery.large' });
     $('gallery-form').addEventListener('submit', (e) => { e.preventDefault(); this.loadFromForm(); });
   }
 
@@ -56,6 +59,13 @@ export class GalleryPanel {
   }
 
   leave() {}
+
+  // relang writes what the panel shows in the language just chosen.
+  relang() {
+    if (!this.data) return;
+    this.summarize();
+    this.showPage();
+  }
 
   urlState() { return { n: this.n || Number($('gallery-n').value) }; }
 
@@ -69,7 +79,7 @@ export class GalleryPanel {
     this.onURL();
     const button = $('gallery-show');
     button.disabled = true;
-    setStatus($('gallery-summary'), 'Loading…');
+    status($('gallery-summary'), 'page.gallery.loading');
     $('gallery-classes').replaceChildren();
     try {
       this.data = await api.getJSON('/api/solutions', { n }, { signal: abort.signal });
@@ -82,12 +92,21 @@ export class GalleryPanel {
     } finally {
       if (this.abort === abort) button.disabled = false;
     }
-    const d = this.data;
     this.page = 0;
-    setStatus($('gallery-summary'), d.total === 0
-      ? `The ${n}×${n} board has no solution.`
-      : `${group(d.total)} solution${d.total === 1 ? '' : 's'} of the ${n}×${n} board in ${group(d.unique)} symmetry class${d.unique === 1 ? '' : 'es'}. The framed board of each class is its representative (the smallest of its orbit); under each other board, the symmetry that turns it into the representative. Click a board to see it large.`);
+    this.summarize();
     this.showPage();
+  }
+
+  // summarize says how many solutions and classes the board has, and how
+  // the classes are drawn.
+  summarize() {
+    const d = this.data;
+    const n = this.n;
+    let text = t('page.gallery.none', { N: n });
+    if (d.total === 1) text = t('page.gallery.one', { N: n });
+    else if (d.total > 1) text = tn('page.gallery.summary', d.unique, { Total: d.total, N: n });
+    if (d.total > 0) text = t('page.sentences', { A: text, B: t('page.gallery.how') });
+    setStatus($('gallery-summary'), text);
   }
 
   showPage() {
@@ -102,23 +121,23 @@ export class GalleryPanel {
       const div = document.createElement('div');
       div.className = 'class';
       const h = document.createElement('h3');
-      h.textContent = `Class ${first + i + 1}: ${cls.orbit} board${cls.orbit === 1 ? '' : 's'}, representative ${cls.canonical.join(' ')}`;
+      h.textContent = tn('page.gallery.class', cls.orbit, { K: first + i + 1, List: cls.canonical.join(' ') });
       const orbit = document.createElement('div');
       orbit.className = 'orbit';
       cls.boards.forEach((q, j) => {
-        const [name, words] = symmetryTo(q, cls.canonical);
+        const [name, words, short] = symmetryTo(q, cls.canonical);
         const fig = document.createElement('figure');
         fig.className = 'thumb-fig';
         const b = document.createElement('button');
         b.type = 'button';
         b.className = j === 0 ? 'thumb canonical' : 'thumb';
-        b.setAttribute('aria-label', `solution ${q.join(' ')}: ${j === 0 ? 'the representative' : words + ' maps it to the representative'}`);
+        b.setAttribute('aria-label', j === 0 ? t('page.gallery.thumb.rep', { List: q.join(' ') }) : t('page.gallery.thumb', { List: q.join(' '), How: words() }));
         const canvas = document.createElement('canvas');
         drawThumb(canvas, q);
         b.append(canvas);
-        b.addEventListener('click', () => this.open(q, first + i + 1, j === 0 ? 'the class representative' : `${words} (${name}) maps it to the representative`));
+        b.addEventListener('click', () => this.open(q, first + i + 1, j === 0 ? null : [name, words()]));
         const cap = document.createElement('figcaption');
-        cap.textContent = j === 0 ? 'representative' : name;
+        cap.textContent = j === 0 ? t('page.gallery.rep') : short();
         cap.dataset.symmetry = name;
         fig.append(b, cap);
         orbit.append(fig);
@@ -140,16 +159,20 @@ export class GalleryPanel {
       return b;
     };
     const label = document.createElement('span');
-    label.textContent = `Page ${this.page + 1} of ${pages}`;
-    el.append(button('‹ Previous', this.page === 0, -1), label, button('Next ›', this.page >= pages - 1, 1));
+    label.textContent = t('page.gallery.page', { Page: this.page + 1, Pages: pages });
+    el.append(button(t('page.gallery.prev'), this.page === 0, -1), label, button(t('page.gallery.next'), this.page >= pages - 1, 1));
   }
 
-  // open shows one board large, drawn by the page's own board.
+  // open shows one board large, drawn by the page's own board; how is the
+  // symmetry that maps it onto its class's representative, [name, words],
+  // or null for the representative. (The dialog is modal: the language
+  // cannot change while it is open.)
   open(queens, classNo, how) {
-    $('gallery-dialog-title').textContent = `Class ${classNo}`;
-    $('gallery-dialog-symmetry').textContent = `This board: ${how}.`;
+    $('gallery-dialog-title').textContent = t('page.gallery.dialog', { K: classNo });
+    if (how) fill($('gallery-dialog-symmetry'), 'page.gallery.dialog.how', { How: how[1], Name: Object.assign(document.createElement('code'), { textContent: how[0] }) });
+    else fill($('gallery-dialog-symmetry'), 'page.gallery.dialog.rep');
     this.large.setSize(queens.length);
-    this.large.draw({ square: (r, c) => (queens[r - 1] === c ? { classes: ['queen'], label: 'queen' } : { classes: [], label: 'empty' }) });
+    this.large.draw({ square: (r, c) => (queens[r - 1] === c ? { classes: ['queen'], label: t('page.sq.queen') } : { classes: [], label: t('page.sq.empty') }) });
     $('gallery-dialog-list').textContent = queens.join(' ');
     $('gallery-dialog').showModal();
   }

@@ -65,8 +65,12 @@ export async function load(tag) {
   messages = catalog;
   current = tag;
   rules = new Intl.PluralRules(tag);
-  document.documentElement.lang = tag === 'zh' ? 'zh-CN' : tag;
+  document.documentElement.lang = htmlLang(tag);
 }
+
+// htmlLang is the value of a lang attribute for the catalog tag: Chinese
+// is written in simplified characters, zh-CN.
+export const htmlLang = (tag) => (tag === 'zh' ? 'zh-CN' : tag);
 
 async function fetchJSON(path) {
   const res = await fetch(new URL(path, document.baseURI));
@@ -83,13 +87,29 @@ export function use(tag, catalog) {
 
 const placeholder = /\{\{\.([A-Za-z][A-Za-z0-9]*)\}\}/g;
 
+// parsed holds each message cut at its placeholders, [text, name, text,
+// name, …, text], once: the page renders some messages for every square
+// of the board at every step.
+const parsed = new Map();
+
 // render writes msg with args as Go's renderer does: integers grouped,
 // other values as text; a placeholder without a value is left as it is.
 function render(msg, args) {
-  return msg.replace(placeholder, (all, name) => (Object.hasOwn(args, name) ? format(args[name]) : all));
+  let parts = parsed.get(msg);
+  if (!parts) {
+    parts = msg.split(placeholder);
+    parsed.set(msg, parts);
+  }
+  let s = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i];
+    s += (Object.hasOwn(args, name) ? format(args[name]) : `{{.${name}}}`) + parts[i + 1];
+  }
+  return s;
 }
 
 function format(v) {
+  if (typeof v === 'number' && Number.isInteger(v) && v > -1000 && v < 1000) return String(v); // nothing to group
   if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return int(v);
   return String(v);
 }

@@ -9,6 +9,12 @@
 // the watch panel's former name, opens it (the address is rewritten). In the
 // static build (api.kind 'wasm') the page says where its solver runs, and
 // that the first start downloads it.
+//
+// The address also names the language (lang=zh, lang=en), which the page
+// opens in before the reader's saved choice and the browser's languages
+// (lang.js); the switch in the header changes it without a reload: the
+// HTML's text is rendered again, then each panel's relang() rewrites its
+// own and asks the server again for the sentences it wrote.
 
 import * as api from './api.js';
 import { CompletePanel } from './complete.js';
@@ -16,10 +22,11 @@ import { CostPanel } from './cost.js';
 import { CountPanel } from './count.js';
 import { GalleryPanel } from './gallery.js';
 import { HugePanel } from './huge.js';
-import { chooseLang, load as loadLang } from './i18n.js';
 import { LessonPanel } from './lesson.js';
 import { RacePanel } from './race.js';
-import { $, setStatus } from './text.js';
+import { lang } from './i18n.js';
+import { onSwitch, say, start as startLang } from './lang.js';
+import { $, status } from './text.js';
 import { WatchPanel } from './watch.js';
 
 const kinds = {
@@ -67,9 +74,16 @@ function writeURL() {
   for (const [k, v] of Object.entries(panels[current].urlState())) {
     if (v !== undefined && v !== null && v !== '') q.set(k, v);
   }
+  q.set('lang', lang());
   const url = `${location.pathname}?${q}`;
   if (url !== location.pathname + location.search || location.hash) history.replaceState(null, '', url);
   urlAt = performance.now();
+  // The switch's links open this very state in their language (in a new
+  // tab too).
+  for (const a of document.querySelectorAll('#langs a[data-lang]')) {
+    q.set('lang', a.dataset.lang);
+    a.href = `${location.pathname}?${q}`;
+  }
 }
 
 // open shows the panel a query names (URLSearchParams), as following a
@@ -102,7 +116,7 @@ function route() {
   $(name).dataset.ready = 'true';
   const board = boards[name];
   $('skip').href = board ? `#${board}` : '#main';
-  $('skip').textContent = board ? 'Skip to the board' : 'Skip to the panel';
+  say($('skip'), board ? 'page.skip.board' : 'page.skip.panel');
   writeURL();
 }
 
@@ -124,13 +138,13 @@ function skip(e) {
 // in this browser, and shows it loading (a bar and the bytes received) until
 // it answers; a browser without WebAssembly is told so, and what to do.
 function staticBuild() {
-  const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
   const { module_bytes: raw, module_download_bytes: download } = api.site;
-  $('banner').textContent = 'The solver of this page (WebAssembly, in a worker) does not answer; the page starts it again every 2 seconds.';
-  $('site-note').textContent = `This page needs no server: the nqueens solver runs in your browser, compiled to WebAssembly (${mb(raw)}, downloaded once as ${mb(download)}). `
-    + 'Bigger counts and boards: the nqueens command line, or nqueens serve.';
+  say($('banner'), 'page.banner.solver');
+  const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
+  say($('site-note'), 'page.site.static', { Raw: mb(raw), Download: mb(download), Command: code('nqueens'), Serve: code('nqueens serve') });
   $('loading').hidden = false;
-  setStatus($('loading-text'), `Starting the solver in your browser (${mb(download)} to download the first time)…`);
+  status($('loading-text'), 'page.loading.start', { MB: mb(download) });
   let said = -1;
   api.onProgress(({ loaded, total, cached }) => {
     const bar = $('loading-bar');
@@ -138,43 +152,67 @@ function staticBuild() {
     bar.max = total || 1;
     bar.value = Math.min(loaded, bar.max);
     if (cached) {
-      setStatus($('loading-text'), 'Starting the solver in your browser (kept from your last visit)…');
+      status($('loading-text'), 'page.loading.kept');
       return;
     }
     // The words change in quarters, so that a screen reader is not told every 50 ms.
     const quarter = Math.floor(4 * loaded / (total || 1));
     if (quarter === said) return;
     said = quarter;
-    setStatus($('loading-text'), loaded >= total
-      ? `Downloaded the solver (${mb(total)}); starting it…`
-      : `Downloading the solver: ${mb(loaded)} of ${mb(total)}…`);
+    if (loaded >= total) status($('loading-text'), 'page.loading.downloaded', { MB: mb(total) });
+    else status($('loading-text'), 'page.loading.progress', { Loaded: mb(loaded), Total: mb(total) });
   });
 }
 
 // noWasm says that the page cannot run here, instead of starting its solver
 // again and again.
-function noWasm(message) {
-  setStatus($('loading-text'), message, 'error');
+function noWasm() {
+  status($('loading-text'), 'page.wasm.none', { Command: 'nqueens serve' }, 'error');
   $('loading-bar').hidden = true;
   $('banner').hidden = true;
   document.body.dataset.ready = 'no-wasm';
 }
 
+// relang shows the page in the language just chosen: each panel rewrites
+// what it wrote, and the address names the language. body's data-lang
+// says when the panels are done (a trace asked for again comes after).
+async function relang() {
+  writeURL();
+  await Promise.allSettled(Object.values(panels).map((p) => p.relang && p.relang()));
+  document.body.dataset.lang = lang();
+}
+
 async function main() {
-  await loadLang(chooseLang()); // before any panel writes a sentence
   api.onReachability((up) => serverDown(!up));
+  // The server's limits are asked for while the catalog comes (the static
+  // build's solver starts after staticBuild listens to its download).
+  let first = api.kind === 'http' ? api.getJSON('/api/limits') : null;
+  if (first) first.catch(() => {}); // read below
+  // The catalog comes with the page's own files; without it the page has
+  // no words, so it is asked for again as the server is.
+  let worded = false;
+  while (!worded) {
+    try {
+      await startLang();
+      worded = true;
+    } catch {
+      $('banner').hidden = false;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
   if (api.kind === 'wasm') staticBuild();
   let limits = null;
   while (!limits) {
     try {
-      limits = await api.getJSON('/api/limits');
+      limits = await (first || api.getJSON('/api/limits'));
     } catch (err) {
       if (api.noWasm()) {
-        noWasm(err.message);
+        noWasm();
         return;
       }
       // In the static build the banner says why the solver does not start.
-      if (api.kind === 'wasm') $('banner').textContent = `${err.message} The page tries again every 2 seconds.`;
+      first = null;
+      if (api.kind === 'wasm') say($('banner'), 'page.banner.retry', { Error: err.message });
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
@@ -190,9 +228,11 @@ async function main() {
     });
   }
   $('skip').addEventListener('click', skip);
+  onSwitch(relang);
   window.addEventListener('popstate', route);
   window.addEventListener('hashchange', route);
   route();
+  document.body.dataset.lang = lang();
   document.body.dataset.ready = 'true';
   performance.mark('nqueens-ready'); // the page answers: its start, as tests measure it
 }

@@ -5,14 +5,25 @@
 // module only keeps them at hand.
 
 import * as api from './api.js';
+import { lang } from './i18n.js';
 
 let algos = [];
+let asked = null; // the request of the strategies in asked.lang
 
-// load fetches the strategies once.
-export async function load() {
-  if (!algos.length) algos = await api.getJSON('/api/algorithms');
-  return algos;
+// load fetches the strategies once for each language the page is shown
+// in (their titles and lessons are in its words); the panels that ask at
+// once share one request.
+export function load() {
+  if (!asked || asked.lang !== lang()) {
+    const request = api.getJSON('/api/algorithms').then((list) => { if (asked.request === request) algos = list; return list; });
+    asked = { lang: lang(), request };
+    request.catch(() => { if (asked.request === request) asked = null; });
+  }
+  return asked.request;
 }
+
+// all lists the strategies loaded.
+export const all = () => algos;
 
 // lesson is the lesson of the strategy name: {title, summary, pseudocode}.
 export function lesson(name) {

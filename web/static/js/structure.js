@@ -13,8 +13,19 @@ const el = (tag, props = {}, ...kids) => {
   return e;
 };
 
+import { t } from './i18n.js';
+import { fill } from './lang.js';
 import { candidates } from './strategies.js';
-import { group } from './text.js';
+
+// code is an identifier of the strategy's code, written as code.
+const code = (text) => el('code', { text });
+
+// caption is a caption of the message key, whose args may be elements.
+const caption = (key, args = {}) => {
+  const p = el('p', { class: 'caption' });
+  fill(p, key, args);
+  return p;
+};
 
 // drawStructure fills box for strategy algo at event e (null: the empty
 // board) on the n×n board; focus is a square [r, c] the user points at.
@@ -25,7 +36,7 @@ export function drawStructure(box, algo, e, n, focus) {
     'backtrack-flags-iterative': flagsView, stack: stackView, bitmask: bitsView,
   };
   if (e && e.kind === 'done') {
-    box.replaceChildren(el('p', { class: 'caption', text: `The search is over: ${algo} has emptied its data and counted ${e.counters.solutions} solution${e.counters.solutions === 1 ? '' : 's'}.` }));
+    box.replaceChildren(caption('page.data.done', { Algo: code(algo), Count: e.counters.solutions }));
     return;
   }
   const view = e && e.candidate !== undefined ? candidateView : (views[algo] || stackView);
@@ -48,14 +59,14 @@ function gridView({ e, n, queens }) {
     }
     rows.push(el('tr', {}, el('th', { scope: 'row', text: String(r) }), ...tds));
   }
-  return [el('p', { class: 'caption', text: 'grid[row][col]: 1 where a queen stands' }),
-    el('table', { class: 'bits grid2d', 'aria-label': 'the 2-D array grid, row by row' }, el('tbody', {}, ...rows))];
+  return [caption('page.data.grid', { Grid: code('grid[row][col]') }),
+    el('table', { class: 'bits grid2d', 'aria-label': t('page.data.grid.label') }, el('tbody', {}, ...rows))];
 }
 
 function arrayView({ e, n, queens }) {
   const at = cur(e);
-  const head = [el('th', { text: 'row' })];
-  const vals = [el('th', { text: 'queens' })];
+  const head = [el('th', { text: t('page.data.row') })];
+  const vals = [el('th', {}, code('queens'))];
   for (let r = 1; r <= n; r++) {
     const now = at && at[0] === r ? 'now' : '';
     const by = e && e.by && e.by.row === r ? 'by' : '';
@@ -64,8 +75,8 @@ function arrayView({ e, n, queens }) {
     vals.push(el('td', { class: [now, by, read, queens[r - 1] ? 'one' : ''].join(' ').trim(), text: String(queens[r - 1]) }));
   }
   const k = e && e.compared ? e.compared.length : 0;
-  return [el('p', { class: 'caption', text: `queens[row] = the column of the queen in that row, 0 for none. This try compared ${k} element${k === 1 ? '' : 's'} (underlined).` }),
-    el('table', { class: 'bits array', 'aria-label': 'the 1-D array queens' }, el('tbody', {}, el('tr', {}, ...head), el('tr', {}, ...vals)))];
+  return [caption('page.data.array', { Queens: code('queens[row]'), Count: k }),
+    el('table', { class: 'bits array', 'aria-label': t('page.data.array.label') }, el('tbody', {}, el('tr', {}, ...head), el('tr', {}, ...vals)))];
 }
 
 function flagsView({ e, n, queens, focus }) {
@@ -83,7 +94,7 @@ function flagsView({ e, n, queens, focus }) {
   const pick = at ? { cols: at[1], diag: at[0] - at[1] + n, anti: at[0] + at[1] - 1 } : {};
   const read = new Set(!focus && e && e.flags ? e.flags.map((f) => `${f.array}[${f.index}]`) : []);
   const row = (name, flags, len, title) => {
-    const cells = [el('th', { scope: 'row', text: name, title })];
+    const cells = [el('th', { scope: 'row', title }, code(name))];
     for (let i = 1; i <= len; i++) {
       const cls = [flags[i] ? 'one' : '', pick[name] === i ? 'now' : '', read.has(`${name}[${i}]`) ? 'read' : ''].join(' ').trim();
       cells.push(el('td', { class: cls, title: `${name}[${i}]`, text: flags[i] ? '1' : '0' }));
@@ -91,12 +102,13 @@ function flagsView({ e, n, queens, focus }) {
     return el('tr', {}, ...cells);
   };
   const where = at
-    ? `Row ${at[0]}, column ${at[1]} → cols[${pick.cols}], diag[${pick.diag}], anti[${pick.anti}]${focus ? ' (the square you point at)' : ''}.`
-    : 'Hover or focus a square to see its three flags.';
-  return [el('p', { class: 'caption', text: 'A flag per column, per ↘ diagonal (row − column + n) and per ↙ diagonal (row + column − 1); 1 = taken.' }),
-    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'The flag arrays (scroll sideways)' }, el('table', { class: 'bits flags', 'aria-label': 'the flag arrays' }, el('tbody', {},
-      row('cols', cols, n, 'columns'), row('diag', diag, 2 * n - 1, '↘ diagonals'), row('anti', anti, 2 * n - 1, '↙ diagonals')))),
-    el('p', { class: 'caption', text: where })];
+    ? caption(focus ? 'page.data.flags.pointed' : 'page.data.flags.where',
+      { Row: at[0], Col: at[1], Cols: code(`cols[${pick.cols}]`), Diag: code(`diag[${pick.diag}]`), Anti: code(`anti[${pick.anti}]`) })
+    : caption('page.data.flags.hover');
+  return [caption('page.data.flags'),
+    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': t('page.data.flags.region') }, el('table', { class: 'bits flags', 'aria-label': t('page.data.flags.label') }, el('tbody', {},
+      row('cols', cols, n, t('page.data.flags.cols')), row('diag', diag, 2 * n - 1, t('page.data.flags.diag')), row('anti', anti, 2 * n - 1, t('page.data.flags.anti'))))),
+    where];
 }
 
 function bitsView({ e, n }) {
@@ -104,36 +116,40 @@ function bitsView({ e, n }) {
   // trace itself: the current call's from the step, each caller's from its
   // own last step. Column 1 (bit 0) is on the left.
   const frames = (e && e.frames) || [];
-  const trs = [el('tr', {}, ...['call', 'cols', 'ld ↘', 'rd ↙', 'free left'].map((t) => el('th', { scope: 'col', text: t })))];
+  const names = [['cols', 'cols'], ['ld ↘', 'ld ↘'], ['rd ↙', 'rd ↙'], ['free', t('page.data.bits.free')]];
+  const trs = [el('tr', {}, el('th', { scope: 'col', text: t('page.data.bits.call') }), ...names.map(([id, label]) => el('th', { scope: 'col' }, id === 'free' ? label : code(label))))];
   frames.forEach((m, i) => {
     const now = i === frames.length - 1;
-    trs.push(el('tr', { class: now ? 'now' : '' }, el('th', { scope: 'row', text: `row ${i + 1}${now ? ' ←' : ''}` }),
-      ...[['cols', m.cols], ['ld ↘', m.ld], ['rd ↙', m.rd], ['free left', m.free]].map(([name, bits]) => el('td', { class: 'mask', 'data-label': name, text: bits }))));
+    const call = t('page.data.bits.row', { Row: i + 1 });
+    trs.push(el('tr', { class: now ? 'now' : '' }, el('th', { scope: 'row', text: now ? `${call} ←` : call }),
+      ...[m.cols, m.ld, m.rd, m.free].map((bits, k) => el('td', { class: 'mask', 'data-label': names[k][1], text: bits }))));
   });
-  const caption = frames.length
-    ? `The calls on the stack, the current one marked ←: their masks now, column 1 (bit 0) on the left. ${n} bits a word.`
-    : 'No call yet: solve(1, 0, 0, 0) starts with every mask 0.';
-  return [el('p', { class: 'caption', text: caption }),
-    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'The bit masks (scroll sideways)' }, el('table', { class: 'bits masks', 'aria-label': 'the bit masks of each call' }, el('tbody', {}, ...trs)))];
+  const head = frames.length ? caption('page.data.bits', { N: n }) : caption('page.data.bits.none', { Call: code('solve(1, 0, 0, 0)') });
+  return [head,
+    el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': t('page.data.bits.region') }, el('table', { class: 'bits masks', 'aria-label': t('page.data.bits.label') }, el('tbody', {}, ...trs)))];
 }
 
 function stackView({ e, n, queens }) {
   const frames = [];
   queens.forEach((c, i) => { if (c) frames.push([i + 1, c]); });
-  const items = frames.reverse().map(([r, c], i) => el('li', { class: i === 0 ? 'top' : '', text: `(${r}, ${c})${i === 0 ? ' ← top' : ''}` }));
-  let next = '';
+  const items = frames.reverse().map(([r, c], i) => el('li', { class: i === 0 ? 'top' : '', text: i === 0 ? t('page.data.stack.top', { Row: r, Col: c }) : `(${r}, ${c})` }));
+  const h = frames.length;
+  let head;
   if (e && (e.kind === 'reject' || e.kind === 'remove')) {
-    next = e.col < n ? `next try: (${e.row}, ${e.col + 1})` : `row ${e.row} has no column left: pop next`;
-  } else if (frames.length < n) next = `next try: (${frames.length + 1}, 1)`;
-  return [el('p', { class: 'caption', text: `The stack of (row, column) frames, ${frames.length} high; ${next || 'full: a solution'}.` }),
-    el('ol', { class: 'frames', reversed: '', 'aria-label': 'the stack, top first' }, ...items)];
+    head = e.col < n ? caption('page.data.stack.next', { Height: h, Row: e.row, Col: e.col + 1 }) : caption('page.data.stack.pop', { Height: h, Row: e.row });
+  } else if (h < n) {
+    head = caption('page.data.stack.next', { Height: h, Row: h + 1, Col: 1 });
+  } else {
+    head = caption('page.data.stack.full', { Height: h });
+  }
+  return [head, el('ol', { class: 'frames', reversed: '', 'aria-label': t('page.data.stack.label') }, ...items)];
 }
 
 function candidateView({ algo, e, n }) {
   const total = candidates(algo, n);
   const k = BigInt(e.candidate);
   const list = e.squares ? e.squares.map((q) => `(${q.row}, ${q.col})`).join(' ') : e.queens.join(' ');
-  const of = total === null || total === undefined ? `Candidate ${group(k)}.` : `Candidate ${group(k)} of ${group(total)}; ${group(total - k)} remain.`;
-  return [el('p', { class: 'caption', text: of }),
-    el('p', { class: 'caption' }, e.squares ? 'Squares: ' : 'Columns, row by row: ', el('code', { text: list }))];
+  const of = total === null || total === undefined ? caption('page.data.candidate', { Candidate: k })
+    : caption('page.data.candidate.of', { Candidate: k, Total: total, Remain: total - k });
+  return [of, caption(e.squares ? 'page.data.squares' : 'page.columns', { List: code(list) })];
 }

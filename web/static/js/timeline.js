@@ -3,7 +3,8 @@
 // speed, and "pause at each solution". It knows nothing of boards: it calls
 // onChange(pos) whenever the position moves (pos -1 is the empty board).
 
-import { $, group } from './text.js';
+import { t } from './i18n.js';
+import { $ } from './text.js';
 
 export class Timeline {
   constructor(onChange) {
@@ -33,9 +34,9 @@ export class Timeline {
   readSpeed() {
     // Logarithmic: 0 → 1 step/s, 100 → 2000 steps/s.
     this.speed = Math.round(Math.pow(2000, Number($('watch-speed').value) / 100));
-    $('watch-speed-value').textContent = `${group(this.speed)} steps/s`;
+    $('watch-speed-value').textContent = t('page.speed', { Speed: this.speed });
     // A screen reader says the speed, not the slider's position.
-    $('watch-speed').setAttribute('aria-valuetext', `${group(this.speed)} steps per second`);
+    $('watch-speed').setAttribute('aria-valuetext', t('page.speed.long', { Speed: this.speed }));
   }
 
   // setLength is called as steps arrive and when the stream ends.
@@ -49,15 +50,23 @@ export class Timeline {
 
   // setMarks marks the steps at positions (the solutions) along the slider.
   setMarks(positions) {
+    this.marks = positions;
     const box = $('watch-marks');
     const max = Math.max(this.length, 1);
     box.replaceChildren(...positions.map((p) => {
       const tick = document.createElement('span');
       tick.className = 'tick';
       tick.style.left = `${(100 * (p + 1)) / max}%`;
-      tick.title = `solution at step ${group(p + 1)}`;
+      tick.title = t('page.mark', { Step: p + 1 });
       return tick;
     }));
+  }
+
+  // relang writes the controls' words in the language just chosen.
+  relang() {
+    this.readSpeed();
+    if (this.marks) this.setMarks(this.marks);
+    this.refresh();
   }
 
   get atEnd() { return this.pos >= this.length - 1 && !this.loading; }
@@ -120,13 +129,13 @@ export class Timeline {
 
   refresh() {
     this.slider.value = this.pos + 1;
-    this.slider.setAttribute('aria-valuetext', this.pos < 0 ? 'the empty board' : `step ${group(this.pos + 1)} of ${group(this.length)}`);
+    this.slider.setAttribute('aria-valuetext', this.pos < 0 ? t('page.slider.empty') : t('page.slider.step', { Step: this.pos + 1, Total: this.length }));
     $('watch-back').disabled = this.pos < 0;
     $('watch-start').disabled = this.pos < 0;
     $('watch-step').disabled = this.pos >= this.length - 1;
     $('watch-end').disabled = this.pos >= this.length - 1;
     const play = $('watch-play');
-    play.textContent = this.playing ? '❚❚ Pause' : '▶ Play';
+    play.textContent = this.playing ? t('page.pause') : t('page.play');
     play.setAttribute('aria-pressed', String(this.playing));
     play.disabled = this.atEnd && !this.playing;
     $('watch').dataset.state = this.atEnd ? 'end' : (this.playing ? 'playing' : 'paused');

@@ -6,6 +6,7 @@
 // event, so it keeps drawing at full speed while a long trace streams in.
 
 import * as api from './api.js';
+import { t } from './i18n.js';
 
 // loadTrace fills store with the trace of params ({n, algo, limit}) and
 // calls onBatch() after each batch. It resolves with {end, error, cut}:
@@ -34,7 +35,7 @@ export async function loadTrace(params, store, onBatch, { signal }) {
       } else if (m.type === 'end') {
         result.end = m.end;
       } else if (m.type === 'error') {
-        result.error = m.error;
+        result.error = m.unreadable === undefined ? m.error : t('page.trace.unreadable', { Error: m.unreadable });
       } else if (m.type === 'closed') {
         if (m.cut && !result.error) api.checkNow();
         done({ cut: m.cut });
@@ -42,7 +43,7 @@ export async function loadTrace(params, store, onBatch, { signal }) {
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      done({ error: `the trace reader stopped: ${e.message || 'its worker failed'}`, cut: true });
+      done({ error: e.message ? t('page.trace.stopped', { Error: e.message }) : t('page.trace.failed'), cut: true });
     };
     try {
       worker.postMessage({ type: 'open', n: store.n, body: res.body }, [res.body]);

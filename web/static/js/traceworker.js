@@ -10,6 +10,8 @@
 //   {type: 'close'} where streams cannot be transferred.
 // Worker → page: {type: 'batch', batch} (TraceBuilder.take), then
 //   {type: 'end', end} for the stream's end event, {type: 'error', error}
+//   for its error event ({type: 'error', unreadable} for text that is no
+//   trace: the page words it),
 //   for its error event, and {type: 'closed', cut} when the stream is over
 //   (cut: it ended without an end or error event, or broke off).
 
@@ -75,7 +77,7 @@ async function read(body) {
     try {
       feed(chunk.value);
     } catch (err) {
-      postMessage({ type: 'error', error: `the trace could not be read: ${err.message}` });
+      postMessage({ type: 'error', unreadable: err.message });
       close(true);
       reader.cancel().catch(() => {});
       return;
@@ -97,7 +99,7 @@ self.onmessage = (e) => {
     try {
       feed(m.type === 'bytes' ? decoder.decode(m.data, { stream: true }) : decoder.decode());
     } catch (err) {
-      postMessage({ type: 'error', error: `the trace could not be read: ${err.message}` });
+      postMessage({ type: 'error', unreadable: err.message });
       finished = true;
     }
     if (m.type === 'close') close(!!m.broken);

@@ -16,7 +16,7 @@
 // a node's first child, ← to its parent, Home and End to the first and last;
 // Enter or Space goes to the node's step.
 
-import { group } from './text.js';
+import * as i18n from './i18n.js';
 import { NODE_REJECT, NODE_SOLUTION } from './tracestore.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -25,13 +25,14 @@ const DX = 26;     // px between leaves: a 24 px target each
 const DY = 30;     // px between depths
 const HIT = 12;    // radius of a node's target
 
+// The outcomes of a node, as its name says them.
 const outcomes = {
-  root: 'the empty board',
-  rejected: 'rejected try',
-  solution: 'solution',
-  good: 'placed, leads to a solution',
-  dead: 'placed, dead end',
-  placed: 'placed',
+  root: () => i18n.t('page.tree.root'),
+  rejected: () => i18n.t('page.tree.rejected'),
+  solution: () => i18n.t('page.tree.solution'),
+  good: () => i18n.t('page.tree.good'),
+  dead: () => i18n.t('page.tree.dead'),
+  placed: () => i18n.t('page.tree.placed'),
 };
 
 // shape draws the mark of an outcome centred on (cx, cy); the legend draws
@@ -81,6 +82,7 @@ export class SearchTree {
       if (g) this.go(g);
     });
     box.addEventListener('keydown', (e) => this.keydown(e));
+    this.legend = legend;
     if (legend) this.drawLegend(legend);
     // The box's width and scroll, kept as they change: reading them while
     // drawing would make the browser lay the page out at every step.
@@ -89,10 +91,16 @@ export class SearchTree {
     box.addEventListener('scroll', () => { this.view.left = box.scrollLeft; }, { passive: true });
   }
 
+  // relang writes the legend in the language just chosen; the panel draws
+  // the tree again.
+  relang() {
+    if (this.legend) this.drawLegend(this.legend);
+  }
+
   // drawLegend names each mark of the tree beside the mark itself.
   drawLegend(legend) {
-    const keys = [['placed', 'placed'], ['good', 'leads to a solution'], ['solution', 'solution'],
-      ['dead', 'dead end'], ['rejected', 'rejected try'], ['folded', 'folded subtree']];
+    const keys = [['placed', i18n.t('page.tree.key.placed')], ['good', i18n.t('page.tree.key.good')], ['solution', i18n.t('page.tree.key.solution')],
+      ['dead', i18n.t('page.tree.key.dead')], ['rejected', i18n.t('page.tree.key.rejected')], ['folded', i18n.t('page.tree.key.folded')]];
     legend.replaceChildren(...keys.map(([out, text]) => {
       const span = document.createElement('span');
       span.className = 'key';
@@ -128,7 +136,7 @@ export class SearchTree {
     const t = trace.tree;
     if (t.count === 1 && trace.length > 0 && trace.event(0).candidate !== undefined) {
       this.box.replaceChildren();
-      this.summary.textContent = 'A brute-force search tests whole boards: it has no tree of partial boards.';
+      this.summary.textContent = i18n.t('page.tree.brute');
       return;
     }
     const hadFocus = this.box.contains(document.activeElement);
@@ -174,7 +182,7 @@ export class SearchTree {
     svg.setAttribute('height', h);
     svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
     svg.setAttribute('role', 'tree');
-    svg.setAttribute('aria-label', `The search tree at step ${group(stepNow)}: ${group(this.order.length)} nodes drawn`);
+    svg.setAttribute('aria-label', i18n.tn('page.tree.label', this.order.length, { Step: stepNow }));
     const edges = document.createElementNS(SVG, 'g');
     edges.setAttribute('aria-hidden', 'true');
     const nodes = document.createElementNS(SVG, 'g');
@@ -214,11 +222,10 @@ export class SearchTree {
       this.box.scrollLeft = this.view.left = Math.max(0, cx - width / 2);
     }
     const rejects = visible - 1 - placements;
-    const so = `${group(placements)} node${placements === 1 ? '' : 's'} (placements) and ${group(rejects)} rejected tr${rejects === 1 ? 'y' : 'ies'} so far`;
-    const how = 'Click a node, or move to it with the arrow keys and press Enter, to go to its step.';
-    this.summary.textContent = whole
-      ? `${so}, all drawn; the current call is ringed. ${how}`
-      : `${so}; drawn: the path to the current call and the tries beside it (${this.order.length - 1}), each other subtree folded into one square labelled with its size. ${how}`;
+    // Two sentences, each a message: what the tree holds and how it is drawn, and how to use it.
+    const args = { Placements: placements, Rejects: rejects, Drawn: this.order.length - 1 };
+    const so = whole ? i18n.t('page.tree.whole', args) : i18n.t('page.tree.folded', args);
+    this.summary.textContent = i18n.t('page.sentences', { A: so, B: i18n.t('page.tree.how') });
   }
 
   // outcome is what node v is at step now.
@@ -240,9 +247,12 @@ export class SearchTree {
     g.setAttribute('role', 'treeitem');
     g.dataset.step = t.step[v];
     g.dataset.node = v;
-    const what = v === 0 ? `${outcomes.root}, step 0`
-      : `row ${t.depth[v]}, column ${t.col[v]}: ${outcomes[out]}, step ${group(t.step[v])}`;
-    const label = (folded ? `${what}; ${group(folded)} nodes below, folded` : what) + (current ? '; the current call' : '');
+    const what = v === 0 ? i18n.t('page.tree.node.root', { What: outcomes.root() })
+      : i18n.t('page.tree.node', { Row: t.depth[v], Col: t.col[v], What: outcomes[out](), Step: t.step[v] });
+    const parts = [what];
+    if (folded) parts.push(i18n.tn('page.tree.node.folded', folded));
+    if (current) parts.push(i18n.t('page.tree.node.current'));
+    const label = parts.reduce((a, b) => i18n.t('page.tree.node.and', { A: a, B: b }));
     g.setAttribute('aria-label', label);
     if (current) g.setAttribute('aria-current', 'step');
     const title = document.createElementNS(SVG, 'title');

@@ -10,20 +10,30 @@
 //   once, then {type: 'request', id, method, url, headers: [[name, value]…],
 //   body} and {type: 'abort', id}.
 // Worker → page: {type: 'progress', loaded, total, cached} while the module
-//   downloads, {type: 'ready'} or {type: 'failed', error, noWasm}, then per
+//   downloads, {type: 'ready'} or {type: 'failed', noWasm | unloaded: error
+//   | stopped} (the page words them), then per
 //   request {type: 'head', id, status, headers}, {type: 'chunk', id, data}
 //   (a Uint8Array) and {type: 'end', id}, or {type: 'fail', id, error}.
 
 import { startSolver } from './boot.js';
+import { t } from './i18n.js';
 
 // Statuses whose Response must have no body.
 const bodiless = new Set([101, 204, 205, 304]);
 
-// noWasm says why the page cannot start its solver in a browser without
-// WebAssembly.
-export const noWasm = 'This browser does not run WebAssembly, which the solver of this page needs: it may be turned off here '
-  + '(some browsers\' stricter security settings turn it off). Open the page in a browser that runs WebAssembly, '
-  + 'or run the nqueens command on your computer: nqueens serve shows this page with the solver on your machine.';
+// noWasm marks the failure of a browser without WebAssembly, which the
+// page words itself (page.wasm.none).
+const noWasm = {};
+
+// said words a failure: noWasm, or a sentence.
+const said = (why) => (why === noWasm ? t('page.wasm.none', { Command: 'nqueens serve' }) : why);
+
+// failure words the worker's message {type: 'failed'}.
+function failure(m) {
+  if (m.noWasm) return noWasm;
+  if (m.stopped) return t('page.wasm.stopped');
+  return t('page.wasm.unloaded', { Error: m.unloaded });
+}
 
 // wasmTransport returns {fetch, down, onProgress} for the module and loader
 // that site (site.json) names. The worker is the one boot.js started
@@ -41,7 +51,7 @@ export function wasmTransport(site, solver) {
   function start() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
       why = noWasm;
-      throw new TypeError(noWasm);
+      throw new TypeError(said(noWasm));
     }
     const s = booted || startSolver(site);
     booted = null;
@@ -49,7 +59,7 @@ export function wasmTransport(site, solver) {
     worker.onmessage = (e) => receive(e.data);
     worker.onerror = (e) => {
       e.preventDefault();
-      stop(`the solver failed: ${e.message || 'its worker stopped'}`);
+      stop(e.message ? t('page.wasm.failed', { Error: e.message }) : t('page.wasm.stopped'));
     };
     for (const m of s.early) receive(m);
   }
@@ -60,7 +70,7 @@ export function wasmTransport(site, solver) {
     why = reason;
     if (worker) worker.terminate();
     worker = null;
-    for (const c of calls.values()) fail(c, new TypeError(reason));
+    for (const c of calls.values()) fail(c, new TypeError(said(reason)));
     calls.clear();
   }
 
@@ -74,7 +84,7 @@ export function wasmTransport(site, solver) {
   }
 
   function receive(m) {
-    if (m.type === 'failed') return stop(m.noWasm ? noWasm : m.error);
+    if (m.type === 'failed') return stop(failure(m));
     if (m.type === 'progress') {
       for (const fn of progress) fn(m);
       return;
@@ -142,7 +152,7 @@ export function wasmTransport(site, solver) {
 
   return {
     fetch: request,
-    get down() { return why === noWasm ? noWasm : `The solver of this page (WebAssembly, in a worker) does not answer: ${why}.`; },
+    get down() { return why === noWasm ? said(noWasm) : t('page.wasm.down', { Why: why }); },
     onProgress: (fn) => progress.add(fn),
     get noWasm() { return why === noWasm; },
   };

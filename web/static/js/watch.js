@@ -11,15 +11,18 @@
 // The panel then draws that board's queens and blocks, and takes the first
 // solution back to Try it.
 
-import { Board, attackers, boardFromParams, boardParams } from './board.js';
+import { Board, boardFromParams, boardParams } from './board.js';
 import { readInt, setRange } from './field.js';
+import { t } from './i18n.js';
+import { say } from './lang.js';
 import { drawStructure } from './structure.js';
 import * as strategies from './strategies.js';
-import { $, group, plural, setStatus } from './text.js';
+import { $, group, status } from './text.js';
 import { Timeline } from './timeline.js';
 import { loadTrace } from './trace.js';
 import { PLACE, REMOVE, SOLUTION, TraceStore } from './tracestore.js';
 import { SearchTree } from './tree.js';
+import { fromText, scanLines, solutionsNote, squareOf, stepName } from './watchview.js';
 
 const zero = { nodes: 0, tries: 0, reads: 0, placed: 0, rejected: 0, backtracks: 0, solutions: 0 };
 const counterNames = ['placed', 'rejected', 'backtracks', 'solutions', 'nodes', 'tries', 'reads'];
@@ -61,7 +64,7 @@ export class WatchPanel {
     this.liveTimer = 0;
     this.drawQueued = false;
     this.board = new Board($('watch-board'), {
-      label: 'Board of the search',
+      labelKey: 'page.watch.board',
       onFocus: (r, c) => { this.focus = r ? [r, c] : null; this.drawSide(); },
     });
     this.timeline = new Timeline((pos) => this.show(pos));
@@ -95,25 +98,49 @@ export class WatchPanel {
   }
 
   async init() {
-    const algos = await strategies.load();
-    const select = $('watch-algo');
-    for (const a of algos.filter((x) => x.traceable)) {
-      const opt = document.createElement('option');
-      opt.value = a.name;
-      opt.textContent = `${a.name} (${a.title || a.description})`;
-      select.append(opt);
-    }
-    $('watch-lesson-list').replaceChildren(...strategies.classics().flatMap((a) => {
-      const dt = document.createElement('dt');
-      dt.textContent = a.name;
-      const dd = document.createElement('dd');
-      dd.textContent = a.summary;
-      return [dt, dd];
-    }));
+    await strategies.load();
+    this.drawStrategies();
     for (const [what, kind] of Object.entries(jumps)) {
       $(`watch-next-${what}`).addEventListener('click', () => this.jump(kind, 1));
       $(`watch-prev-${what}`).addEventListener('click', () => this.jump(kind, -1));
     }
+  }
+
+  // drawStrategies lists the strategies, in the menu and in the lessons,
+  // in the words of the server's answer.
+  drawStrategies() {
+    const select = $('watch-algo');
+    const chosen = select.value;
+    select.replaceChildren(...strategies.all().filter((x) => x.traceable).map((a) => {
+      const opt = document.createElement('option');
+      opt.value = a.name;
+      opt.textContent = t('page.strategy.option', { Name: a.name, Title: a.title || a.description });
+      return opt;
+    }));
+    if (chosen) select.value = chosen;
+    $('watch-lesson-list').replaceChildren(...strategies.classics().flatMap((a) => {
+      const dt = document.createElement('dt');
+      dt.append(Object.assign(document.createElement('code'), { textContent: a.name }));
+      const dd = document.createElement('dd');
+      dd.textContent = a.summary;
+      return [dt, dd];
+    }));
+  }
+
+  // relang shows the panel in the language just chosen: the strategies'
+  // lessons and the trace's sentences are the server's, so both are asked
+  // for again, and the trace comes back at the step shown.
+  async relang() {
+    $('watch').dataset.trace = 'loading';
+    this.timeline.pause();
+    this.timeline.relang();
+    this.tree.relang();
+    await strategies.load();
+    this.drawStrategies();
+    this.drawCode();
+    $('watch-lesson').textContent = strategies.lesson(this.algo).summary;
+    this.drawFrom();
+    if (this.n) this.load(this.n, this.algo, this.timeline.pos + 1);
   }
 
   // jump goes to the next (dir 1) or previous (dir -1) step of a kind.
@@ -168,12 +195,7 @@ export class WatchPanel {
   drawFrom() {
     $('watch-from').hidden = !this.start;
     if (!this.start) return;
-    const rows = this.start.queens.flatMap((c, i) => (c ? [i + 1] : []));
-    const k = this.start.blocked.length;
-    const kept = rows.length === 0 ? 'no queen of yours'
-      : `your queen${rows.length > 1 ? 's' : ''} in row${rows.length > 1 ? 's' : ''} ${rows.join(', ')} (each such row offers only that square)`;
-    $('watch-from-text').textContent = `${this.algo} searches on from your board in Try it: ${kept}${k ? `, ${plural(k, 'blocked square')} never tried` : ''}. `
-      + 'It fills the rows from the top as always; Play stops at its first solution, which Back to your board shows there.';
+    $('watch-from-text').textContent = fromText(this.start, this.algo);
   }
 
   urlState() {
@@ -200,7 +222,8 @@ export class WatchPanel {
     this.drawCode();
     $('watch-lesson').textContent = strategies.lesson(algo).summary;
     this.drawFrom();
-    setStatus($('watch-status'), 'Loading the search…');
+    $('watch').dataset.trace = 'loading';
+    status($('watch-status'), 'page.watch.loading');
     this.timeline.setLength(0, true);
     this.show(-1);
     const limit = Math.min(this.limits.max_trace_events, 100000);
@@ -238,6 +261,7 @@ export class WatchPanel {
     }
     this.timeline.setMarks(trace.solutions);
     this.reportEnd(got.error, limit);
+    $('watch').dataset.trace = 'loaded';
     this.show(this.timeline.pos);
   }
 
@@ -258,14 +282,14 @@ export class WatchPanel {
 
   reportEnd(cut, limit) {
     const end = this.end;
-    const { n } = this;
-    const algo = this.start ? `${this.algo} from your board` : this.algo;
+    const args = { Algo: this.algo, N: this.n };
+    const from = this.start ? '.from' : '';
     if (!end) {
-      setStatus($('watch-status'), `${cut || 'The connection was lost'}; ${group(this.trace.length)} steps received, which you can play.`, 'error');
+      status($('watch-status'), 'page.watch.cut', { Error: cut || t('page.watch.lost'), Count: this.trace.length }, 'error');
     } else if (end.truncated) {
-      setStatus($('watch-status'), `${algo} on ${n}×${n}: the first ${group(end.events)} steps of a longer search (the page plays at most ${group(limit)}).`);
+      status($('watch-status'), 'page.watch.truncated' + from, { ...args, Steps: end.events, Limit: limit });
     } else {
-      setStatus($('watch-status'), `${algo} on ${n}×${n}: the whole search, ${group(this.trace.length)} steps.`, 'good');
+      status($('watch-status'), 'page.watch.whole' + from, { ...args, Steps: this.trace.length }, 'good');
     }
   }
 
@@ -295,70 +319,22 @@ export class WatchPanel {
   }
 
   drawBoard(e) {
-    const n = this.n;
-    const queens = e ? e.queens : new Array(n).fill(0);
-    const isQueen = e && e.squares
-      ? (() => { const s = new Set(e.squares.map((q) => q.row * 1000 + q.col)); return (r, c) => s.has(r * 1000 + c); })()
-      : (r, c) => queens[r - 1] === c;
-    const brute = e && e.candidate !== undefined;
-    const at = (x, r, c) => x && x.row === r && x.col === c;
-    const start = this.start || { queens: [], blocked: [] };
-    const blocked = new Set(start.blocked.map(([r, c]) => r * 1000 + c));
     this.board.draw({
-      square: (r, c) => {
-        const classes = [];
-        let label = 'empty';
-        if (isQueen(r, c)) {
-          classes.push('queen');
-          label = 'queen';
-          if (e && e.kind === 'place' && at(e, r, c)) { classes.push('placed'); label = 'queen, just placed'; }
-          if (e && e.kind === 'reject' && at(e.by, r, c)) { classes.push('attacker'); label = brute ? 'queen, attacks another' : `queen, attacks row ${e.row}, column ${e.col}`; }
-          if (brute && e.kind === 'reject' && at(e, r, c)) { classes.push('attacker'); label = 'queen, attacked'; }
-          return { classes, label };
-        }
-        if (blocked.has(r * 1000 + c)) return { classes: ['blocked'], label: 'blocked: never tried' };
-        if (start.queens[r - 1] === c && queens[r - 1] !== c) { classes.push('given'); label = 'your queen, kept: the only square of its row'; }
-        if (e && e.kind === 'remove' && at(e, r, c)) { classes.push('removed'); label = 'queen just removed'; }
-        const by = brute ? [] : attackers(queens, r, c);
-        if (e && e.kind === 'reject' && !brute && at(e, r, c)) {
-          classes.push('rejected', 'attacked');
-          return { classes, label: `tried and rejected: attacked by the queen in row ${e.by.row}` };
-        }
-        if (by.length) {
-          classes.push('attacked');
-          label = `${label === 'empty' ? '' : label + ', '}attacked by the queen in row ${by[0].row}${by.length > 1 ? ` and ${by.length - 1} more` : ''}`;
-        }
-        return { classes, label };
-      },
-      lines: [...this.scanLines(e), ...(e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [])],
+      square: squareOf(e, this.n, this.start),
+      lines: [...scanLines(e), ...(e && e.kind === 'reject' ? [{ from: [e.by.row, e.by.col], to: [e.row, e.col], kind: 'attack' }] : [])],
     });
     this.board.el.classList.toggle('solved', !!e && e.kind === 'solution');
   }
 
-  // scanLines are the cells a 2-D try read: from the square up its column,
-  // then up its ↖ and ↗ diagonals, as far as the scan went (to the queen it
-  // met, or the edge).
-  scanLines(e) {
-    if (!e || !e.scan) return [];
-    const { column, diagonal, anti_diagonal: anti } = e.scan;
-    const rays = [[column, 0], [diagonal, -1], [anti, 1]];
-    return rays.filter(([k]) => k > 0).map(([k, dc]) => ({ from: [e.row, e.col], to: [e.row - k, e.col + dc * k], kind: 'scan' }));
-  }
-
+  // stepText names the step shown.
   stepText() {
-    const pos = this.timeline.pos;
-    const total = this.loading ? `${group(this.trace.length)}+` : group(this.trace.length);
-    const e = this.event(pos);
-    if (!e) return `Empty board (${total} steps)`;
-    if (e.candidate !== undefined) return `Step ${group(e.step)} of ${total}: candidate ${group(e.candidate)}, ${e.kind === 'solution' ? `solution ${e.counters.solutions}` : 'rejected'}`;
-    const where = { solution: ` ${e.counters.solutions}`, done: '', 'dead-end': ` row ${e.row}` }[e.kind];
-    return `Step ${group(e.step)} of ${total}: ${e.kind}${where !== undefined ? where : ` row ${e.row}, column ${e.col}`}`;
+    return stepName(this.event(this.timeline.pos), this.trace.length, this.loading);
   }
 
   drawStep() {
     const e = this.event(this.timeline.pos);
     $('watch-event').textContent = this.stepText();
-    $('watch-sentence').textContent = e ? e.text : `The empty ${this.n}×${this.n} board: the search starts at the first line of its pseudocode.`;
+    $('watch-sentence').textContent = e ? e.text : t('page.watch.empty', { N: this.n });
     const c = e ? e.counters : zero;
     for (const k of counterNames) $('watch-counter-' + k).textContent = group(c[k]);
   }
@@ -407,8 +383,9 @@ export class WatchPanel {
       li.textContent = text.trimStart();
       return li;
     }));
-    $('watch-data-title').textContent = `The data of ${this.algo}`;
-    $('watch-code-title').textContent = `Pseudocode of ${this.algo}`;
+    const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
+    say($('watch-data-title'), 'page.watch.data.of', { Algo: code(this.algo) });
+    say($('watch-code-title'), 'page.watch.code.of', { Algo: code(this.algo) });
   }
 
   // drawNotes lists the solutions found up to the step shown, or says that
@@ -425,22 +402,12 @@ export class WatchPanel {
         const b = document.createElement('button');
         b.type = 'button';
         b.dataset.pos = p;
-        b.textContent = `${i + 1}: ${this.trace.queens(p).join(' ')} (step ${group(p + 1)})`;
+        b.textContent = t('page.watch.solution', { K: i + 1, Queens: this.trace.queens(p).join(' '), Step: p + 1 });
         li.append(b);
         return li;
       }));
     }
-    let note = '';
-    if (k === 0 && pos >= 0) {
-      note = this.loading || solutions.length
-        ? `No solution yet in the ${plural(pos + 1, 'step')} played.`
-        : `The ${plural(this.trace.length, 'step')} loaded hold no solution: ${this.end && this.end.truncated ? `this search on ${this.n}×${this.n} runs far longer before its first solution than the page can play. Try a smaller N to see one.` : 'this board has none.'}`;
-    } else if (k > 200) {
-      note = `${group(k)} solutions so far; the first 200 are listed.`;
-    } else if (k > 0) {
-      note = `${plural(k, 'solution')} so far; click one to go to it.`;
-    }
-    $('watch-solutions-note').textContent = note || 'Solutions appear here as the search finds them.';
+    $('watch-solutions-note').textContent = solutionsNote({ k, pos, n: this.n, length: this.trace.length, loading: this.loading, found: solutions.length, truncated: !!(this.end && this.end.truncated) });
   }
 
   // announce tells a screen reader where the search is: at once when paused,
@@ -449,7 +416,7 @@ export class WatchPanel {
     clearTimeout(this.liveTimer);
     const say = () => {
       this.lastLive = performance.now();
-      $('watch-live').textContent = `${this.stepText()}. ${$('watch-sentence').textContent}`;
+      $('watch-live').textContent = t('page.watch.live', { Step: this.stepText(), Sentence: $('watch-sentence').textContent });
     };
     const wait = 1000 - (performance.now() - this.lastLive);
     if (!this.timeline.playing || wait <= 0) say();

@@ -40,7 +40,7 @@ self.onmessage = (e) => {
     downloaded(m);
   } else if (m.type === 'init') {
     if (m.downloading) pageDownload = new Promise((resolve) => { downloaded = resolve; });
-    start(m).catch((err) => postMessage({ type: 'failed', error: `the solver did not load: ${err.message || err}` }));
+    start(m).catch((err) => postMessage({ type: 'failed', unloaded: String(err.message || err) }));
   } else if (waiting) {
     waiting.push(m);
   } else {
@@ -61,7 +61,7 @@ async function download(module) {
 
 async function start({ module, loader, sha256, total }) {
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.compileStreaming !== 'function') {
-    postMessage({ type: 'failed', noWasm: true, error: 'this browser runs no WebAssembly here' });
+    postMessage({ type: 'failed', noWasm: true });
     return;
   }
   // The cache key names the module's content: a new build is a new key.
@@ -86,7 +86,7 @@ async function start({ module, loader, sha256, total }) {
   const go = new Go();
   const instance = await WebAssembly.instantiate(await compiled, go.importObject);
   // The program serves until the worker ends; if it ever stops, say so.
-  go.run(instance).then(() => postMessage({ type: 'failed', error: 'the solver stopped' }));
+  go.run(instance).then(() => postMessage({ type: 'failed', stopped: true }));
 }
 
 // openCache is the worker's Cache Storage, or null where there is none
