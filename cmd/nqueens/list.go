@@ -3,12 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os/signal"
-	"syscall"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
@@ -115,9 +112,6 @@ func (o *listOptions) run(ctx context.Context) error {
 	if o.spec != nil {
 		return o.runVariant(ctx)
 	}
-	// A reader that goes away (| head) must end the listing quietly: with
-	// SIGPIPE ignored, the write fails with EPIPE instead of killing us.
-	signal.Ignore(syscall.SIGPIPE)
 	out, commit, err := o.openOutput(o.output)
 	if err != nil {
 		return err
@@ -140,8 +134,6 @@ func (o *listOptions) run(ctx context.Context) error {
 			return interruptedf("list %d wrote %d solutions (%d lines) to %s", o.n, res.Solutions, lines, o.output)
 		}
 		return interruptedf("list %d wrote %d solutions (%d lines) to stdout", o.n, res.Solutions, lines)
-	case errors.Is(err, syscall.EPIPE):
-		return nil // the reader had enough
 	}
 	return err
 }

@@ -5,7 +5,8 @@
 // Exit codes: 0 success, 1 failure (an invalid board, a failed count), 2 bad
 // usage (a malformed argument or flag, N out of range, an unknown format),
 // 130 interrupted (Ctrl-C or SIGTERM; what was kept is said on stderr;
-// serve and worker, which run until stopped, shut down and exit 0).
+// serve and worker, which run until stopped, shut down and exit 0). Output
+// cut short by a reader that went away (| head) ends quietly with 0.
 // Data goes to stdout; messages and progress go to stderr, one line per error.
 package main
 
@@ -14,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
@@ -22,7 +24,19 @@ import (
 )
 
 func main() {
+	// A reader that goes away (| head) ends a command quietly, with exit
+	// status 0, whatever the command: with SIGPIPE ignored, a write to the
+	// closed pipe fails with EPIPE (see closedPipe) instead of killing the
+	// process with status 141 (which some commands got, and others not).
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// closedPipe reports whether err is a write to an output whose reader has
+// gone: the reader had enough, which is no failure.
+func closedPipe(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Op == "write" && errors.Is(pe.Err, syscall.EPIPE)
 }
 
 // run executes one command line with the given streams and returns the exit
@@ -41,7 +55,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	root.SetOut(stdout)
 	root.SetErr(&lockedWriter{w: stderr})
 	err := root.ExecuteContext(ctx)
-	if err == nil {
+	if err == nil || closedPipe(err) {
 		return 0
 	}
 	var ie *interrupted
