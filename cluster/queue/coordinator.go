@@ -113,6 +113,8 @@ type coordinator struct {
 
 	seen map[string]seen // workers at work, by voter and label (presence records)
 
+	loaded    bool                 // the bucket as found at the start is taken in
+	revokeAt  map[string]time.Time // when to shut each banned key out of the server
 	refusedAt map[string]time.Time // when each token was last told its results are refused
 	refusals  []refusedToken       // refusals to write
 	rate      rateLog              // what peers can make the coordinator say at will
@@ -128,7 +130,7 @@ type seen struct {
 // in), before its run is opened.
 func newCoordinator(o CoordinatorOptions) *coordinator {
 	now := time.Now()
-	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}, refusedAt: map[string]time.Time{}, handedBack: map[int]bool{}}
+	return &coordinator{o: o, start: now, pace: pacer{start: now, decidedAt: now}, failed: map[int]failure{}, checking: map[int]int{}, usedKeys: map[string]bool{}, seen: map[string]seen{}, refusedAt: map[string]time.Time{}, revokeAt: map[string]time.Time{}, handedBack: map[int]bool{}}
 }
 
 // loop runs until every block is decided: it takes in the bucket's
@@ -235,6 +237,7 @@ func (c *coordinator) check(ctx context.Context, now time.Time) error {
 	}
 	c.checkVoters(now)
 	c.checkQuiet(now)
+	c.revokeDue(now)
 	return nil
 }
 
@@ -304,18 +307,42 @@ func (c *coordinator) act(ctx context.Context) {
 		if err != nil {
 			c.o.Log.Warn("cannot record a ban", "worker", b.Worker, "error", err)
 		}
-		c.revoke(b.By)
+		c.scheduleRevoke(b.By, time.Now())
 		c.dirty = true
 	}
 }
 
-// revoke shuts a banned voter's key out of the server, when the
-// coordinator may (Revoke) and by is a key, not a label of the shared
-// credential.
-func (c *coordinator) revoke(by string) {
+// scheduleRevoke arranges for a banned voter's key to be shut out of the
+// server, when the coordinator may (Revoke) and by is a key, not a label
+// of the shared credential: revokeGrace after a ban made now, so that its
+// worker learns of the ban (a faulty machine's owner reads "banned", not
+// "credentials refused"), at once for the bans found at the start, and by
+// the end of the run at the latest.
+func (c *coordinator) scheduleRevoke(by string, now time.Time) {
 	if c.o.Revoke == nil || !nkeys.IsValidPublicUserKey(by) {
 		return
 	}
+	if !c.loaded {
+		c.revoke(by)
+		return
+	}
+	if _, due := c.revokeAt[by]; !due {
+		c.revokeAt[by] = now.Add(revokeGrace)
+	}
+}
+
+// revokeDue shuts out the keys whose time has come by now.
+func (c *coordinator) revokeDue(now time.Time) {
+	for by, at := range c.revokeAt {
+		if !now.Before(at) {
+			delete(c.revokeAt, by)
+			c.revoke(by)
+		}
+	}
+}
+
+// revoke shuts a banned voter's key out of the server.
+func (c *coordinator) revoke(by string) {
 	switch revoked, err := c.o.Revoke(by); {
 	case err != nil:
 		c.o.Log.Warn("cannot shut a banned key out of the server", "voter", voterName(by), "error", err)

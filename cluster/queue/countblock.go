@@ -96,7 +96,10 @@ func (w *worker) release(subject string) {
 }
 
 // banned reports whether the coordinator banned this worker from h's run,
-// and then leaves the run.
+// and then leaves the run, saying so once. The slots look before each
+// block, and the look for runs every presenceEvery: a worker in a long
+// block learns of its ban before an embedded server shuts its key out
+// (revokeGrace).
 func (w *worker) banned(ctx context.Context, h *runHandle) bool {
 	e, err := h.kv.Get(ctx, bannedKey(w.token))
 	if err != nil {
@@ -106,9 +109,11 @@ func (w *worker) banned(ctx context.Context, h *runHandle) bool {
 	if w.o.Key.Open(e.Value(), &b) != nil {
 		return false // not the coordinator's
 	}
+	if !w.skip(h.run.Stream) {
+		return true // a slot, or the look for runs, saw it first
+	}
 	w.o.Log.Warn("ALARM: the coordinator banned this worker; leaving the run", "run", h.run.ID, "worker", w.o.Name, "reason", b.Reason)
 	w.count(func(r *WorkerReport) { r.Banned = append(r.Banned, h.run.ID) })
-	w.skip(h.run.Stream)
 	return true
 }
 

@@ -51,6 +51,7 @@ func (c *coordinator) begin(ctx context.Context) {
 }
 
 func (c *coordinator) close() {
+	c.revokeDue(time.Now().Add(revokeGrace)) // every key banned, by the end
 	if c.recounter != nil {
 		c.recounter.stop()
 	}
@@ -157,6 +158,7 @@ func (c *coordinator) load(ctx context.Context) error {
 			}
 			if e == nil {
 				c.act(ctx)
+				c.loaded = true
 				c.resumed = c.book.decided
 				if c.resumed > 0 {
 					c.o.Log.Info("resuming a run", "run", c.run.ID, "counted", c.resumed, "units", c.run.Units)

@@ -23,6 +23,11 @@ const (
 	waitRepeat    = 30 * time.Second
 )
 
+// revokeGrace is how long after a ban the coordinator shuts the banned
+// key out of an embedded server: its worker looks for a ban before each
+// block and every presenceEvery, and should learn why first.
+const revokeGrace = 3 * presenceEvery
+
 // quietFor is how long the run may decide no block before the coordinator
 // says what it waits for; it says so again every waitRepeat while none is
 // decided.

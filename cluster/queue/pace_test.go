@@ -288,6 +288,7 @@ func startFakeRun(t *testing.T, o CoordinatorOptions, idle bool, queued map[int]
 	c.updates, c.adv, c.back = feed, make(chan *nats.Msg), notices
 	ctx, cancel := context.WithCancel(context.Background())
 	c.begin(ctx)
+	c.loaded = true // nothing was stored before: every entry comes live
 	done := make(chan error, 1)
 	go func() { done <- c.loop(ctx) }()
 	return &fakeRun{c: c, mem: mem, log: l, feed: feed, notices: notices, stop: func() error {
@@ -914,6 +915,38 @@ func TestCoordinatorShrugsOffForgedRecords(t *testing.T) {
 			if n := len(lines); n == 0 || n > 7 {
 				t.Errorf("%d lines of %q, want one per worker at most", n, msg)
 			}
+		}
+	})
+}
+
+// TestCoordinatorRevokesAfterGrace: a key banned during the run is shut
+// out of the server at the first check revokeGrace (15 s) after the ban,
+// so that its worker reads its ban first (checks every 5 s: a ban at
+// 3.5 s, shut out at 20 s), and once; a label of the shared credential
+// has no key to shut out.
+func TestCoordinatorRevokesAfterGrace(t *testing.T) {
+	r := newIdentity(t)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var mu sync.Mutex
+		var revoked []event
+		o := CoordinatorOptions{Voters: []string{r.Public(), newIdentity(t).Public()}, Revoke: func(voter string) (bool, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			revoked = append(revoked, event{time.Since(start), voter})
+			return true, nil
+		}}
+		run := startFakeRun(t, o, false, map[int]int{0: 1, 1: 1, 2: 1, 3: 1, 4: 1})
+		at(start, 3500*time.Millisecond)
+		run.feed <- banOf(t, r, "r")
+		at(start, 45*time.Second)
+		if err := run.stop(); !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if want := []event{{20 * time.Second, r.Public()}}; !slices.Equal(revoked, want) {
+			t.Errorf("revoked %v, want %v", revoked, want)
 		}
 	})
 }

@@ -270,7 +270,9 @@ func (w *worker) present(ctx context.Context, h *runHandle) {
 	if err != nil {
 		w.o.Log.Warn("cannot store this worker's presence", "run", h.run.ID, "error", err)
 	}
-	w.refused(ctx, h)
+	if !w.banned(ctx, h) {
+		w.refused(ctx, h)
+	}
 }
 
 // lastLook bounds the look for refusals of a worker that leaves.
@@ -358,11 +360,15 @@ func (w *worker) open(ctx context.Context, name string, md map[string]string) *r
 	return &runHandle{run: run, cons: cons, kv: kv, ackWait: cons.CachedInfo().Config.AckWait}
 }
 
-func (w *worker) skip(name string) {
+// skip leaves the run of stream name for good, and reports whether it was
+// still being served.
+func (w *worker) skip(name string) bool {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	was := !w.skipped[name]
 	w.skipped[name] = true
 	delete(w.runs, name)
-	w.mu.Unlock()
+	return was
 }
 
 func (w *worker) activeRuns() []*runHandle {

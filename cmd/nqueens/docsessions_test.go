@@ -117,7 +117,10 @@ var docSessions = map[string]struct {
 	// Two workers start once the coordinator has published the blocks.
 	// Whether they see the server go away before they leave depends on
 	// when it goes.
-	"one-machine": {[]string{`lost the connection|cannot reach the NATS server`}, []string{`\d+ units counted`}, func(r *sessionRun) {
+	// A copy too many may be published on a loaded machine (a vote that
+	// lands between the coordinator's reads of bucket and stream; see
+	// queuedNow in cluster/queue): sessions may show it or not.
+	"one-machine": {[]string{`lost the connection|cannot reach the NATS server|published missing block messages again`}, []string{`\d+ units counted`}, func(r *sessionRun) {
 		c := r.start(1, 0)
 		r.waitFor(c, "published the block messages")
 		w1, w2 := r.start(2, 0), r.start(3, 0)
@@ -127,7 +130,7 @@ var docSessions = map[string]struct {
 	}},
 	// w1 holds unit 0 and is killed with SIGKILL; w2 counts the rest, and
 	// block 0 when the ack wait has run out.
-	"worker-dies": {[]string{`lost the connection|cannot reach the NATS server`}, nil, func(r *sessionRun) {
+	"worker-dies": {[]string{`lost the connection|cannot reach the NATS server|published missing block messages again`}, nil, func(r *sessionRun) {
 		c := r.start(1, 0)
 		r.waitFor(c, "published the block messages")
 		w1 := r.start(2, 0)
@@ -140,7 +143,7 @@ var docSessions = map[string]struct {
 	}},
 	// w1 holds unit 2048 until SIGUSR1; the coordinator is interrupted
 	// there, started again, and w1 let go.
-	"coordinator-dies": {[]string{`lost the connection|cannot reach the NATS server|reconnected`}, []string{`counted=\d+`}, func(r *sessionRun) {
+	"coordinator-dies": {[]string{`lost the connection|cannot reach the NATS server|reconnected|published missing block messages again`}, []string{`counted=\d+`}, func(r *sessionRun) {
 		c := r.start(1, 0)
 		r.waitFor(c, "published the block messages")
 		w1 := r.start(2, 0)
@@ -155,7 +158,9 @@ var docSessions = map[string]struct {
 	}},
 	// The liar and two honest workers, each with its NKey, start together
 	// once the blocks are published.
-	"liar": {[]string{`lost the connection|cannot reach the NATS server|a result differs from the accepted one|workers disagree|published missing block messages again`},
+	// The liar's key is shut out of the server 15 s after its ban, or at
+	// the end of the run, whichever comes first.
+	"liar": {[]string{`lost the connection|cannot reach the NATS server|a result differs from the accepted one|workers disagree|published missing block messages again|the banned key can no longer connect|authorization violation`},
 		[]string{`units=\S+`, `units \d+-\d+`, `blocks=\d+`, `\d+ units counted`, `\d+ declined`, `voter=\S+`}, func(r *sessionRun) {
 			c := r.start(1, 0)
 			r.waitFor(c, "published the block messages")

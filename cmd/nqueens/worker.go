@@ -192,7 +192,7 @@ func (f *natsFlags) credentialHint() string {
 	case f.tokenFile != "":
 		return "check the token in --nats-token-file " + f.tokenFile
 	case f.nkey != "":
-		return "check that the coordinator admits the key of --nats-nkey " + f.nkey
+		return "check that the coordinator admits the key of --nats-nkey " + f.nkey + " (an embedded server also shuts out a key the coordinator banned for wrong results)"
 	case f.creds != "":
 		return "check --nats-creds " + f.creds
 	case strings.Contains(f.url, "@"):
