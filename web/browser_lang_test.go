@@ -166,6 +166,7 @@ func TestPageLanguages(t *testing.T) {
 	runSteps(t, b, []browserStep{
 		{"step-sentence", testChineseStep},
 		{"panels", testLangPanels},
+		{"states", testChineseStates},
 		{"choice", testLangChoice},
 	})
 }
@@ -297,4 +298,48 @@ func testSiteLanguages(b *browser) {
 		b.t.Errorf("the static build switched back to Chinese says %q", s)
 	}
 	switchLang(b, "en") // the choice is kept: the steps after this one read English
+}
+
+// testChineseStates shows in Chinese what the panels show beyond their
+// first view: each strategy's own data, the brute force's candidates, the
+// end of a search, a search from a board of Try it, Try it's hint, count,
+// solution and variants, and a board of the gallery opened large.
+func testChineseStates(b *browser) {
+	watch := `document.getElementById('watch').dataset.trace === 'loaded'`
+	for _, path := range []string{
+		"/?lang=zh&n=6&algo=brute-rows&step=5", "/?lang=zh&n=8&algo=bitmask&step=40", "/?lang=zh&n=8&algo=backtrack-flags&step=133",
+		"/?lang=zh&n=8&algo=backtrack-array&step=50", "/?lang=zh&n=8&algo=backtrack-2d&step=50", "/?lang=zh&n=6&algo=stack&step=end",
+		"/?lang=zh&n=6&algo=stack&queens=2,0,0,0,0,0&blocked=1-1,3-3&step=20", "/?lang=zh&n=3&algo=stack&step=end",
+	} {
+		b.visit(path)
+		b.waitJS(path, watch, 30*time.Second)
+		if words := englishWords(b); len(words) > 0 {
+			b.t.Errorf("%s shows English:\n%s", path, strings.Join(words, "\n"))
+		}
+	}
+	shows := func(what string) {
+		b.t.Helper()
+		if words := englishWords(b); len(words) > 0 {
+			b.t.Errorf("%s shows English:\n%s", what, strings.Join(words, "\n"))
+		}
+	}
+	b.visit("/?lang=zh&panel=complete&n=6&queens=2,4,0,0,0,0")
+	b.do("hint", chromedp.Click(chromedp.ID("complete-hint")))
+	b.waitJS("the hint", `document.querySelector('#complete-board .hint') !== null`, 20*time.Second)
+	shows("Try it's hint")
+	b.do("count", chromedp.Click(chromedp.ID("complete-count")))
+	b.waitJS("the count", `document.getElementById('complete').dataset.state === 'counted'`, 20*time.Second)
+	shows("Try it's count")
+	b.do("complete", chromedp.Evaluate[chromedp.Void](`document.getElementById('complete-torus').click()`))
+	b.waitJS("the torus", `!document.getElementById('complete-variant-legend').hidden`, 5*time.Second)
+	shows("Try it on a torus")
+	b.visit("/?lang=zh&panel=complete&n=4&queens=2,4,1,3")
+	shows("Try it with a solution")
+
+	b.visit("/?lang=zh&panel=gallery&n=6")
+	b.waitJS("the gallery", `document.querySelectorAll('.thumb').length > 0`, 20*time.Second)
+	b.do("open a board", chromedp.Click(chromedp.CSS(`#gallery-classes .thumb-fig:nth-child(2) button`)))
+	b.waitJS("the large board", `document.getElementById('gallery-dialog').open`, 10*time.Second)
+	shows("the gallery's board")
+	checkAxe(b, "the gallery's board in Chinese")
 }

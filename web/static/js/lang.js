@@ -85,7 +85,13 @@ export function fill(el, key, args = {}) {
 // start loads the language the page opens in: ?lang= in the address, the
 // saved choice, the browser's languages, English.
 export async function start() {
-  await load(chooseLang());
+  const guess = chooseLang(); // among the languages the page knows of before the index comes
+  await load(guess);
+  // A language the catalogs have gained (locales/index.json) that the
+  // address or the reader asks for is loaded then: adding a language
+  // takes no change to the page.
+  const tag = chooseLang(langs().map((l) => l.tag));
+  if (tag !== guess) await load(tag);
   translate();
   drawSwitch();
 }
