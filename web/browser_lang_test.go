@@ -342,4 +342,12 @@ func testChineseStates(b *browser) {
 	b.waitJS("the large board", `document.getElementById('gallery-dialog').open`, 10*time.Second)
 	shows("the gallery's board")
 	checkAxe(b, "the gallery's board in Chinese")
+
+	// On a phone the Chinese page fits the width, as the English one does.
+	b.viewport(390, 844)
+	for _, p := range langPanels {
+		b.visit(p.path + "&lang=zh")
+		b.waitJS(p.name+" in Chinese", p.ready, 180*time.Second)
+		noSideways(b, p.name+" in Chinese at 390 px")
+	}
 }
