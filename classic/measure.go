@@ -22,6 +22,7 @@ const (
 	repeatTiming = 50 * time.Millisecond
 	minSamples   = 11
 	maxSamples   = 101
+	maxRepeats   = 10000 // runs in all, whatever the clock says: a coarse clock reads 0
 	calibration  = 50 * time.Millisecond
 )
 
@@ -83,11 +84,11 @@ func Measure(ctx context.Context, s Strategy, n int, timeout time.Duration) (Mea
 // about first, and keeps the batches' samples: the first run, which warms
 // the caches, is left out of them.
 func (m *Measurement) repeat(ctx context.Context, s Strategy, n int, timeout, first time.Duration) {
-	batch := max(1, int(batchTiming/max(first, time.Nanosecond)))
+	batch := max(1, min(maxRepeats/minSamples, int(batchTiming/max(first, time.Microsecond))))
 	var total time.Duration
 	runs := 0
 	m.Samples = m.Samples[:0]
-	for (total < repeatTiming || len(m.Samples) < minSamples) && len(m.Samples) < maxSamples && total < timeout {
+	for (total < repeatTiming || len(m.Samples) < minSamples) && len(m.Samples) < maxSamples && total < timeout && runs+batch <= maxRepeats {
 		var took time.Duration
 		for range batch {
 			c, stopped, err := solveWithin(ctx, s, n, timeout)

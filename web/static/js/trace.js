@@ -8,6 +8,19 @@
 import * as api from './api.js';
 import { t } from './i18n.js';
 
+// A trace worker started with the page, so that its first board does not
+// wait for one to start (and fetch its modules) once its trace is in.
+let spare = newWorker();
+
+function newWorker() { return new Worker(new URL('./traceworker.js', import.meta.url), { type: 'module' }); }
+
+// traceWorker is the spare worker, or a new one.
+function traceWorker() {
+  const w = spare || newWorker();
+  spare = null;
+  return w;
+}
+
 // loadTrace fills store with the trace of params ({n, algo, limit}) and
 // calls onBatch() after each batch. It resolves with {end, error, cut}:
 // the stream's end event (null if none came), the message of its error
@@ -15,7 +28,7 @@ import { t } from './i18n.js';
 // Aborting signal stops the stream and the worker.
 export async function loadTrace(params, store, onBatch, { signal }) {
   const res = await api.open('/api/trace', { ...params, form: 'compact' }, { signal });
-  const worker = new Worker(new URL('./traceworker.js', import.meta.url), { type: 'module' });
+  const worker = traceWorker();
   return new Promise((resolve, reject) => {
     const result = { end: null, error: '', cut: false };
     const done = (extra) => {

@@ -15,6 +15,7 @@
 //   request {type: 'head', id, status, headers}, {type: 'chunk', id, data}
 //   (a Uint8Array) and {type: 'end', id}, or {type: 'fail', id, error}.
 
+import { answerCache } from './answercache.js';
 import { startSolver } from './boot.js';
 import { t } from './i18n.js';
 
@@ -150,8 +151,12 @@ export function wasmTransport(site, solver) {
     return answer;
   }
 
+  // What depends on the build alone comes from the browser's cache when
+  // it can (answercache.js): a second visit does not wait for the solver.
+  const answers = answerCache(site.module_sha256);
+
   return {
-    fetch: request,
+    fetch: (url, init = {}) => answers.fetch(url, init, request),
     get down() { return why === noWasm ? said(noWasm) : t('page.wasm.down', { Why: why }); },
     onProgress: (fn) => progress.add(fn),
     get noWasm() { return why === noWasm; },

@@ -263,6 +263,8 @@ export class WatchPanel {
     this.reportEnd(got.error, limit);
     $('watch').dataset.trace = 'loaded';
     this.show(this.timeline.pos);
+    // The first board the page can play, as the tests measure its start.
+    if (!performance.getEntriesByName('nqueens-playable').length) performance.mark('nqueens-playable');
   }
 
   // queueLength tells the timeline about new steps once a frame, not once
