@@ -133,9 +133,7 @@ var langPanels = []struct{ name, path, ready string }{
 	{"watch", "/?n=8&algo=stack&step=133", `document.getElementById('watch').dataset.trace === 'loaded' && Number(document.getElementById('watch-timeline').value) === 133`},
 	{"complete", "/?panel=complete&n=6&queens=2,0,0,0,0,0", `document.getElementById('complete').dataset.state === 'editing'`},
 	{"gallery", "/?panel=gallery&n=6", `document.querySelectorAll('.thumb').length > 0`},
-	// The race's relang leaves its status and lanes in the old language
-	// (NOTES, to lesson): back in once fixed.
-	// {"race", "/?panel=race&n=5&algos=backtrack-2d,bitmask", `['ready', 'end'].includes(document.getElementById('race').dataset.state)`},
+	{"race", "/?panel=race&n=5&algos=backtrack-2d,bitmask", `['ready', 'end'].includes(document.getElementById('race').dataset.state)`},
 	{"cost", "/?panel=cost", `document.getElementById('cost').dataset.state === 'done'`},
 	{"count", "/?panel=count&n=8", `document.getElementById('count').dataset.ready === 'true'`},
 	{"huge", "/?panel=huge&n=1000&method=construct", `document.getElementById('huge').dataset.state === 'done'`},
@@ -144,9 +142,7 @@ var langPanels = []struct{ name, path, ready string }{
 // langStops are langPanels and the lesson's nine chapters.
 func langStops() []struct{ name, path, ready string } {
 	stops := slices.Clone(langPanels)
-	// The chapters' titles and speed do not follow a switch yet (NOTES, to
-	// lesson): back in once fixed.
-	for k := 1; k <= 0; k++ {
+	for k := 1; k <= 9; k++ {
 		stops = append(stops, struct{ name, path, ready string }{fmt.Sprintf("lesson-%d", k), fmt.Sprintf("/?panel=lesson&chapter=%d", k),
 			fmt.Sprintf(`document.getElementById('lesson').dataset.state === 'ready' && document.getElementById('lesson').dataset.chapter === '%d'`, k)})
 	}

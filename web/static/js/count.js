@@ -15,7 +15,7 @@
 import * as api from './api.js';
 import { readInt, setRange, showError } from './field.js';
 import { t, tn } from './i18n.js';
-import { $, duration, group, setStatus } from './text.js';
+import { $, duration, group, setStatus, status } from './text.js';
 
 // engineOf is the engine that counts n by the server's table, '' outside it.
 export function engineOf(limits, n) {
@@ -57,7 +57,12 @@ export class CountPanel {
     this.how();
   }
 
-  relang() { this.how(); }
+  // relang writes the panel again in the language chosen: how it counts,
+  // and the last result.
+  relang() {
+    this.how();
+    if (this.last && !this.job) this.result(this.last);
+  }
 
   // how says which engine counts the N of the field and what its work is,
   // with a link to the lesson's chapter on counting.
@@ -115,7 +120,7 @@ export class CountPanel {
     this.onURL();
     $('count-result').hidden = true;
     $('count-progress').value = 0;
-    setStatus($('count-status'), t('count.starting'));
+    status($('count-status'), 'count.starting');
     const abort = new AbortController();
     this.job = { id: null, abort };
     let job;
@@ -207,6 +212,7 @@ export class CountPanel {
   }
 
   result(d) {
+    this.last = d;
     $('count-progress').value = $('count-progress').max;
     $('count-total').textContent = group(d.total);
     $('count-unique').textContent = group(d.unique);
@@ -250,12 +256,12 @@ export class CountPanel {
     if (job.id) {
       try {
         const st = await api.deleteJSON(`/api/count/${job.id}`);
-        setStatus($('count-status'), t(api.kind === 'wasm' ? 'count.cancelled.solver' : 'count.cancelled.server', { State: t(`count.state.${st.state}`) }));
+        status($('count-status'), api.kind === 'wasm' ? 'count.cancelled.solver' : 'count.cancelled.server', { State: t(`count.state.${st.state}`) });
       } catch (err) {
         setStatus($('count-status'), err.message, 'error');
       }
     } else {
-      setStatus($('count-status'), t('count.cancelled.before'));
+      status($('count-status'), 'count.cancelled.before');
     }
     $('count-eta').textContent = '';
     this.setRunning(false);

@@ -39,7 +39,7 @@ export class LessonPanel {
     this.length = 0;
     this.playing = false;
     this.asking = false; // the board waits for the learner's square
-    this.board = new Board($('lesson-board'), { label: t('lesson.board.label'), onActivate: (r, c) => this.answerSquare(r, c) });
+    this.board = new Board($('lesson-board'), { labelKey: 'lesson.board.label', onActivate: (r, c) => this.answerSquare(r, c) });
     this.board.el.classList.remove('clickable');
     this.tick = this.tick.bind(this);
     $('lesson-back').addEventListener('click', () => { this.pause(); this.go(this.pos - 1); });
@@ -80,7 +80,12 @@ export class LessonPanel {
 
   leave() { this.pause(); }
 
-  relang() { this.show(this.k, this.pos); }
+  // relang writes the chapter again in the language chosen.
+  async relang() {
+    this.readSpeed();
+    this.refresh();
+    await this.show(this.k, this.pos);
+  }
 
   urlState() {
     const q = { chapter: this.k + 1 };
@@ -102,13 +107,15 @@ export class LessonPanel {
     this.answered = null;
     $('lesson-answer').textContent = '';
     $('lesson-answer').className = 'status';
-    $('lesson-chapter-title').textContent = t(`lesson.${ch.key}.title`, { K: k + 1 });
+    // Its short title until its facts, which the full one names, are in.
+    $('lesson-chapter-title').textContent = t('lesson.title.short', { K: k + 1, Title: t(`lesson.${ch.key}.short`) });
     this.onURL();
     let args;
     try {
       args = await ch.facts(this.facts);
       if (token !== this.token) return;
       this.args = args;
+      $('lesson-chapter-title').textContent = t(`lesson.${ch.key}.title`, { ...args, K: k + 1 });
       const paragraphs = typeof ch.paragraphs === 'function' ? ch.paragraphs(args) : ch.paragraphs;
       $('lesson-body').replaceChildren(...paragraphs.map((p) => para(t(`lesson.${ch.key}.${p}`, args))));
       $('lesson-cost').textContent = t(`lesson.${ch.key}.cost`, args);

@@ -20,7 +20,7 @@ import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
 import { int, list, t } from './i18n.js';
 import * as strategies from './strategies.js';
-import { $, runTime, setStatus } from './text.js';
+import { $, runTime, setStatus, status } from './text.js';
 import { loadTrace } from './trace.js';
 import { TraceStore } from './tracestore.js';
 
@@ -95,9 +95,17 @@ export class RacePanel {
 
   leave() { this.pause(); }
 
-  relang() {
+  // relang writes the panel again in the language chosen: the lanes'
+  // titles (the strategies' in that language), the status, the boards.
+  async relang() {
     this.readSpeed();
-    if (this.ready) this.draw();
+    this.showPlaying(this.playing || this.wantPlay);
+    await strategies.load();
+    for (const lane of this.lanes) lane.title.textContent = t('race.lane', { Algo: lane.algo, Title: strategies.lesson(lane.algo).title });
+    if (this.ready) {
+      status($('race-status'), 'race.ready', { List: list(this.algos), N: this.n });
+      this.draw();
+    }
   }
 
   urlState() { return { n: this.n, algos: (this.algos || []).join(','), speed: $('race-speed').value }; }
@@ -107,7 +115,7 @@ export class RacePanel {
     const algos = [...$('race-algos').querySelectorAll('input:checked')].map((i) => i.value);
     if (n === null) return;
     if (algos.length < 2 || algos.length > 4) {
-      setStatus($('race-status'), t('race.choose'), 'error');
+      status($('race-status'), 'race.choose', {}, 'error');
       return;
     }
     this.pause();
@@ -121,7 +129,7 @@ export class RacePanel {
       .finally(() => { if (!abort.signal.aborted && this.ready) this.draw(); });
     this.onURL();
     $('race').dataset.state = 'loading';
-    setStatus($('race-status'), t('race.loading'));
+    status($('race-status'), 'race.loading');
     $('race-boards').replaceChildren();
     this.lanes = algos.map((algo) => this.lane(algo, n));
     const limit = Math.min(this.limits.max_trace_events, 100000);
@@ -140,7 +148,7 @@ export class RacePanel {
     this.total = Math.max(...this.lanes.map((l) => lastReads(l.trace)));
     this.ready = true;
     $('race').dataset.state = 'ready';
-    setStatus($('race-status'), t('race.ready', { List: list(algos), N: n }));
+    status($('race-status'), 'race.ready', { List: list(algos), N: n });
     this.draw();
     if (this.wantPlay) this.play();
   }
@@ -162,9 +170,9 @@ export class RacePanel {
     counters.className = 'lane-counters';
     fig.append(h, board, bar, counters);
     $('race-boards').append(fig);
-    const b = new Board(board, { label: t('race.board', { Algo: algo }) });
+    const b = new Board(board, { labelKey: 'race.board', labelArgs: { Algo: algo } });
     b.setSize(n);
-    return { algo, board: b, fill, counters, trace: new TraceStore(n), shown: -1 };
+    return { algo, title: h, board: b, fill, counters, trace: new TraceStore(n), shown: -1 };
   }
 
   play() {
@@ -172,7 +180,7 @@ export class RacePanel {
       // Pressed while the searches load: the race starts when they are in.
       this.wantPlay = this.lanes.length > 0;
       this.showPlaying(this.wantPlay);
-      if (this.wantPlay) setStatus($('race-status'), t('race.loading.play'));
+      if (this.wantPlay) status($('race-status'), 'race.loading.play');
       return;
     }
     this.wantPlay = false;
