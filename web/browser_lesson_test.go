@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/solve"
@@ -633,6 +634,23 @@ func testLessonLayout(b *browser) {
 		if size[0] < 500 {
 			// The phone's first screen shows the board.
 			inView(b, "chapter 6 at 390×844, before playing", "lesson-board")
+		}
+		if size[0] > 1000 {
+			// The keyboard: → steps, End goes to the end, Home to the start.
+			b.do("→ →", chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+			if s := b.text("lesson-event"); !strings.HasPrefix(s, "Step 2 of ") {
+				b.t.Fatalf("after → → the lesson shows %q", s)
+			}
+			b.do("End", chromedp.KeyEvent(kb.End))
+			steps := 0
+			for range traceOf(b, "stack", 8) {
+				steps++
+			}
+			last := groupDigits(strconv.Itoa(steps))
+			if s := b.text("lesson-event"); !strings.HasPrefix(s, "Step "+last+" of "+last) {
+				b.t.Fatalf("after End the lesson shows %q", s)
+			}
+			b.do("Home", chromedp.KeyEvent(kb.Home))
 		}
 		b.do("play", chromedp.Click(chromedp.ID("lesson-play")))
 		b.waitJS("a few steps", `document.getElementById('lesson').dataset.playing === 'true' && /^Step [2-9]/.test(document.getElementById('lesson-event').textContent)`, 20*time.Second)

@@ -13,8 +13,9 @@
 //   square   on a board of the chapter, click the square of an answer
 //   choice   one of a few values, the right one worked out from the facts
 
-import { article003Classes, classesUnder, fixedBy, image, symmetries } from './facts.js';
+import { article003Classes, classesUnder, fixedBy } from './facts.js';
 import { list, t } from './i18n.js';
+import { image, symmetryTo } from './symmetry.js';
 import { PLACE, REMOVE } from './tracestore.js';
 
 // Superscript digits, for a power written as the books write it (8⁸).
@@ -160,7 +161,7 @@ export const chapters = [
       const k = Math.floor(c.n / 2); // where article 000's list starts
       return {
         N: c.n, Rule: c.rule, Rest: c.n % 6, Page: c.columns.join(' '), Article: c.article.join(' '), K: k, K3: k + 3, Row: 5, Col: c.columns[4],
-        SameClass: Object.keys(symmetries).some((name) => image(name, c.article).join() === c.columns.join()), Max: f.limits.max_solve_n,
+        SameClass: symmetryTo(c.article, c.columns) !== '', Max: f.limits.max_solve_n,
       };
     },
     // The board hides the rows from the one asked about.

@@ -10,35 +10,11 @@
 // columns for n = 8 (which /api/construction builds, article).
 
 import * as api from './api.js';
+import { image } from './symmetry.js';
 
 // article003Classes is the number of classes article 003 claims for n = 8
 // (the project counts 12, OEIS A002562).
 export const article003Classes = 42;
-
-// The 8 symmetries of the square, as maps of a 1-based square (r, c) of
-// the n×n board, named as `nqueens show --transform` names them.
-export const symmetries = {
-  identity: (r, c) => [r, c],
-  rot90: (r, c, n) => [c, n + 1 - r],
-  rot180: (r, c, n) => [n + 1 - r, n + 1 - c],
-  rot270: (r, c, n) => [n + 1 - c, r],
-  'mirror-cols': (r, c, n) => [r, n + 1 - c],
-  'mirror-rows': (r, c, n) => [n + 1 - r, c],
-  transpose: (r, c) => [c, r],
-  'anti-transpose': (r, c, n) => [n + 1 - c, n + 1 - r],
-};
-
-// image is the board of queens (1-based columns, row by row) under the
-// symmetry name.
-export function image(name, queens) {
-  const n = queens.length;
-  const out = new Array(n).fill(0);
-  queens.forEach((c, i) => {
-    const [r2, c2] = symmetries[name](i + 1, c, n);
-    out[r2 - 1] = c2;
-  });
-  return out;
-}
 
 // classesUnder counts the classes of the solutions under a group of the
 // square's symmetries (names), by Burnside's lemma: the mean over the

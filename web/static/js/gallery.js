@@ -7,36 +7,17 @@ import { Board } from './board.js';
 import { readInt, setRange } from './field.js';
 import { t, tn } from './i18n.js';
 import { fill } from './lang.js';
+import { symmetryTo } from './symmetry.js';
 import { $, setStatus, status } from './text.js';
 
-// The 8 symmetries by the names of `nqueens show --transform`, each with
-// what it does in words, its short name under a board, and its map of a
-// 1-based square (r, c) on the n×n board.
-const symmetries = [
-  ['identity', () => t('page.sym.identity'), () => t('page.sym.short.identity'), (r, c) => [r, c]],
-  ['rot90', () => t('page.sym.rot90'), () => t('page.sym.short.rot90'), (r, c, n) => [c, n + 1 - r]],
-  ['rot180', () => t('page.sym.rot180'), () => t('page.sym.short.rot180'), (r, c, n) => [n + 1 - r, n + 1 - c]],
-  ['rot270', () => t('page.sym.rot270'), () => t('page.sym.short.rot270'), (r, c, n) => [n + 1 - c, r]],
-  ['mirror-cols', () => t('page.sym.mirror-cols'), () => t('page.sym.short.mirror-cols'), (r, c, n) => [r, n + 1 - c]],
-  ['mirror-rows', () => t('page.sym.mirror-rows'), () => t('page.sym.short.mirror-rows'), (r, c, n) => [n + 1 - r, c]],
-  ['transpose', () => t('page.sym.transpose'), () => t('page.sym.short.transpose'), (r, c) => [c, r]],
-  ['anti-transpose', () => t('page.sym.anti-transpose'), () => t('page.sym.short.anti-transpose'), (r, c, n) => [n + 1 - c, n + 1 - r]],
-];
+// The 8 symmetries (symmetry.js) with what each does in words and its short
+// name under a board.
+const described = (name) => [name, () => t(`page.sym.${name}`), () => t(`page.sym.short.${name}`)];
 
-function apply(map, queens) {
-  const n = queens.length;
-  const out = new Array(n).fill(0);
-  queens.forEach((c, i) => {
-    const [r2, c2] = map(i + 1, c, n);
-    out[r2 - 1] = c2;
-  });
-  return out;
-}
-
-// symmetryTo names the symmetry that maps queens onto target.
-export function symmetryTo(queens, target) {
-  const want = target.join(',');
-  return symmetries.find((s) => apply(s[3], queens).join(',') === want);
+// symmetryOf names the symmetry that maps queens onto target: [name,
+// words(), short()].
+function symmetryOf(queens, target) {
+  return described(symmetryTo(queens, target));
 }
 
 export class GalleryPanel {
@@ -125,7 +106,7 @@ export class GalleryPanel {
       const orbit = document.createElement('div');
       orbit.className = 'orbit';
       cls.boards.forEach((q, j) => {
-        const [name, words, short] = symmetryTo(q, cls.canonical);
+        const [name, words, short] = symmetryOf(q, cls.canonical);
         const fig = document.createElement('figure');
         fig.className = 'thumb-fig';
         const b = document.createElement('button');

@@ -15,8 +15,8 @@
 
 import * as api from './api.js';
 import { readInt, setRange } from './field.js';
-import { symmetryTo } from './gallery.js';
 import { t, tn } from './i18n.js';
+import { symmetryTo } from './symmetry.js';
 import { $, group, setStatus } from './text.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -180,7 +180,7 @@ export class HugePanel {
     const sym = symmetryTo(c.article, c.columns);
     el.textContent = t(sym ? 'huge.article.list.same-class' : 'huge.article.list', {
       N: group(c.n), Rest: rest, K: Math.floor(c.n / 2), Article: c.article.join(' '), Page: c.columns.join(' '),
-      Symmetry: sym ? t(`huge.symmetry.${sym[0]}`) : '', K3: Math.floor(c.n / 2) + 3,
+      Symmetry: sym ? t(`huge.symmetry.${sym}`) : '', K3: Math.floor(c.n / 2) + 3,
     });
   }
 }
