@@ -75,7 +75,7 @@ func (o *algoCount) run(ctx context.Context) error {
 		if secs > longRun.Seconds() && !yes {
 			return usagef("%s for n = %d would take %s %s; add --yes to start it", s.Name(), n, how, formatSeconds(secs))
 		}
-		fmt.Fprintf(o.stderr, "nqueens: %s for n = %d takes %s %s (Ctrl-C stops it)\n", s.Name(), n, how, formatSeconds(secs))
+		o.note("%s for n = %d takes %s %s (Ctrl-C stops it)", s.Name(), n, how, formatSeconds(secs))
 		var err error
 		if c, err = s.Solve(ctx, n, nil); err != nil {
 			if ctx.Err() != nil {

@@ -70,6 +70,7 @@ exit 1. Every completion is verified before it is printed.`,
 	fl.BoolVar(&o.yes, "yes", false, "start a --count or --all estimated to take over an hour")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagsMutuallyExclusive("count", "all")
+	addQuietFlag(cmd)
 	return command(cmd, o)
 }
 
@@ -132,7 +133,7 @@ func (o *completeOptions) run(ctx context.Context) error {
 		if err := complete.CheckLocalN(n); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Fprintf(o.stderr, "nqueens: %d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed\n", n, n, complete.ExactLimit)
+		o.note("%d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed", n, n, complete.ExactLimit)
 	}
 	var view *progressView
 	if o.count || (o.all && o.limit == 0) {
@@ -140,7 +141,7 @@ func (o *completeOptions) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		view = newProgressView(o.stderr, fmt.Sprintf("complete %d×%d", n, n), "nodes", false)
+		view = newProgressView(o.stderr, fmt.Sprintf("complete %d×%d", n, n), "nodes", o.quiet)
 		defer view.finish(false)
 		o.progress = func(nodes uint64) {
 			o.nodes = nodes
@@ -191,7 +192,7 @@ func (o *completeOptions) checkSearch(ctx context.Context, p board.Partial) (flo
 	if f.Seconds > longRun.Seconds() && !o.yes {
 		return 0, usagef("%s the completions of this %d×%d board would take %s; add --yes to start it%s", verb, n, n, what, hint)
 	}
-	fmt.Fprintf(o.stderr, "nqueens: %s the completions of this %d×%d board takes %s (Ctrl-C stops it)%s\n", verb, n, n, what, hint)
+	o.note("%s the completions of this %d×%d board takes %s (Ctrl-C stops it)%s", verb, n, n, what, hint)
 	return f.Nodes, nil
 }
 

@@ -442,17 +442,3 @@ func TestResumeCompleteForgery(t *testing.T) {
 		t.Errorf("exit %d, %q, %q", code, out, errOut)
 	}
 }
-
-// TestProgressShort: the bar's numbers fit an 80-column terminal at any
-// size (300 million queens lost the bar and the ETA to it).
-func TestProgressShort(t *testing.T) {
-	v := &progressView{}
-	for k, want := range map[int]string{
-		0: "0", 4042: "4042", 9_999_999: "9999999", 10_000_000: "10M", 20_999_993: "21M", 300_000_000: "300M",
-		999_600_000: "1G", 2_888_888_898: "2.89G", 9_223_372_036_854_775_807: "9.22E",
-	} {
-		if got := v.short(k); got != want {
-			t.Errorf("short(%d) = %q, want %q", k, got, want)
-		}
-	}
-}

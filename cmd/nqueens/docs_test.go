@@ -50,10 +50,11 @@ var docFiles = []string{"README.md", "docs/*.md"}
 
 // volatile are the parts of any output that vary from run to run.
 var volatile = []string{
-	`\d+(\.\d+)?(ns|µs|ms|s)\b`,                                      // 258µs, 1.2s
-	`\d+h\d+m|\d+m\d+(\.\d+)?s`,                                      // 1m20s
-	`[0-9.]+(e[+-]\d+)? (nodes|candidates|queens|solutions|bytes)/s`, // rates
-	`[0-9.]+(e[+-]\d+)? (years|days|hours|minutes)`,                  // 267 years, 2.9 minutes
+	`\d+(\.\d+)?(ns|µs|ms|s)\b`, // 258µs, 1.2s
+	`\d+h\d+m|\d+m\d+(\.\d+)?s`, // 1m20s
+	`[0-9.]+(e[+-]\d+)?[kMGTPE]? (nodes|candidates|queens|solutions|bytes)/s`, // rates
+	`[0-9.]+ [kMGTPE]?B/s`,                          // byte rates
+	`[0-9.]+(e[+-]\d+)? (years|days|hours|minutes)`, // 267 years, 2.9 minutes
 	`[0-9.]+ (million|billion) candidates/s`,
 	`"seconds":[0-9.e+-]+`, // in JSON
 }
@@ -61,7 +62,7 @@ var volatile = []string{
 // statusLine is a progress line that a long job writes every few seconds
 // when stderr is no terminal: a slow machine prints some where a fast one
 // prints none, so every example may or may not show them.
-const statusLine = `^nqueens: .*: \d+(/\d+)? [a-z]+( \(\d+\.\d%\))?, [0-9.e+]+ [a-z]+/s(, ETA \S+)?(, .*)?$`
+const statusLine = `^nqueens: .*: \d+(/\d+)? [a-z]+( \(\d+\.\d%\))?, [0-9.]+([kMGTPE]? [a-z]+| [kMGTPE]?B)/s(, ETA \S+)?(, .*)?$`
 
 // example is one command of a document and the output it shows.
 type example struct {

@@ -80,6 +80,7 @@ func newListCmd() *cobra.Command {
 	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
 	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores); the order is the same for any number")
 	o.variant = addVariantFlags(cmd)
+	addQuietFlag(cmd)
 	return command(cmd, o)
 }
 
@@ -116,7 +117,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
+	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", o.quiet)
 	opts := solve.ListOptions{Unique: o.unique, Workers: o.workers, Limit: uint64(o.limit),
 		Progress: func(p solve.ListProgress) { view.update(progressState{Done: int(p.Solutions), Units: o.expected()}) }}
 	res, err := solve.WriteList(ctx, out, o.n, o.f, opts)
@@ -141,7 +142,7 @@ func (o *listOptions) run(ctx context.Context) error {
 // runVariant lists the solutions of a variant board (--torus, --queens, …)
 // one at a time, or with --unique one of each class.
 func (o *listOptions) runVariant(ctx context.Context) error {
-	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", false)
+	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", o.quiet)
 	s := *o.spec
 	classes := variant.Unique(ctx, s)
 	if !o.unique {

@@ -48,6 +48,7 @@ func newMergeCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object (with every missing unit when some are)")
 	addKeyFlag(cmd, &o.key)
+	addQuietFlag(cmd)
 	return command(cmd, o)
 }
 
@@ -60,7 +61,7 @@ func (o *mergeOptions) validate(args []string) error {
 }
 
 func (o *mergeOptions) run(ctx context.Context) error {
-	key, err := o.key.get(o.stderr, false)
+	key, err := o.key.get(o.stderr, o.quiet)
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 			size += fi.Size()
 		}
 	}
-	view := newProgressView(o.stderr, "merge of "+plural(len(o.paths), "ledger"), "bytes", false)
+	view := newProgressView(o.stderr, "merge of "+plural(len(o.paths), "ledger"), "bytes", o.quiet)
 	defer view.finish(false)
 	files := make([]*ledger.File, 0, len(o.paths))
 	for _, path := range o.paths {

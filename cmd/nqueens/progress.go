@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -185,15 +185,26 @@ func (v *progressView) eta(p progressState) string {
 }
 
 // rate is nodes per second for a job that counts nodes, else its own unit
-// per second.
+// per second, in human units: 3.14G nodes/s, 255 MB/s (it said 2.55e+08
+// bytes/s).
 func (v *progressView) rate(p progressState) string {
 	if p.Elapsed <= 0 {
 		return "?"
 	}
 	if p.Nodes != (count.Uint128{}) || v.unit == "units" {
-		return fmt.Sprintf("%.3g nodes/s", p.Nodes.Float64()/p.Elapsed.Seconds())
+		return humanRate(p.Nodes.Float64()/p.Elapsed.Seconds(), "nodes")
 	}
-	return fmt.Sprintf("%.3g %s/s", float64(p.Done-p.Resumed)/p.Elapsed.Seconds(), v.unit)
+	return humanRate(float64(p.Done-p.Resumed)/p.Elapsed.Seconds(), v.unit)
+}
+
+// barRate is rate without the unit's name when it is the counters' own
+// (942k/s beside 1.9M/14.8M solutions), for the room of the bar.
+func (v *progressView) barRate(p progressState) string {
+	r := v.rate(p)
+	if s, ok := strings.CutSuffix(r, " "+v.unit+"/s"); ok {
+		return s + "/s"
+	}
+	return r
 }
 
 // line is the status line of p.
@@ -211,22 +222,21 @@ func (v *progressView) line(p progressState) string {
 	return s
 }
 
-// short writes a number of the bar in at most 7 digits (3 significant
-// ones from 10^7 on: 21M, 300M, 2.85G): the bar of 300 million queens lost
-// its bar and its ETA to an 80-column terminal. Status lines keep every
-// digit.
-func (v *progressView) short(k int) string {
-	if k < 10_000_000 {
-		return strconv.Itoa(k)
+// counters writes done of all (or done alone when all is unknown) for the
+// bar, both in the scale of the larger: 1.9M/95.8M solutions, 121/259 MB
+// (it mixed 1883461/95.8M, and wrote bytes as 259M bytes).
+func (v *progressView) counters(p progressState) string {
+	sc := scaleOf(float64(max(p.Units, p.Done)), v.unit == "bytes")
+	unit := " " + v.unit
+	if sc.suffix != "" && v.unit == "bytes" {
+		unit = ""
 	}
-	x, suffix := float64(k), ""
-	for _, s := range []string{"k", "M", "G", "T", "P", "E"} {
-		if x < 999.5 {
-			break
-		}
-		x, suffix = x/1000, s
+	if p.Units > 0 {
+		// Bytes carry their unit once (121/259 MB), numbers their suffix
+		// on both (1.9M/95.8M).
+		return sc.format(float64(p.Done), v.unit != "bytes") + "/" + sc.format(float64(p.Units), true) + unit
 	}
-	return strconv.FormatFloat(x, 'g', 3, 64) + suffix
+	return sc.format(float64(p.Done), true) + unit
 }
 
 // barView is the mpb bar of a view on a terminal.
@@ -239,35 +249,83 @@ type barView struct {
 func (v *progressView) newBar() *barView {
 	p := mpb.New(mpb.WithOutput(v.tty), mpb.WithWidth(30), mpb.WithRefreshRate(tick))
 	first := v.state()
+	b := &barView{p: p, v: v}
 	// The decorators read the view's state, never the bar's: they run on
-	// mpb's goroutine while the job reports on its own.
-	counters := decor.Any(func(decor.Statistics) string {
-		p := v.state()
-		if p.Units > 0 {
-			return fmt.Sprintf("%s/%s %s", v.short(p.Done), v.short(p.Units), v.unit)
-		}
-		return fmt.Sprintf("%s %s", v.short(p.Done), v.unit)
+	// mpb's goroutine while the job reports on its own. The left one lays
+	// out the whole line for the terminal's width, which it is given, and
+	// leaves the right side to the right one, drawn next.
+	var right string
+	left := decor.Any(func(st decor.Statistics) string {
+		var l string
+		l, right = v.layout(st.AvailableWidth, v.state())
+		return l
 	})
-	rest := decor.Any(func(decor.Statistics) string {
-		p := v.state()
-		s := "  " + v.rate(p)
-		if p.Units > 0 {
-			s += "  ETA " + v.eta(p)
-		}
-		if p.Note != "" {
-			s += "  " + p.Note
-		}
-		return s
-	})
+	rest := decor.Any(func(decor.Statistics) string { return right })
 	// Total 0: mpb then lets set and complete the total (see end).
-	b := &barView{p: p, v: v, bar: p.AddBar(0,
-		mpb.PrependDecorators(decor.Name(v.label+" "), counters),
-		mpb.AppendDecorators(decor.Percentage(), rest))}
+	b.bar = p.AddBar(0, mpb.PrependDecorators(left), mpb.AppendDecorators(rest))
 	if v.lock != nil {
 		v.lock.divert(p)
 	}
 	b.set(first)
 	return b
+}
+
+// minBar is the room the bar keeps on its line, brackets and the spaces
+// around it included: on an 80-column terminal mpb squeezed it to [>--],
+// and dropped it, with the space before the percentage, when the label
+// was long.
+const minBar = 20
+
+// layout is the bar's line at width columns: on the left the label and
+// the counters, on the right the percentage, the rate, the ETA and the
+// note, which give way in that order when the line is too long for a bar
+// of minBar: the note is cut, then the label, then the rate and the ETA
+// go.
+func (v *progressView) layout(width int, p progressState) (left, right string) {
+	label, counters := v.label, v.counters(p)
+	var parts []string // of the right side, in the order they give way
+	if p.Units > 0 {
+		parts = append(parts, fmt.Sprintf("%d %%", 100*p.Done/max(p.Units, 1)))
+	}
+	parts = append(parts, v.barRate(p))
+	if p.Units > 0 {
+		parts = append(parts, "ETA "+v.eta(p))
+	}
+	note := p.Note
+	room := width - minBar
+	size := func() int {
+		n := len([]rune(label)) + 1 + len([]rune(counters)) + len([]rune(strings.Join(parts, "  ")))
+		if note != "" {
+			n += 2 + len([]rune(note))
+		}
+		return n
+	}
+	if over := size() - room; over > 0 && note != "" {
+		note = cut(note, len([]rune(note))-over)
+	}
+	if over := size() - room; over > 0 {
+		label = cut(label, max(8, len([]rune(label))-over))
+	}
+	for size() > room && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+	}
+	right = strings.Join(parts, "  ")
+	if note != "" {
+		right += "  " + note
+	}
+	return label + " " + counters, right
+}
+
+// cut shortens s to n runes, the last an ellipsis; "" when n < 2.
+func cut(s string, n int) string {
+	r := []rune(s)
+	switch {
+	case len(r) <= n:
+		return s
+	case n < 2:
+		return ""
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func (b *barView) set(p progressState) {

@@ -52,7 +52,7 @@ func quickProgress(t *testing.T) {
 
 // barFrame matches a drawn bar of count: units done of all, percentage,
 // rate and ETA.
-var barFrame = regexp.MustCompile(`count 12 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
+var barFrame = regexp.MustCompile(`count 12 \d+/\d+ units \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+[kMGTPE]? nodes/s +ETA `)
 
 // startHeldCount12 runs count 12 on two workers with stderr on stderr,
 // held on unit 0 (so that it cannot end before the test has looked), and
@@ -101,7 +101,7 @@ func TestCountProgressPiped(t *testing.T) {
 	}
 	defer errFile.Close()
 	finish := startHeldCount12(t, errFile)
-	line := regexp.MustCompile(`(?m)^nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\n`)
+	line := regexp.MustCompile(`(?m)^nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.]+[kMGTPE]? nodes/s, ETA \S+\n`)
 	waitFor(t, "two status lines", fileText{errFile.Name()}, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
 	finish()
 	if s := (fileText{errFile.Name()}).String(); strings.Contains(s, "\x1b") || line.ReplaceAllString(s, "") != "" {
@@ -116,7 +116,7 @@ func TestCountProgressUnsizedTerminal(t *testing.T) {
 	quickProgress(t)
 	tty, screen := onTerminal(t, 0, 0)
 	finish := startHeldCount12(t, tty)
-	line := regexp.MustCompile(`nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+\r?\n`)
+	line := regexp.MustCompile(`nqueens: count 12: \d+/\d+ units \(\d+\.\d%\), [0-9.]+[kMGTPE]? nodes/s, ETA \S+\r?\n`)
 	waitFor(t, "two status lines", screen, func(s string) bool { return len(line.FindAllString(s, -1)) >= 2 })
 	finish()
 }
@@ -129,13 +129,13 @@ func (f fileText) String() string {
 	return string(b)
 }
 
-// heldByPipe runs args on a terminal of 100×24 with stdout a pipe that
+// heldByPipe runs args on a terminal of 80×24 with stdout a pipe that
 // nobody reads until the progress bar, matched by frame, has been drawn
 // twice: the command cannot end before. It returns the exit code and the
 // lines of stdout.
 func heldByPipe(t *testing.T, stdin string, frame *regexp.Regexp, args ...string) (*syncbuf.Buffer, int, int) {
 	t.Helper()
-	tty, screen := onTerminal(t, 100, 24)
+	tty, screen := onTerminal(t, 80, 24)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -158,12 +158,12 @@ func heldByPipe(t *testing.T, stdin string, frame *regexp.Regexp, args ...string
 // all, held by its stdout.
 func TestListProgressOnTerminal(t *testing.T) {
 	quickProgress(t)
-	frame := regexp.MustCompile(`list 12 \d+/14200 solutions \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ solutions/s +ETA `)
+	frame := regexp.MustCompile(`list 12 [0-9.]+k/14.2k solutions \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+[kMGTPE]?/s +ETA `)
 	screen, code, lines := heldByPipe(t, "", frame, "list", "12")
 	if code != 0 || lines != 14200 {
 		t.Fatalf("exit %d, %d lines", code, lines)
 	}
-	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14200/14200 solutions") })
+	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "14.2k/14.2k solutions") })
 }
 
 // TestSolveRandomProgressOnTerminal: solve --random shows queens placed of
@@ -180,7 +180,7 @@ func TestSolveRandomProgressOnTerminal(t *testing.T) {
 		done <- run([]string{"solve", "2097152", "--random", "-o", filepath.Join(t.TempDir(), "q.txt")}, strings.NewReader(""), &out, tty)
 	}()
 	testkit.Receive(t, "the held unit", h.Reached())
-	frame := regexp.MustCompile(`solve 2097152 --random \d+/2097152 queens \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ queens/s +ETA `)
+	frame := regexp.MustCompile(`solve 2097152 --random [0-9.]+[kM]?/2.10M queens \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+[kMGTPE]?/s +ETA `)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	h.Release()
 	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "" {
@@ -190,16 +190,20 @@ func TestSolveRandomProgressOnTerminal(t *testing.T) {
 
 // TestSolveWritingProgressOnTerminal: a long output shows the bytes
 // written of all, held by its stdout (solve 10^9 wrote 10 GB with no sign
-// of life).
+// of life), on 80 columns with a bar of 16 or more and human units (it
+// drew "writing 259M/259M bytes100 %" and "2.55e+08 bytes/s").
 func TestSolveWritingProgressOnTerminal(t *testing.T) {
 	quickProgress(t)
 	total := outputSize(1000000, board.List)
-	frame := regexp.MustCompile(fmt.Sprintf(`solve 1000000: writing \d+/%d bytes \[[=>\-_ ]*\] *\d+ %% +[0-9.e+]+ bytes/s +ETA `, total))
+	frame := regexp.MustCompile(`solve 1000000: writing [0-9.]+/6.89 MB \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+ [kMG]?B/s +ETA `)
 	screen, code, lines := heldByPipe(t, "", frame, "solve", "1000000")
 	if code != 0 || lines != 1 {
 		t.Fatalf("exit %d, %d lines", code, lines)
 	}
-	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%d/%d bytes", total, total)) })
+	if total != 6_888_896 {
+		t.Fatalf("solve 1000000 writes %d bytes", total)
+	}
+	waitFor(t, "full bar", screen, func(s string) bool { return strings.Contains(s, "6.89/6.89 MB") })
 }
 
 // TestCount19Process is the issue's promise on the command itself: on a
@@ -240,7 +244,7 @@ func TestCount19Process(t *testing.T) {
 
 	tty, screen := onTerminal(t, 80, 24)
 	cmd, out := start(tty)
-	frame := regexp.MustCompile(`count 19 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
+	frame := regexp.MustCompile(`count 19 \d+/\d+ units \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+[kMGTPE]? nodes/s +ETA `)
 	frames := func() int { return len(frame.FindAllString(screen.String(), -1)) }
 	waitFor(t, "progress bar", screen, func(string) bool { return frames() > 0 })
 	for range 3 {
@@ -258,7 +262,7 @@ func TestCount19Process(t *testing.T) {
 	}
 	defer errFile.Close()
 	cmd, out = start(errFile)
-	line := regexp.MustCompile(`(?m)^nqueens: count 19: \d+/\d+ units \(\d+\.\d%\), [0-9.e+]+ nodes/s, ETA \S+$`)
+	line := regexp.MustCompile(`(?m)^nqueens: count 19: \d+/\d+ units \(\d+\.\d%\), [0-9.]+[kMGTPE]? nodes/s, ETA \S+$`)
 	waitFor(t, "a status line", fileText{errFile.Name()}, line.MatchString)
 	// The estimate before the count is the join's, and says so (it said
 	// "nodes", which are the tree's).
@@ -299,7 +303,7 @@ func TestSolveRandomInterruptedProcess(t *testing.T) {
 // of the estimate, held by its stdout.
 func TestCompleteProgressOnTerminal(t *testing.T) {
 	quickProgress(t)
-	frame := regexp.MustCompile(`complete 13×13 \d+/\d+ nodes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA `)
+	frame := regexp.MustCompile(`complete 13×13 [0-9.]+[kMGTPE]?/[0-9.]+[kMGTPE]? nodes \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+[kMGTPE]?/s +ETA `)
 	if _, code, lines := heldByPipe(t, strings.Repeat("0 ", 13)+"\n", frame, "complete", "--all", "-f", "list"); code != 0 || lines != 73712 {
 		t.Fatalf("exit %d, %d lines", code, lines)
 	}
@@ -324,7 +328,7 @@ func TestCoordinatorProgressOnTerminal(t *testing.T) {
 	go func() {
 		done <- run([]string{"coordinator", "11", "--nats", srv.ClientURL(), "--progress-every", "50ms"}, strings.NewReader(""), &out, tty)
 	}()
-	frame := regexp.MustCompile(`N = 11 \d+/\d+ units \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ nodes/s +ETA \S+ +\d+ workers?`)
+	frame := regexp.MustCompile(`N = 11 \d+/\d+ units \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+[kMGTPE]? nodes/s +ETA \S+ +\d+ workers?`)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	if code, _, errOut := runCLI("worker", "--nats", srv.ClientURL(), "--exit-when-idle", "100ms"); code != 0 {
 		t.Fatalf("worker: exit %d, %s", code, errOut)
@@ -356,7 +360,7 @@ func TestMergeProgressOnTerminal(t *testing.T) {
 	var out syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- run([]string{"merge", a, fifo}, strings.NewReader(""), &out, tty) }()
-	frame := regexp.MustCompile(`merge of 2 ledgers \d+/\d+ bytes \[[=>\-_ ]*\] *\d+ % +[0-9.e+]+ bytes/s +ETA `)
+	frame := regexp.MustCompile(`merge of 2 ledgers [0-9.]+/[0-9.]+ (B|kB) \[[=>\-_ ]{16,}\] *\d+ % +[0-9.]+ (B|kB|MB)/s +ETA `)
 	waitFor(t, "progress bar", screen, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
 	data, err := os.ReadFile(b)
 	if err != nil {
@@ -367,5 +371,43 @@ func TestMergeProgressOnTerminal(t *testing.T) {
 	}
 	if code := testkit.Receive(t, "the exit code", done); code != 0 || out.String() != "total 724\nunique 92\n" {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+}
+
+// TestQuietOnTerminal: --quiet, on every long command now (it was only on
+// count), draws no bar: solve --random --quiet and solve --random run on
+// two terminals, held at the same unit, the quiet one started first; once
+// the other has drawn its bar twice, the quiet one has drawn nothing.
+func TestQuietOnTerminal(t *testing.T) {
+	quickProgress(t)
+	const n = 1 << 21
+	h := faults.HoldUnit(n, 0)
+	defer h.Release()
+	start := func(args ...string) (*syncbuf.Buffer, chan int) {
+		tty, screen := onTerminal(t, 80, 24)
+		done := make(chan int, 1)
+		go func() {
+			done <- run(append([]string{"solve", "2097152", "--random", "-o", filepath.Join(t.TempDir(), "q.txt")}, args...), strings.NewReader(""), &syncbuf.Buffer{}, tty)
+		}()
+		return screen, done
+	}
+	quiet, quietDone := start("--quiet")
+	testkit.Receive(t, "the held unit", h.Reached())
+	loud, loudDone := start()
+	frame := regexp.MustCompile(`solve 2097152 --random [0-9.]+[kM]?/2.10M queens \[`)
+	waitFor(t, "the other's bar", loud, func(s string) bool { return len(frame.FindAllString(s, -1)) >= 2 })
+	h.Release()
+	for _, done := range []chan int{quietDone, loudDone} {
+		if code := testkit.Receive(t, "the exit code", done); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	}
+	if s := quiet.String(); s != "" {
+		t.Errorf("solve --random --quiet wrote to its terminal: %q", s)
+	}
+	for _, c := range []string{"solve", "list", "complete", "merge", "site", "count"} {
+		if _, help, _ := runCLI(c, "--help"); !strings.Contains(help, "--quiet") {
+			t.Errorf("%s has no --quiet", c)
+		}
 	}
 }

@@ -44,9 +44,25 @@ type streams struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	given          func(flag string) bool
+	// quiet is --quiet, on the commands that take it (addQuietFlag): no
+	// progress and no notes on stderr, only errors.
+	quiet bool
 }
 
 func (s *streams) base() *streams { return s }
+
+// addQuietFlag adds --quiet (-q) to a long command: no progress bar, no
+// status lines and no notes on stderr, only errors (streams.quiet).
+func addQuietFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolP("quiet", "q", false, "print no progress or notes on stderr, only errors")
+}
+
+// note prints a line for the user on stderr, unless --quiet.
+func (s *streams) note(format string, args ...any) {
+	if !s.quiet {
+		fmt.Fprintf(s.stderr, "nqueens: "+format+"\n", args...)
+	}
+}
 
 // options is the shape of every command (see the top of this file).
 type options interface {
@@ -58,7 +74,8 @@ type options interface {
 // command sets cmd's RunE to fill in o's streams, validate and run o.
 func command(cmd *cobra.Command, o options) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		*o.base() = streams{stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), given: cmd.Flags().Changed}
+		quiet, _ := cmd.Flags().GetBool("quiet")
+		*o.base() = streams{stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), given: cmd.Flags().Changed, quiet: quiet}
 		if err := o.validate(args); err != nil {
 			return err
 		}

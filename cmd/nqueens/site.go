@@ -50,6 +50,7 @@ Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
 	f := cmd.Flags()
 	f.StringVar(&o.source, "source", "", "folder of the nqueens source to compile (default: the module around the working directory, or this binary's)")
 	f.BoolVar(&o.jsonOut, "json", false, "print the summary (site.json) on stdout")
+	addQuietFlag(cmd)
 	return command(cmd, o)
 }
 
@@ -70,7 +71,7 @@ func (o *siteOptions) run(ctx context.Context) error {
 	if err := web.CheckSiteDir(o.dir); err != nil {
 		return err
 	}
-	fmt.Fprintln(o.stderr, "nqueens: compiling the WebAssembly module with go build (about a minute the first time)…")
+	o.note("compiling the WebAssembly module with go build (about a minute the first time)…")
 	m, err := web.BuildWasm(ctx, src)
 	if err != nil {
 		return err
@@ -80,9 +81,9 @@ func (o *siteOptions) run(ctx context.Context) error {
 		return err
 	}
 	mb := func(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
-	fmt.Fprintf(o.stderr, "nqueens: wrote %d files into %s: the page, %s (%s; %s as stored, compressed) and Go's %s (%s)\n",
+	o.note("wrote %d files into %s: the page, %s (%s; %s as stored, compressed) and Go's %s (%s)",
 		len(info.Files), o.dir, info.Module, mb(info.ModuleBytes), mb(info.ModuleDownloadBytes), info.Loader, info.Go)
-	fmt.Fprintf(o.stderr, "nqueens: serve it with any static file server, such as: cd %s && python3 -m http.server 8000\n", o.dir)
+	o.note("serve it with any static file server, such as: cd %s && python3 -m http.server 8000", o.dir)
 	if o.jsonOut {
 		return writeJSONLine(o.stdout, info)
 	}

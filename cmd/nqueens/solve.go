@@ -91,6 +91,7 @@ func newSolveCmd() *cobra.Command {
 	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
 	fl.Lookup("yes").Usage = "write a file over 1 GB, start a --random solve that needs more than 1 GiB of memory, or a variant's search estimated over an hour"
 	o.variant = addVariantFlags(cmd, "random", "seed", "no-verify")
+	addQuietFlag(cmd)
 	return command(cmd, o)
 }
 
@@ -191,11 +192,10 @@ func (o *solveOptions) run(ctx context.Context) error {
 		}
 		sol = pat
 	}
-	label := fmt.Sprintf("solve %d", o.n)
-	if o.random {
-		label += " --random"
-	}
-	return o.writeOutputShown(ctx, o.output, label+": writing", outputSize(o.n, o.f), func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
+	// The search's bar said --random; this phase's label is short, for
+	// the room of its bar.
+	label := fmt.Sprintf("solve %d: writing", o.n)
+	return o.writeOutputShown(ctx, o.output, label, outputSize(o.n, o.f), func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
 }
 
 // noSolution turns "no solution for n = 2 or 3" into a plain failure.
@@ -263,7 +263,7 @@ func (o *solveOptions) checkRandom(ctx context.Context) error {
 		}
 		return usagef("solve --random of %d queens needs about %s; add --yes to start it%s", o.n, est, skip)
 	}
-	fmt.Fprintf(o.stderr, "nqueens: solve --random of %d queens: about %s (Ctrl-C stops it)\n", o.n, est)
+	o.note("solve --random of %d queens: about %s (Ctrl-C stops it)", o.n, est)
 	return nil
 }
 
@@ -284,7 +284,7 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 		return nil, err
 	}
 	n := o.n
-	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random", n), "queens", false)
+	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random", n), "queens", o.quiet)
 	opts := solve.RandomOptions{Seed: o.seed, Progress: func(done, total int) {
 		view.update(progressState{Done: done, Units: total})
 	}}
@@ -303,7 +303,7 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 		return nil, noSolution(err)
 	}
 	if time.Since(start) > reportAfter {
-		fmt.Fprintf(o.stderr, "nqueens: found a random solution of %d queens in %s\n", n, time.Since(start).Round(time.Millisecond))
+		o.note("found a random solution of %d queens in %s", n, time.Since(start).Round(time.Millisecond))
 	}
 	return sol, nil
 }
@@ -311,7 +311,7 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 // verifyRandom checks the board the local search found, showing its
 // progress (seconds for 10^8 queens).
 func (o *solveOptions) verifyRandom(ctx context.Context, p board.Placement) error {
-	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random: checking", o.n), "queens", false)
+	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random: checking", o.n), "queens", o.quiet)
 	err := board.VerifyProgress(ctx, p, func(rows int) { view.update(progressState{Done: rows, Units: o.n}) })
 	view.finish(err == nil)
 	switch {
@@ -342,7 +342,7 @@ func (s *streams) writeOutputShown(ctx context.Context, path, label string, tota
 	}
 	written := &countingWriter{w: out}
 	if label != "" {
-		view := newProgressView(s.stderr, label, "bytes", false)
+		view := newProgressView(s.stderr, label, "bytes", s.quiet)
 		view.update(progressState{Units: int(total)})
 		written.shown = func(n int64) { view.update(progressState{Done: int(n), Units: int(max(total, n))}) }
 		defer func() { view.finish(err == nil) }()

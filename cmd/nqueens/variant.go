@@ -143,7 +143,7 @@ func (o *solveOptions) runVariant(ctx context.Context) error {
 		if err := o.checkSearch(ctx, s, found.Nodes, rate); err != nil {
 			return err
 		}
-		view := newProgressView(o.stderr, "solve "+s.String(), "runs", false)
+		view := newProgressView(o.stderr, "solve "+s.String(), "runs", o.quiet)
 		found, err = variant.Find(ctx, s, variant.FindOptions{Seed: o.seed, Progress: func(nodes uint64, runs int) {
 			view.update(progressState{Done: runs, Nodes: count.U128(nodes)})
 		}})
@@ -162,7 +162,7 @@ func (o *solveOptions) runVariant(ctx context.Context) error {
 		return fmt.Errorf("internal error, the placement of %v found is invalid: %w", s, err)
 	}
 	if took := time.Since(start); took > reportAfter {
-		fmt.Fprintf(o.stderr, "nqueens: %v: found by %s in %s\n", s, found.How, took.Round(time.Millisecond))
+		o.note("%v: found by %s in %s", s, found.How, took.Round(time.Millisecond))
 	}
 	var sol board.Columns = found.Placement
 	if s.Cols != s.Rows {
@@ -191,7 +191,7 @@ func (o *solveOptions) checkSearch(ctx context.Context, s variant.Spec, nodes ui
 	if secs > longRun.Seconds() && !o.yes {
 		return usagef("%s; add --yes to search on (Ctrl-C stops it)", what)
 	}
-	fmt.Fprintf(o.stderr, "nqueens: %s: searching on (Ctrl-C stops it)\n", what)
+	o.note("%s: searching on (Ctrl-C stops it)", what)
 	return nil
 }
 
