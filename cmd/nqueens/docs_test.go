@@ -538,9 +538,10 @@ func TestDocIgnore(t *testing.T) {
 
 // TestDocStatusLines: the status lines of a slow run are no drift.
 func TestDocStatusLines(t *testing.T) {
-	got := "nqueens: count 16: 2451/3348 units (73.2%), 2e+09 nodes/s, ETA 655ms\ntotal 14772512\n" +
-		"nqueens: list 16: 1234 solutions, 5.2e+05 solutions/s\n" +
-		"nqueens: coordinator: N = 16: 64/3206 units (2.0%), 2.18e+06 nodes/s, ETA 1m56s, 1 worker\n"
+	got := "nqueens: count 16: 2451/3348 units (73.2%), 2.00G nodes/s, ETA 655ms\ntotal 14772512\n" +
+		"nqueens: list 16: 1234 solutions, 520k solutions/s\n" +
+		"nqueens: coordinator: N = 16: 64/3206 units (2.0%), 2.18M nodes/s, ETA 1m56s, 1 worker\n" +
+		"nqueens: solve 30000000: writing: 121000000/259000000 bytes (46.7%), 255 MB/s, ETA 1s\n"
 	if want := "total 14772512\n"; withoutIgnored(got, []string{statusLine}) != want {
 		t.Errorf("left %q, want %q", withoutIgnored(got, []string{statusLine}), want)
 	}
