@@ -453,3 +453,42 @@ func TestReadLimits(t *testing.T) {
 		t.Errorf("parse of an endless stream of blank lines: %v", err)
 	}
 }
+
+// FuzzParse: a ledger file of any bytes, read through a tiny buffer of
+// lines, never makes the reader panic; what it accepts is the lines it
+// has up to its complete length, and a truncated last line lies past it.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+	}
+	f.Add([]byte("\n\n  \n"))
+	f.Add([]byte("{\"n\":"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for line := range bytes.Lines(data) {
+			// Large N build their unit tables for seconds (see FuzzParseRecord).
+			var head struct{ N int }
+			if json.Unmarshal(line, &head) == nil && head.N > 20 {
+				t.Skip()
+			}
+		}
+		lf, err := parse(context.Background(), bytes.NewReader(data), "f.jsonl", testKey)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.jsonl:") {
+				t.Fatalf("error without file and line: %v", err)
+			}
+			return
+		}
+		if lf.Complete > int64(len(data)) || (lf.Truncated > 0) != (lf.Complete < int64(len(data))) && len(bytes.TrimSpace(data[lf.Complete:])) > 0 {
+			t.Fatalf("complete %d of %d bytes, truncated line %d", lf.Complete, len(data), lf.Truncated)
+		}
+		if len(lf.records) != len(lf.lines) {
+			t.Fatalf("%d records, %d line numbers", len(lf.records), len(lf.lines))
+		}
+	})
+}
