@@ -2,9 +2,10 @@ package board
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Record is one board of a stream read by [ParseAll]. Line is the 1-based
@@ -30,7 +31,7 @@ func Parse(text string, f Format) (Placement, error) {
 	}
 	if len(p.Blocked) > 0 {
 		b := p.Blocked[0]
-		return nil, fmt.Errorf("row %d, column %d: blocked squares are for partial boards only", b.Row+1, b.Col+1)
+		return nil, errT("board.partialonly", i18n.Args{"Row": itoa(b.Row + 1), "Col": itoa(b.Col + 1)})
 	}
 	return p.Queens, nil
 }
@@ -44,15 +45,15 @@ func ParsePartial(text string, f Format) (Partial, error) {
 			return Partial{}, err // a strings.Reader does not fail
 		}
 		if rec.Err != nil {
-			return Partial{}, fmt.Errorf("line %d: %w", rec.Line, rec.Err)
+			return Partial{}, AtLine(rec.Line, rec.Err)
 		}
 		got = append(got, rec)
 		if len(got) > 1 {
-			return Partial{}, fmt.Errorf("line %d: a second board; give one board only", rec.Line)
+			return Partial{}, errT("board.second", i18n.Args{"Line": itoa(rec.Line)})
 		}
 	}
 	if len(got) == 0 {
-		return Partial{}, errors.New("no board found")
+		return Partial{}, errT("board.none", nil)
 	}
 	return got[0].Board, nil
 }
@@ -107,9 +108,9 @@ func parseLine(text []byte, lead int, f Format, width int) (Partial, error) {
 		}
 		recs := parseBlock([][]byte{text}, 1, f, width)
 		if len(recs) > 1 {
-			return Partial{}, errors.New("a board of several rows takes several lines")
+			return Partial{}, errT("board.severallines", nil)
 		}
 		return recs[0].Board, recs[0].Err
 	}
-	return Partial{}, fmt.Errorf("format %q cannot be read", f)
+	return Partial{}, errT("board.format.unreadable", i18n.Args{"Format": strconv.Quote(string(f))})
 }

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // MaxBoardN is the largest board drawn square by square in the grid, dots
@@ -38,7 +41,7 @@ func Write(w io.Writer, c Columns, f Format) error {
 // and grid formats, which cannot show them.
 func WritePartial(w io.Writer, p Partial, f Format) error {
 	if len(p.Blocked) > 0 && (f == List || f == Grid) {
-		return fmt.Errorf("the %s format cannot show blocked squares; use dots, unicode, json, svg or png", f)
+		return i18n.NewError("board.format.noblocked", i18n.Args{"Format": string(f), "Others": orList{"dots", "unicode", "json", "svg", "png"}})
 	}
 	if err := p.blockedOnBoard(); err != nil {
 		return err
@@ -49,10 +52,10 @@ func WritePartial(w io.Writer, p Partial, f Format) error {
 func write(w io.Writer, c Columns, blocked []Square, f Format) error {
 	n, cols := c.N(), ColsOf(c)
 	if n < 1 || cols < 1 {
-		return fmt.Errorf("a board needs at least one row and one column")
+		return errT("board.format.empty", nil)
 	}
 	if limit := MaxWriteN(f); max(n, cols) > limit {
-		return fmt.Errorf("a board of %d rows is too large for the %s format (limit %d)", max(n, cols), f, limit)
+		return errT("board.format.toolarge", i18n.Args{"N": itoa(max(n, cols)), "Format": string(f), "Limit": itoa(limit)})
 	}
 	bw := bufio.NewWriterSize(w, writeBuffer)
 	var err error
@@ -68,7 +71,7 @@ func write(w io.Writer, c Columns, blocked []Square, f Format) error {
 	case PNG:
 		err = writePNG(bw, c, blocked)
 	default:
-		return fmt.Errorf("format %q cannot be written", f)
+		return errT("board.format.unwritable", i18n.Args{"Format": strconv.Quote(string(f))})
 	}
 	if err != nil {
 		return err
@@ -80,7 +83,7 @@ func write(w io.Writer, c Columns, blocked []Square, f Format) error {
 func column(c Columns, r int) (int, error) {
 	col := c.Col(r)
 	if w := ColsOf(c); col != Empty && (col < 0 || col >= w) {
-		return 0, fmt.Errorf("row %d: column %d is out of range 1..%d", r+1, col+1, w)
+		return 0, errT("board.problem.range", i18n.Args{"Row": itoa(r + 1), "Col": itoa(col + 1), "N": itoa(w)})
 	}
 	return col, nil
 }

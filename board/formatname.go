@@ -1,8 +1,10 @@
 package board
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Format names a way to write or read a board.
@@ -36,7 +38,7 @@ func ParseFormat(name string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %q (want one of %s)", name, formatList(Formats))
+	return "", errT("board.format.unknown", i18n.Args{"Format": strconv.Quote(name), "Formats": formatList(Formats)})
 }
 
 // IsPicture reports whether f is an image rather than text.

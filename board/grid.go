@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // The grid and dots grammars: a board of n lines of n cells, '0' and '1'
@@ -22,14 +24,14 @@ func parseLeetCode(text []byte, lead, width int) (Partial, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return Partial{}, fmt.Errorf("character %d: malformed JSON: %v", int64(lead)+se.Offset, err)
+			return Partial{}, atChar(lead+int(se.Offset), errT("board.leetcode.malformed", i18n.Args{"Detail": err.Error()}))
 		case errors.As(err, &te):
-			return Partial{}, fmt.Errorf("character %d: a dots board in JSON is an array of strings, not of %s", int64(lead)+te.Offset, te.Value)
+			return Partial{}, atChar(lead+int(te.Offset), errT("board.leetcode.type", i18n.Args{"Type": jsonType(te.Value)}))
 		}
-		return Partial{}, fmt.Errorf("character %d: the JSON ends early (a board takes one line)", lead+len(text))
+		return Partial{}, atChar(lead+len(text), errT("board.json.early", nil))
 	}
 	if len(rows) == 0 {
-		return Partial{}, errors.New("the board has no rows")
+		return Partial{}, errT("board.norows", nil)
 	}
 	lines := make([][]byte, len(rows))
 	for i, r := range rows {
@@ -87,21 +89,17 @@ func cells(line []byte) []byte {
 func parseRows(rows [][]byte, first int, f Format, cols int) Record {
 	rec := Record{Line: first, Format: f}
 	n := len(rows)
-	fail := func(row int, format string, args ...any) Record {
-		rec.Line, rec.Err = first+row, fmt.Errorf(format, args...)
+	fail := func(row int, err error) Record {
+		rec.Line, rec.Err = first+row, err
 		return rec
 	}
 	p := Partial{Queens: New(n)}
 	for r, row := range rows {
 		switch {
 		case cols > 0 && len(row) != cols:
-			return fail(r, "row %d has %d squares but the board has %d columns", r+1, len(row), cols)
+			return fail(r, errT("board.grid.width", i18n.Args{"Row": itoa(r + 1), "Got": itoa(len(row)), "Cols": itoa(cols)}))
 		case cols == 0 && len(row) != n:
-			rows := "rows"
-			if n == 1 {
-				rows = "row"
-			}
-			return fail(r, "row %d has %d squares but the board has %d %s; a board is square", r+1, len(row), n, rows)
+			return fail(r, i18n.NewPluralError("board.grid.square", itoa(n), i18n.Args{"Row": itoa(r + 1), "Got": itoa(len(row))}))
 		}
 		for c, ch := range row {
 			queen, blocked := false, false
@@ -112,15 +110,15 @@ func parseRows(rows [][]byte, first int, f Format, cols int) Record {
 			case f == Dots && (ch == 'x' || ch == 'X'):
 				blocked = true
 			default:
-				want := "'0' or '1'"
+				key := "board.grid.char"
 				if f == Dots {
-					want = "'Q', '.', '-', '_' or 'x'"
+					key = "board.dots.char"
 				}
-				return fail(r, "row %d, square %d: unexpected %q in a %s board (want %s)", r+1, c+1, rune(ch), f, want)
+				return fail(r, errT(key, i18n.Args{"Row": itoa(r + 1), "Square": itoa(c + 1), "Char": strconv.QuoteRune(rune(ch))}))
 			}
 			if queen {
 				if p.Queens[r] != Empty {
-					return fail(r, "row %d has two queens, in columns %d and %d", r+1, p.Queens[r]+1, c+1)
+					return fail(r, errT("board.grid.twoqueens", i18n.Args{"Row": itoa(r + 1), "A": itoa(int(p.Queens[r]) + 1), "B": itoa(c + 1)}))
 				}
 				p.Queens[r] = int32(c)
 			}
@@ -130,7 +128,7 @@ func parseRows(rows [][]byte, first int, f Format, cols int) Record {
 		}
 	}
 	if f == Grid && len(p.Blocked) > 0 {
-		return fail(0, "a grid cannot mark blocked squares")
+		return fail(0, errT("board.grid.noblocked", nil))
 	}
 	rec.Board = p
 	return rec

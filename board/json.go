@@ -3,8 +3,10 @@ package board
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // The JSON grammar: an object {"n":4,"queens":[2,4,1,3],"blocked":[[1,1]]}
@@ -123,9 +125,11 @@ func isJSONSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
 }
 
-func (s *jsonScanner) fail(pos int, format string, args ...any) {
+// fail records the first error, at character pos: the message key with
+// args.
+func (s *jsonScanner) fail(pos int, key string, args i18n.Args) {
 	if s.err == nil {
-		s.err = fmt.Errorf("character %d: "+format, append([]any{pos}, args...)...)
+		s.err = atChar(pos, errT(key, args))
 	}
 }
 
@@ -165,7 +169,7 @@ func (s *jsonScanner) keyByte(c byte, pos int) {
 		s.endKey(pos)
 		return
 	case c < ' ':
-		s.fail(pos, "malformed JSON: a control character in a name")
+		s.fail(pos, "board.json.namecontrol", nil)
 		return
 	}
 	if len(s.key) < maxKeyLen {
@@ -177,7 +181,7 @@ func (s *jsonScanner) keyByte(c byte, pos int) {
 func (s *jsonScanner) endKey(pos int) {
 	var name string
 	if err := json.Unmarshal(append(append([]byte{'"'}, s.key...), '"'), &name); err != nil {
-		s.fail(pos, "malformed JSON: a name with a bad escape")
+		s.fail(pos, "board.json.nameescape", nil)
 		return
 	}
 	s.field = noField
@@ -188,9 +192,9 @@ func (s *jsonScanner) endKey(pos int) {
 	}
 	switch {
 	case s.field == noField:
-		s.fail(pos, "unknown field %q (want n, cols, queens, blocked, exists or orbit)", clip([]byte(name)))
+		s.fail(pos, "board.json.unknownfield", i18n.Args{"Name": strconv.Quote(clip([]byte(name))), "Fields": orList{"n", "cols", "queens", "blocked", "exists", "orbit"}})
 	case s.seen[s.field]:
-		s.fail(pos, "the field %s appears twice", fieldNames[s.field])
+		s.fail(pos, "board.json.twice", i18n.Args{"Field": fieldNames[s.field]})
 	}
 	s.seen[s.field] = true
 	s.state = jsColon
@@ -208,7 +212,7 @@ func (s *jsonScanner) token(c byte, pos int) {
 		case '[':
 			s.array, s.field, s.seen[fieldQueens], s.state = true, fieldQueens, true, jsColsFirst
 		default:
-			s.fail(pos, "malformed JSON: a board is an object {…} or an array […], not %s", describe(c))
+			s.fail(pos, "board.json.top", i18n.Args{"Got": describe(c)})
 		}
 	case jsKeyOrEnd, jsKey:
 		switch {
@@ -217,14 +221,14 @@ func (s *jsonScanner) token(c byte, pos int) {
 		case c == '}' && s.state == jsKeyOrEnd:
 			s.state = jsDone
 		default:
-			s.fail(pos, "malformed JSON: want a quoted name, got %s", describe(c))
+			s.fail(pos, "board.json.wantname", i18n.Args{"Got": describe(c)})
 		}
 	case jsColon:
 		s.expect(c, ':', pos, jsValue)
 	case jsValue:
 		s.value(c, pos)
 	case jsMemberEnd:
-		s.oneOf(c, pos, ',', jsKey, '}', jsDone, "after a member")
+		s.oneOf(c, pos, ',', jsKey, '}', jsDone, "board.json.sep.member")
 	case jsColsFirst, jsCol:
 		switch {
 		case c == ']' && s.state == jsColsFirst:
@@ -233,7 +237,7 @@ func (s *jsonScanner) token(c byte, pos int) {
 			s.startNumber(c, pos)
 		}
 	case jsColsNext:
-		if s.oneOf(c, pos, ',', jsCol, ']', jsColsNext, "in the queens array"); c == ']' {
+		if s.oneOf(c, pos, ',', jsCol, ']', jsColsNext, "board.json.sep.queens"); c == ']' {
 			s.endArray()
 		}
 	case jsSquaresFirst, jsSquare:
@@ -243,7 +247,7 @@ func (s *jsonScanner) token(c byte, pos int) {
 		case c == '[':
 			s.inPair, s.pairOff, s.state = 0, false, jsSquareNum
 		default:
-			s.fail(pos, "blocked[%d] must be a square [row, column], not %s", len(s.blocked), describe(c))
+			s.fail(pos, "board.json.square", i18n.Args{"I": itoa(len(s.blocked)), "Got": describe(c)})
 		}
 	case jsSquareNum:
 		s.startNumber(c, pos)
@@ -258,18 +262,18 @@ func (s *jsonScanner) token(c byte, pos int) {
 			s.blocked = append(s.blocked, Square{Row: int(s.pair[0] - 1), Col: int(s.pair[1] - 1)})
 			s.state = jsSquaresNext
 		case c == ']' || c == ',':
-			s.fail(pos, "blocked[%d] must be a square [row, column], with two numbers", len(s.blocked))
+			s.fail(pos, "board.json.squaretwo", i18n.Args{"I": itoa(len(s.blocked))})
 		default:
-			s.fail(pos, "malformed JSON: want ',' or ']' in blocked[%d], got %s", len(s.blocked), describe(c))
+			s.fail(pos, "board.json.squaresep", i18n.Args{"I": itoa(len(s.blocked)), "Got": describe(c)})
 		}
 	case jsSquaresNext:
-		s.oneOf(c, pos, ',', jsSquare, ']', jsMemberEnd, "in the blocked array")
+		s.oneOf(c, pos, ',', jsSquare, ']', jsMemberEnd, "board.json.sep.blocked")
 	case jsDone:
-		what := "object"
+		key := "board.json.afterobject"
 		if s.array {
-			what = "array"
+			key = "board.json.afterarray"
 		}
-		s.fail(pos, "text after the JSON %s", what)
+		s.fail(pos, key, nil)
 	}
 }
 
@@ -284,13 +288,13 @@ func (s *jsonScanner) value(c byte, pos int) {
 			s.lit = "false"
 		}
 	case s.field == fieldExists:
-		s.fail(pos, `"exists" must be true, not %s`, describe(c))
+		s.fail(pos, "board.json.existsvalue", i18n.Args{"Got": describe(c)})
 	case c != '[':
-		want := "an array of column numbers"
+		key := "board.json.wantcols"
 		if s.field == fieldBlocked {
-			want = "an array of squares [row, column]"
+			key = "board.json.wantsquares"
 		}
-		s.fail(pos, "%s must be %s, not %s", fieldNames[s.field], want, describe(c))
+		s.fail(pos, key, i18n.Args{"Field": fieldNames[s.field], "Got": describe(c)})
 	case s.field == fieldQueens:
 		s.state = jsColsFirst
 	default:
@@ -301,7 +305,7 @@ func (s *jsonScanner) value(c byte, pos int) {
 // literalByte reads a byte of the literal true or false.
 func (s *jsonScanner) literalByte(c byte, pos int) {
 	if c != s.lit[s.litAt] {
-		s.fail(pos, "malformed JSON: want %s, got %s", s.lit, describe(c))
+		s.fail(pos, "board.json.wantliteral", i18n.Args{"Literal": s.lit, "Got": describe(c)})
 		return
 	}
 	if s.litAt++; s.litAt < len(s.lit) {
@@ -309,26 +313,28 @@ func (s *jsonScanner) literalByte(c byte, pos int) {
 	}
 	s.state = jsMemberEnd
 	if s.lit == "false" {
-		s.fail(pos, `"exists" is false: the text says that there is no board`)
+		s.fail(pos, "board.json.existsfalse", nil)
 	}
 }
 
 func (s *jsonScanner) expect(c, want byte, pos int, next jsonState) {
 	if c != want {
-		s.fail(pos, "malformed JSON: want '%c', got %s", want, describe(c))
+		s.fail(pos, "board.json.wantchar", i18n.Args{"Want": string(rune(want)), "Got": describe(c)})
 		return
 	}
 	s.state = next
 }
 
-func (s *jsonScanner) oneOf(c byte, pos int, a byte, na jsonState, b byte, nb jsonState, where string) {
+// oneOf moves to na on a, to nb on b, and says key (which names where it
+// is) on any other byte.
+func (s *jsonScanner) oneOf(c byte, pos int, a byte, na jsonState, b byte, nb jsonState, key string) {
 	switch c {
 	case a:
 		s.state = na
 	case b:
 		s.state = nb
 	default:
-		s.fail(pos, "malformed JSON: want '%c' or '%c' %s, got %s", a, b, where, describe(c))
+		s.fail(pos, key, i18n.Args{"A": string(rune(a)), "B": string(rune(b)), "Got": describe(c)})
 	}
 }
 
@@ -341,24 +347,25 @@ func (s *jsonScanner) endArray() {
 	}
 }
 
-// describe names a byte found where something else was wanted.
-func describe(c byte) string {
+// describe names a byte found where something else was wanted: a JSON
+// value it starts, the character, or the byte in hex.
+func describe(c byte) i18n.Localizer {
 	switch c {
 	case '"':
-		return "a JSON string"
+		return i18n.NewError("board.json.got.string", nil)
 	case 't', 'f':
-		return "a JSON boolean"
+		return i18n.NewError("board.json.got.bool", nil)
 	case 'n':
-		return "a JSON null"
+		return i18n.NewError("board.json.got.null", nil)
 	case '{':
-		return "a JSON object"
+		return i18n.NewError("board.json.got.object", nil)
 	case '[':
-		return "a JSON array"
+		return i18n.NewError("board.json.got.array", nil)
 	}
 	if c >= ' ' && c < 0x7f {
-		return fmt.Sprintf("'%c'", c)
+		return i18n.NewError("board.json.got.char", i18n.Args{"Char": string(rune(c))})
 	}
-	return fmt.Sprintf("byte %#02x", c)
+	return i18n.NewError("board.json.got.byte", i18n.Args{"Byte": fmt.Sprintf("%#02x", c)})
 }
 
 // end finishes the board and checks it as a whole.
@@ -367,16 +374,16 @@ func (s *jsonScanner) end() (Partial, error) {
 		s.endNumber()
 	}
 	if s.err == nil && s.state == jsKeyText {
-		s.err = fmt.Errorf("character %d: the JSON ends inside a name (a board takes one line)", s.keyAt)
+		s.err = atChar(s.keyAt, errT("board.json.endsinname", nil))
 	}
 	if s.err == nil && s.state != jsDone {
-		s.err = fmt.Errorf("character %d: the JSON ends early (a board takes one line)", s.last)
+		s.err = atChar(s.last, errT("board.json.early", nil))
 		if s.state == jsTop {
-			s.err = errors.New("no JSON board found")
+			s.err = errT("board.json.none", nil)
 		}
 	}
 	if s.err == nil && !s.seen[fieldQueens] {
-		s.err = errors.New(`the JSON object has no "queens" list`)
+		s.err = errT("board.json.noqueens", nil)
 	}
 	if s.err != nil {
 		s.cols.discard()
@@ -390,14 +397,10 @@ func (s *jsonScanner) check() (Partial, error) {
 	n := s.cols.n
 	switch {
 	case n == 0:
-		return Partial{}, errors.New("the board has no rows")
+		return Partial{}, errT("board.norows", nil)
 	case s.seen[fieldN] && s.n != int64(n):
 		s.cols.discard()
-		rows := "rows"
-		if n == 1 {
-			rows = "row"
-		}
-		return Partial{}, fmt.Errorf(`"n" is %s but "queens" has %d %s`, s.nTok, n, rows)
+		return Partial{}, i18n.NewPluralError("board.json.nrows", itoa(n), i18n.Args{"N": s.nTok})
 	}
 	width := n
 	if s.want > 0 {
@@ -406,9 +409,9 @@ func (s *jsonScanner) check() (Partial, error) {
 	if s.seen[fieldCols] && s.width != int64(width) {
 		s.cols.discard()
 		if s.want > 0 {
-			return Partial{}, fmt.Errorf(`"cols" is %s but the board has %d columns`, s.wTok, width)
+			return Partial{}, errT("board.json.colswidth", i18n.Args{"Cols": s.wTok, "Width": itoa(width)})
 		}
-		return Partial{}, fmt.Errorf(`"cols" is %s but the board is square, with %d rows`, s.wTok, n)
+		return Partial{}, errT("board.json.colssquare", i18n.Args{"Cols": s.wTok, "Rows": itoa(n)})
 	}
 	p := Partial{Queens: s.cols.finish(), Blocked: s.blocked}
 	for r, c := range p.Queens {
@@ -417,9 +420,9 @@ func (s *jsonScanner) check() (Partial, error) {
 			if r == s.bad {
 				v = s.badTok
 			}
-			msg := fmt.Sprintf("queens[%d] (row %d): column %s is out of range 1..%d (0 for an empty row)", r, r+1, v, width)
+			msg := errT("board.json.colrange", i18n.Args{"I": itoa(r), "Row": itoa(r + 1), "Col": v, "N": itoa(width)})
 			if r == s.bad || c < Empty {
-				return Partial{}, errors.New(msg) // not a column of any board
+				return Partial{}, msg // not a column of any board
 			}
 			return Partial{}, &locatedProblem{msg, &Problem{Kind: OutOfRange, N: width, Row: r, Col: int(c)}}
 		}
@@ -431,9 +434,9 @@ func (s *jsonScanner) check() (Partial, error) {
 				row, col = s.badSqAt[0], s.badSqAt[1]
 			}
 			if width != n {
-				return Partial{}, fmt.Errorf("blocked[%d] = [%s, %s] is off the %d×%d board (rows 1..%d, columns 1..%d)", i, row, col, n, width, n, width)
+				return Partial{}, errT("board.json.blockedoff", i18n.Args{"I": itoa(i), "Row": row, "Col": col, "Rows": itoa(n), "Cols": itoa(width)})
 			}
-			return Partial{}, fmt.Errorf("blocked[%d] = [%s, %s] is off the %d×%d board (rows and columns are 1..%d)", i, row, col, n, n, n)
+			return Partial{}, errT("board.json.blockedoffsquare", i18n.Args{"I": itoa(i), "Row": row, "Col": col, "N": itoa(n)})
 		}
 	}
 	return p, nil

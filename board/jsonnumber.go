@@ -1,6 +1,10 @@
 package board
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nqueens/nqueens/i18n"
+)
 
 // jsonNumber reads a JSON number, which must be whole: -?(0|[1-9][0-9]*).
 type jsonNumber struct {
@@ -54,31 +58,32 @@ func (n *jsonNumber) text() string {
 	return string(n.tok[:n.tokLen])
 }
 
-// end returns the number, or what is wrong with it.
-func (n *jsonNumber) end() (int64, error) {
+// end returns the number, or the key of the message that says what is
+// wrong with it ("" if nothing).
+func (n *jsonNumber) end() (int64, string) {
 	n.active = false
 	switch {
 	case n.bad || n.digits == 0 || n.tok[0] == '+':
-		return 0, fmt.Errorf("is not a JSON number: %s", n.text())
+		return 0, "board.json.notnumber"
 	case n.frac:
-		return 0, fmt.Errorf("must be a whole number, not %s", n.text())
+		return 0, "board.json.notwhole"
 	case n.tok[0] == '-':
-		return -n.v, nil
+		return -n.v, ""
 	}
-	return n.v, nil
+	return n.v, ""
 }
 
 // startNumber begins a number at c, or says why c cannot begin one.
 func (s *jsonScanner) startNumber(c byte, pos int) {
 	if c != '-' && (c < '0' || c > '9') {
-		what := "a column number"
+		key := "board.json.wantcol"
 		switch {
 		case s.field == fieldN || s.field == fieldCols || s.field == fieldOrbit:
-			what = "a whole number"
+			key = "board.json.wantwhole"
 		case s.field == fieldBlocked:
-			what = "a row or column number"
+			key = "board.json.wantrowcol"
 		}
-		s.fail(pos, "%s must be %s, not %s", s.where(), what, describe(c))
+		s.fail(pos, key, i18n.Args{"Where": s.where(), "Got": describe(c)})
 		return
 	}
 	s.num.start(c, pos)
@@ -99,10 +104,10 @@ func (s *jsonScanner) where() string {
 
 // endNumber stores the number just read.
 func (s *jsonScanner) endNumber() {
-	v, err := s.num.end()
+	v, bad := s.num.end()
 	s.last = s.num.at + s.num.tokLen - 1
-	if err != nil {
-		s.fail(s.num.at, "%s %v", s.where(), err)
+	if bad != "" {
+		s.fail(s.num.at, bad, i18n.Args{"Where": s.where(), "Text": s.num.text()})
 		return
 	}
 	switch s.field {
@@ -112,7 +117,7 @@ func (s *jsonScanner) endNumber() {
 		s.width, s.wTok, s.state = v, s.num.text(), jsMemberEnd
 	case fieldOrbit:
 		if v < 1 || v > 8 {
-			s.fail(s.num.at, `"orbit" is %s, but a symmetry class has 1 to 8 boards`, s.num.text())
+			s.fail(s.num.at, "board.json.orbit", i18n.Args{"Value": s.num.text()})
 		}
 		s.state = jsMemberEnd
 	case fieldQueens:

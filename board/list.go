@@ -3,7 +3,9 @@ package board
 import (
 	"bufio"
 	"errors"
-	"fmt"
+	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // The list grammar: "2 4 1 3", "2,4,1,3" or "[2,4,1,3]", 1-based columns,
@@ -172,7 +174,7 @@ func (s *listScanner) other(c byte, pos int) {
 		}
 	case s.closed:
 		if !space {
-			s.err = fmt.Errorf("character %d: the list opens with '[' but does not end with ']'", pos)
+			s.err = atChar(pos, errT("board.list.bracket", nil))
 		}
 		return
 	}
@@ -183,7 +185,7 @@ func (s *listScanner) other(c byte, pos int) {
 	}
 	if isListSep(c) {
 		if c == ',' && s.prev == ',' {
-			s.err = fmt.Errorf("character %d: empty entry between commas (write 0 or . for an empty row)", pos)
+			s.err = atChar(pos, errT("board.list.emptyentry", nil))
 			return
 		}
 		s.endToken()
@@ -224,10 +226,10 @@ func (s *listScanner) endToken() {
 	case s.tokLen == 1 && s.tok[0] == '.':
 		col = Empty
 	case s.notNum:
-		s.err = fmt.Errorf("character %d (row %d): %q is not a column number", s.tokStart, rows+1, s.clipped())
+		s.err = atCharRow(s.tokStart, rows+1, errT("board.list.notcolumn", i18n.Args{"Text": strconv.Quote(s.clipped())}))
 		return
 	case rows == MaxN:
-		s.err = fmt.Errorf("character %d: the list has more than %d rows", s.tokStart, MaxN)
+		s.err = atChar(s.tokStart, errT("board.list.toomany", i18n.Args{"Max": itoa(MaxN)}))
 		return
 	case s.v > s.limit && s.over < 0:
 		s.over, s.overAt, s.overTok = rows, s.tokStart, s.clipped()
@@ -249,12 +251,18 @@ func (e *columnRangeError) Unwrap() error {
 
 // locatedProblem is a [Problem] named by where it stands in the text.
 type locatedProblem struct {
-	msg string
+	msg error // an i18n.Error
 	p   *Problem
 }
 
-func (e *locatedProblem) Error() string { return e.msg }
+func (e *locatedProblem) Error() string { return e.msg.Error() }
 func (e *locatedProblem) Unwrap() error { return e.p }
+
+// Localize is the message in p's language.
+func (e *locatedProblem) Localize(p *i18n.Printer) string { return p.Err(e.msg) }
+
+// Localize is the message in p's language: the Problem's.
+func (e *columnRangeError) Localize(p *i18n.Printer) string { return p.Err(e.Unwrap()) }
 
 // end finishes the line and returns its columns, checked against n.
 func (s *listScanner) end() (Placement, error) {
@@ -265,9 +273,9 @@ func (s *listScanner) end() (Placement, error) {
 		return nil, s.err
 	case s.bracket && !s.closed:
 		s.cols.discard()
-		return nil, fmt.Errorf("character %d: the list opens with '[' but does not end with ']'", s.last)
+		return nil, atChar(s.last, errT("board.list.bracket", nil))
 	case s.cols.n == 0:
-		return nil, errors.New("the list holds no columns")
+		return nil, errT("board.list.nocolumns", nil)
 	}
 	p := s.cols.finish()
 	n := len(p)
@@ -279,9 +287,9 @@ func (s *listScanner) end() (Placement, error) {
 			continue
 		}
 		if r == s.over {
-			msg := fmt.Sprintf("character %d (row %d): column %s is out of range 1..%d", s.overAt, r+1, s.overTok, n)
+			msg := atCharRow(s.overAt, r+1, errT("board.list.colrange", i18n.Args{"Col": s.overTok, "N": itoa(n)}))
 			if c == MaxN { // clipped: the number is past every board's columns
-				return nil, errors.New(msg)
+				return nil, msg
 			}
 			return nil, &locatedProblem{msg, &Problem{Kind: OutOfRange, N: n, Row: r, Col: int(c)}}
 		}

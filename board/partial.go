@@ -2,8 +2,8 @@ package board
 
 import (
 	"context"
-	"errors"
-	"fmt"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Partial is a board being filled: queens already placed ([Empty] rows have
@@ -32,7 +32,7 @@ func (p Partial) Check() error { return p.check(false) }
 func (p Partial) check(full bool) error {
 	n := len(p.Queens)
 	if n == 0 {
-		return errors.New("the board has no rows")
+		return errT("board.norows", nil)
 	}
 	if err := p.square(); err != nil {
 		return err
@@ -52,9 +52,9 @@ func (p Partial) blockedOnBoard() error {
 	for i, sq := range p.Blocked {
 		if sq.Row < 0 || sq.Row >= n || sq.Col < 0 || sq.Col >= w {
 			if w != n {
-				return fmt.Errorf("blocked square %d, %v, is off the %d×%d board (rows 1..%d, columns 1..%d)", i+1, sq, n, w, n, w)
+				return errT("board.blockedoff", i18n.Args{"I": itoa(i + 1), "Square": squareName(sq), "Rows": itoa(n), "Cols": itoa(w)})
 			}
-			return fmt.Errorf("blocked square %d, %v, is off the %d×%d board (rows and columns are 1..%d)", i+1, sq, n, n, n)
+			return errT("board.blockedoffsquare", i18n.Args{"I": itoa(i + 1), "Square": squareName(sq), "N": itoa(n)})
 		}
 	}
 	return nil
@@ -66,11 +66,11 @@ func (p Partial) blockedOnBoard() error {
 // Cost O(n + b).
 func VerifyCompletion(sol Placement, p Partial) error {
 	if len(sol) != len(p.Queens) {
-		return fmt.Errorf("the completion has %d rows, the board %d", len(sol), len(p.Queens))
+		return errT("board.completion.rows", i18n.Args{"Got": itoa(len(sol)), "N": itoa(len(p.Queens))})
 	}
 	for r, c := range p.Queens {
 		if c != Empty && sol[r] != c {
-			return fmt.Errorf("row %d: the queen placed in column %d moved to column %d", r+1, c+1, sol[r]+1)
+			return errT("board.completion.moved", i18n.Args{"Row": itoa(r + 1), "From": itoa(int(c) + 1), "To": itoa(int(sol[r]) + 1)})
 		}
 	}
 	return Partial{Queens: sol, Blocked: p.Blocked}.Verify()

@@ -1,6 +1,6 @@
 package board
 
-import "fmt"
+import "github.com/nqueens/nqueens/i18n"
 
 // Rect is a board of len(Placement) rows and Width columns, with at most
 // one piece a row, as the variants of package variant have them (N rows ×
@@ -48,7 +48,7 @@ func (p Partial) Board() Columns {
 // package variant checks the others.
 func (p Partial) square() error {
 	if w := p.Width(); w != len(p.Queens) {
-		return fmt.Errorf("the board has %d rows and %d columns: the N-Queens rules here are for a square board", len(p.Queens), w)
+		return errT("board.notsquare", i18n.Args{"Rows": itoa(len(p.Queens)), "Cols": itoa(w)})
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func (s Symmetry) MapRect(rows, cols, r, c int) (int, int) {
 func (s Symmetry) ApplyRect(p Placement, cols int) (Placement, error) {
 	rows := len(p)
 	if !s.OnRect(rows, cols) {
-		return nil, fmt.Errorf("%v does not map a board of %d rows and %d columns onto itself (a rectangle has identity, rot180, mirror-cols and mirror-rows)", s, rows, cols)
+		return nil, errT("board.symmetry.rect", i18n.Args{"Sym": s.String(), "Rows": itoa(rows), "Cols": itoa(cols), "Kept": andList{Identity.String(), Rotate180.String(), MirrorCols.String(), MirrorRows.String()}})
 	}
 	q := New(rows)
 	for r, c := range p {

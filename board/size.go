@@ -1,11 +1,11 @@
 package board
 
 import (
-	"errors"
 	"fmt"
-	"github.com/nqueens/nqueens/i18n"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // SizeError says that a board size n is outside the range an operation
@@ -74,7 +74,7 @@ func ParseSize(s, op string, max int) (int, error) {
 		sign = 1 // a negative number is read, to be refused as out of range
 	}
 	if err := sizeSyntax(s, sign); err != nil {
-		return 0, fmt.Errorf("n must be a whole number written in digits, got %q: %v", clip([]byte(s)), err)
+		return 0, i18n.Wrap(err, "board.size.syntax", i18n.Args{"Value": strconv.Quote(clip([]byte(s)))})
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < 1 || v > int64(max) {
@@ -88,15 +88,15 @@ func ParseSize(s, op string, max int) (int, error) {
 // byte from of s, or nil.
 func sizeSyntax(s string, from int) error {
 	if len(s) == from {
-		return errors.New("no digits")
+		return errT("board.size.nodigits", nil)
 	}
 	for i, c := range s[from:] {
 		if c < '0' || c > '9' {
-			return fmt.Errorf("%q at character %d is not a digit", c, from+i+1)
+			return errT("board.size.notdigit", i18n.Args{"Char": strconv.QuoteRune(c), "Pos": itoa(from + i + 1)})
 		}
 	}
 	if len(s)-from > 1 && s[from] == '0' {
-		return errors.New("a leading zero (write the number without it)")
+		return errT("board.size.leadingzero", nil)
 	}
 	return nil
 }

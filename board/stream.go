@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"iter"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // ParseAll reads boards one after another. Grid and dots boards are blocks
@@ -107,7 +108,7 @@ func (s *boardStream) run() {
 		s.line = bytes.TrimSuffix(s.line, []byte("\n"))
 		switch {
 		case err == errLongLine:
-			if !s.flush() || !s.yield(Record{Line: lineNo, Err: fmt.Errorf("the line is longer than 1 MiB, the longest a grid or dots row can be (larger boards are read as lists or JSON)")}, nil) {
+			if !s.flush() || !s.yield(Record{Line: lineNo, Err: errT("board.longline", nil)}, nil) {
 				return
 			}
 			if err = skipLine(s.br); err == nil {
@@ -187,7 +188,7 @@ func (s *boardStream) addRow(text []byte, lineNo int) bool {
 	}
 	if len(s.block) == MaxGridRows {
 		rec := Record{Line: s.blockLine, Format: s.blockFormat,
-			Err: fmt.Errorf("the %s board has more than %d rows, the most read in that format (larger boards are read as lists or JSON)", s.blockFormat, MaxGridRows)}
+			Err: errT("board.toomanyrows", i18n.Args{"Format": string(s.blockFormat), "Max": itoa(MaxGridRows)})}
 		s.block, s.skipping = s.block[:0], true
 		return s.yield(rec, nil)
 	}

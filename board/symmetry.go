@@ -1,9 +1,11 @@
 package board
 
 import (
-	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Symmetry is one of the 8 symmetries of the square (the dihedral group D4).
@@ -39,7 +41,7 @@ func ParseSymmetry(name string) (Symmetry, error) {
 			return Symmetry(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown symmetry %q (want one of %s)", name, strings.Join(symNames[:], ", "))
+	return 0, errT("board.symmetry.unknown", i18n.Args{"Name": strconv.Quote(name), "Names": strings.Join(symNames[:], ", ")})
 }
 
 // Map sends square (r, c) of an n×n board to its image under s.
@@ -48,7 +50,7 @@ func (s Symmetry) Map(n, r, c int) (int, int) { return s.MapRect(n, n, r, c) }
 // ErrSharedColumn is returned when a symmetry that swaps rows and columns is
 // applied to a board with two queens in one column: the image would have two
 // queens in one row, which a Placement cannot hold.
-var ErrSharedColumn = errors.New("two queens share a column, so the board cannot be turned or transposed")
+var ErrSharedColumn error = i18n.NewError("board.symmetry.sharedcolumn", nil)
 
 // Apply returns the image of p under s. Rows map to rows for the identity and
 // the mirrors; the other five need at most one queen per column. Cost O(n).

@@ -53,7 +53,7 @@ func ParseProblemKind(name string) (ProblemKind, error) {
 			return ProblemKind(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown problem kind %q (want one of %s)", name, strings.Join(kindNames[1:], ", "))
+	return 0, errT("board.problemkind.unknown", i18n.Args{"Name": strconv.Quote(name), "Names": strings.Join(kindNames[1:], ", ")})
 }
 
 // MarshalJSON writes the kind as its name, "same diagonal".

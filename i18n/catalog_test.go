@@ -41,7 +41,20 @@ var zhWords = map[string]bool{
 	// The program's name, the file format of its API and the unit of the
 	// static build's download, written so in Chinese too.
 	"nqueens": true, "JSON": true, "MB": true,
+	// Units of memory every Chinese text writes in Latin letters: 1 MiB,
+	// 12 GB.
+	"MiB": true, "GiB": true, "kB": true, "GB": true, "TB": true,
+	// The board formats' names, as --format takes them and the files are
+	// written (nqueens show -f dots).
+	"list": true, "dots": true, "unicode": true, "json": true, "svg": true, "png": true,
+	// JSON's literals, which a JSON board holds as they are.
+	"true": true, "false": true, "null": true,
 }
+
+// codeSpan is what a Chinese message holds as code, in Latin letters in
+// every language: a flag (--resume), a quoted name or character ("queens",
+// 'x'), an element of an array (blocked[2]).
+var codeSpan = regexp.MustCompile(`--[a-z][a-z0-9-]*|"[^"\p{Han}]*"|'[^'\p{Han}]*'|\b[a-z]+\[`)
 
 // codeWords may stand in a line of pseudocode (a key algo.NAME.code.LINE)
 // besides zhWords: its keywords, functions and one-letter variables, which
@@ -164,6 +177,7 @@ var (
 func chineseProblems(msg string) []string {
 	var out []string
 	text := regexp.MustCompile(`\{\{\.[A-Za-z0-9]+\}\}`).ReplaceAllString(msg, "")
+	text = codeSpan.ReplaceAllString(text, "")
 	if m := asciiPunct.FindString(text); m != "" {
 		out = append(out, "ASCII punctuation in Chinese text ("+m+"): use ，。；：？！（）")
 	}

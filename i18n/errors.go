@@ -8,7 +8,8 @@ package i18n
 type Error struct {
 	Key   string
 	Args  Args
-	Count any // for a message with plural forms (NewPluralError); nil for none
+	Count any   // for a message with plural forms (NewPluralError); nil for none
+	Cause error // the error it says more of (Wrap), for errors.Is and As; nil for none
 }
 
 // NewError is the error of the message key with args.
@@ -19,6 +20,22 @@ func NewError(key string, args Args) *Error { return &Error{Key: key, Args: args
 func NewPluralError(key string, count any, args Args) *Error {
 	return &Error{Key: key, Args: args, Count: count}
 }
+
+// Wrap is the error of the message key with args, which says more of err
+// (where it happened, what to do) and names it {{.Err}}: err is said in
+// the printer's language when it is a Localizer, and errors.Is and As see
+// through to it.
+func Wrap(err error, key string, args Args) *Error {
+	a := make(Args, len(args)+1)
+	for k, v := range args {
+		a[k] = v
+	}
+	a["Err"] = err
+	return &Error{Key: key, Args: a, Cause: err}
+}
+
+// Unwrap is the error e says more of, if any.
+func (e *Error) Unwrap() error { return e.Cause }
 
 func (e *Error) Error() string { return e.Localize(For(English)) }
 

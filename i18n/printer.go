@@ -179,22 +179,29 @@ func (p *Printer) pluralForm(s string) plural.Form {
 
 // List joins items by the language's list pattern: "a, b and c" in
 // English, "a、b和c" in Chinese. Cost: O(total length).
-func (p *Printer) List(items []string) string {
+func (p *Printer) List(items []string) string { return p.join("list", items) }
+
+// Or joins items as alternatives: "a, b or c" in English, "a、b或c" in
+// Chinese.
+func (p *Printer) Or(items []string) string { return p.join("list.or", items) }
+
+// join joins items by the patterns prefix.two, .start, .middle and .end.
+func (p *Printer) join(prefix string, items []string) string {
 	switch len(items) {
 	case 0:
 		return ""
 	case 1:
 		return items[0]
 	case 2:
-		return p.T("list.two", Args{"A": items[0], "B": items[1]})
+		return p.T(prefix+".two", Args{"A": items[0], "B": items[1]})
 	}
 	// CLDR's list patterns: the end pattern joins the last two, the middle
 	// one the others from the right, the start one the first.
-	s := p.T("list.end", Args{"A": items[len(items)-2], "B": items[len(items)-1]})
+	s := p.T(prefix+".end", Args{"A": items[len(items)-2], "B": items[len(items)-1]})
 	for i := len(items) - 3; i >= 1; i-- {
-		s = p.T("list.middle", Args{"A": items[i], "B": s})
+		s = p.T(prefix+".middle", Args{"A": items[i], "B": s})
 	}
-	return p.T("list.start", Args{"A": items[0], "B": s})
+	return p.T(prefix+".start", Args{"A": items[0], "B": s})
 }
 
 // Int writes an integer with its digits grouped by three, as both
