@@ -156,6 +156,7 @@ export const chapters = [
     key: 'ch9',
     source: { boards: constructionBoards },
     paragraphs: (a) => ['p1', 'p2', a.SameClass ? 'p3same' : 'p3'],
+    links: { p2: { Panel: ['lesson.ch9.panel', '?panel=huge&n=1000000&method=construct'] } },
     async facts(f) {
       const c = await f.construction(8);
       const k = Math.floor(c.n / 2); // where article 000's list starts

@@ -14,6 +14,7 @@ import { attackers, Board } from './board.js';
 import { chapters } from './chapters.js';
 import { Facts } from './facts.js';
 import { int, t, tn } from './i18n.js';
+import { fill } from './lang.js';
 import * as strategies from './strategies.js';
 import { $, setStatus } from './text.js';
 import { loadTrace } from './trace.js';
@@ -117,7 +118,7 @@ export class LessonPanel {
       this.args = args;
       $('lesson-chapter-title').textContent = t(`lesson.${ch.key}.title`, { ...args, K: k + 1 });
       const paragraphs = typeof ch.paragraphs === 'function' ? ch.paragraphs(args) : ch.paragraphs;
-      $('lesson-body').replaceChildren(...paragraphs.map((p) => para(t(`lesson.${ch.key}.${p}`, args))));
+      $('lesson-body').replaceChildren(...paragraphs.map((p) => para(`lesson.${ch.key}.${p}`, { ...args, ...links(ch, p) })));
       $('lesson-cost').textContent = t(`lesson.${ch.key}.cost`, args);
       await this.load(ch, args, token);
     } catch (err) {
@@ -398,10 +399,25 @@ export class LessonPanel {
   }
 }
 
-function para(text) {
+// para is a paragraph of message key; an element among args stands where
+// its placeholder is (a link inside a sentence).
+function para(key, args) {
   const p = document.createElement('p');
-  p.textContent = text;
+  fill(p, key, args);
   return p;
+}
+
+// links are the links a chapter's paragraph p holds: for each placeholder,
+// its text (a message) and its address.
+function links(ch, p) {
+  const out = {};
+  for (const [name, [key, href]] of Object.entries((ch.links && ch.links[p]) || {})) {
+    const a = document.createElement('a');
+    a.href = href;
+    a.textContent = t(key);
+    out[name] = a;
+  }
+  return out;
 }
 
 function choice(text, onClick) {
