@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/nqueens/nqueens/classic"
 )
@@ -168,10 +169,23 @@ func TestPageLanguages(t *testing.T) {
 }
 
 // testChineseStep opens /?lang=zh&n=8&algo=stack&step=end: the page is in
-// Chinese and the step sentence of the last step is Chinese and names the
-// 92 solutions.
+// Chinese from its first paint, and the step sentence of the last step is
+// Chinese and names the 92 solutions.
 func testChineseStep(b *browser) {
+	// When the page becomes Chinese, against when it first paints text.
+	script, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `new MutationObserver(() => { if (document.documentElement.lang === 'zh-CN' && !window.zhAt) window.zhAt = performance.now(); }).observe(document, {attributes: true, subtree: true});`})
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer chromedp.Call(b.ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams(script))
 	b.visit("/?lang=zh&n=8&algo=stack&step=end")
+	// No English is painted first (js/langwait.js), unless the catalog
+	// took longer than the 3 s the page waits for it.
+	times := eval[[]float64](b, `[performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1, window.zhAt ?? -1]`)
+	if fcp, zh := times[0], times[1]; zh < 0 || fcp >= 0 && fcp < zh && zh < 3000 {
+		b.t.Errorf("the page painted at %.0f ms and became Chinese at %.0f ms: its English showed first", fcp, zh)
+	}
 	b.waitJS("the last step", `document.getElementById('watch').dataset.trace === 'loaded' && document.getElementById('watch').dataset.state === 'end'`, 30*time.Second)
 	if l := eval[string](b, `document.documentElement.lang`); l != "zh-CN" {
 		b.t.Errorf("<html lang=%q>, want zh-CN", l)

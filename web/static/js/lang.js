@@ -94,6 +94,7 @@ export async function start() {
   if (tag !== guess) await load(tag);
   translate();
   drawSwitch();
+  document.documentElement.classList.remove('i18n-wait'); // js/langwait.js
 }
 
 // drawSwitch lists the languages of the catalogs in the switch, each in
