@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -83,8 +84,21 @@ type Options struct {
 
 // Fingerprint identifies N, the unit scheme and the engine version. Units,
 // checkpoints and ledgers with the same fingerprint are interchangeable.
-// Cost O(units).
+// Cost O(units) at N's first call in a process, O(1) after it: a ledger
+// seals every record with it.
 func Fingerprint(n int) string {
+	if f, ok := fingerprints.Load(n); ok {
+		return f.(string)
+	}
+	f := fingerprint(n)
+	fingerprints.Store(n, f)
+	return f
+}
+
+// fingerprints keeps [Fingerprint]'s answers, by N.
+var fingerprints sync.Map
+
+func fingerprint(n int) string {
 	h := sha256.New()
 	var buf [8]byte
 	name := "border-constellations-d4-lexmin"

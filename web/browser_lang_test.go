@@ -75,9 +75,7 @@ const englishWordsJS = `((allowed, code) => {
 func englishWords(b *browser) []string {
 	b.t.Helper()
 	allowed := slices.Clone(latinAllowed)
-	for _, s := range classic.Names() {
-		allowed = append(allowed, s)
-	}
+	allowed = append(allowed, classic.Names()...)
 	js := fmt.Sprintf(`%s(new Set(%s), new Set(%s))`, englishWordsJS, jsStrings(allowed), jsStrings(pseudocodeWords))
 	out := eval[[]string](b, js)
 	if len(out) > 20 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -129,15 +128,10 @@ func TestEndlessFilesMemory(t *testing.T) {
 		{"merge", "--key-file", key, "/dev/zero"},
 		{"count", "--resume", "/dev/zero", "--key-file", key},
 	} {
-		cmd := exec.Command(bin, args...)
-		out, err := cmd.CombinedOutput()
-		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		if !ok {
-			t.Skip("no resource usage here")
-		}
-		t.Logf("%v: peak RSS %d MB: %s", args, ru.Maxrss>>10, out)
-		if cmd.ProcessState.ExitCode() != 1 || ru.Maxrss > 100_000 {
-			t.Errorf("%v: exit %d (%v), peak RSS %d kB; want 1, under 100 MB", args, cmd.ProcessState.ExitCode(), err, ru.Maxrss)
+		out, code, kB := testkit.PeakRSS(t, bin, args...)
+		t.Logf("%v: peak RSS %d MB: %s", args, kB>>10, out)
+		if code != 1 || kB > 100_000 {
+			t.Errorf("%v: exit %d, peak RSS %d kB; want 1, under 100 MB", args, code, kB)
 		}
 	}
 }

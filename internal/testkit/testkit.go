@@ -110,7 +110,7 @@ func FreePort(t testing.TB) int {
 var (
 	buildMu  sync.Mutex
 	buildDir string
-	builds   = map[string]string{} // tags → path
+	builds   = map[string]string{} // package and tags → path
 )
 
 // BuildBinary builds the nqueens command with the given build tags (such
@@ -122,12 +122,19 @@ var (
 // is removed at the end.
 func BuildBinary(t testing.TB, tags ...string) string {
 	t.Helper()
+	return buildPackage(t, "nqueens", "github.com/nqueens/nqueens/cmd/nqueens", tags...)
+}
+
+// buildPackage builds the command of package pkg with the given tags once
+// per test binary, as BuildBinary describes, and returns its path.
+func buildPackage(t testing.TB, name, pkg string, tags ...string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the nqueens command and runs it as a process (-short)")
 	}
 	buildMu.Lock()
 	defer buildMu.Unlock()
-	key := strings.Join(tags, ",")
+	key := pkg + " " + strings.Join(tags, ",")
 	if path, ok := builds[key]; ok {
 		return path
 	}
@@ -138,17 +145,37 @@ func BuildBinary(t testing.TB, tags ...string) string {
 		}
 		buildDir = dir
 	}
-	path := filepath.Join(buildDir, fmt.Sprintf("nqueens-%d", len(builds)))
+	path := filepath.Join(buildDir, fmt.Sprintf("%s-%d", name, len(builds)))
 	args := []string{"build", "-o", path}
 	if len(tags) > 0 {
-		args = append(args, "-tags", key)
+		args = append(args, "-tags", strings.Join(tags, ","))
 	}
-	args = append(args, "github.com/nqueens/nqueens/cmd/nqueens")
+	args = append(args, pkg)
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	builds[key] = path
 	return path
+}
+
+// PeakRSS runs the command bin with args as a process, through a small
+// runner (internal/testkit/peakrss) that reads the process's own peak
+// resident size: read here, it would include this test binary's size. It
+// returns the combined output, the exit status and the peak in kilobytes.
+func PeakRSS(t testing.TB, bin string, args ...string) (out []byte, code int, kB int64) {
+	t.Helper()
+	runner := buildPackage(t, "peakrss", "github.com/nqueens/nqueens/internal/testkit/peakrss")
+	file := filepath.Join(t.TempDir(), "peak")
+	cmd := exec.Command(runner, append([]string{file, bin}, args...)...)
+	out, _ = cmd.CombinedOutput()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%s %v: no peak size (%v): %s", bin, args, err, out)
+	}
+	if _, err := fmt.Sscan(string(data), &kB); err != nil {
+		t.Fatalf("peakrss wrote %q: %v", data, err)
+	}
+	return out, cmd.ProcessState.ExitCode(), kB
 }
 
 // Run runs the tests in a configuration folder of their own
