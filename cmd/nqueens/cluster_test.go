@@ -195,6 +195,39 @@ func TestCoordinatorWorkerUsage(t *testing.T) {
 // against a server in the test: the worker exits when idle, the
 // coordinator prints the count.
 func TestCoordinatorAndWorkerCommands(t *testing.T) {
+	start := time.Now()
+	code, out, errOut, wCode, wErr := poolRun(t, []string{"--json"}, nil)
+	var j count.ResultJSON
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Total != count.U128(2680) || j.Unique != count.U128(341) || j.Units != count.Units(11) || j.Workers != 1 {
+		t.Fatalf("coordinator: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	if wCode != 0 || !strings.Contains(wErr, "worker w1: ") {
+		t.Errorf("worker: exit %d, stderr %s", wCode, wErr)
+	}
+	t.Logf("N = 11 through the queue in %s", time.Since(start).Round(time.Millisecond))
+}
+
+// TestCoordinatorAndWorkerQuiet: with --quiet, a coordinator and a worker
+// that meet no problem write nothing on stderr (they had no --quiet: the
+// coordinator wrote its progress lines, the worker its summary).
+func TestCoordinatorAndWorkerQuiet(t *testing.T) {
+	code, out, errOut, wCode, wErr := poolRun(t, []string{"--quiet"}, []string{"--quiet"})
+	if code != 0 || out != "total 2680\nunique 341\n" || errOut != "" {
+		t.Errorf("coordinator --quiet: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if wCode != 0 || wErr != "" {
+		t.Errorf("worker --quiet: exit %d, stderr %q", wCode, wErr)
+	}
+	if code, _, errOut := runCLI("worker", "--quiet", "--verbose"); code != 2 || !strings.Contains(errOut, "quiet") {
+		t.Errorf("worker --quiet --verbose: exit %d, %q; want 2", code, errOut)
+	}
+}
+
+// poolRun counts N = 11 with the coordinator command and one worker
+// command (--name w1) on a server of its own, with the extra arguments of
+// each, and returns what each said.
+func poolRun(t *testing.T, coordinator, worker []string) (code int, out, errOut string, wCode int, wErr string) {
+	t.Helper()
 	srv, err := queue.StartServer(queue.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -202,10 +235,9 @@ func TestCoordinatorAndWorkerCommands(t *testing.T) {
 	defer srv.Shutdown()
 	url := srv.ClientURL()
 	var wg sync.WaitGroup
-	var code int
-	var out, errOut string
-	start := time.Now()
-	wg.Go(func() { code, out, errOut = runCLI("coordinator", "11", "--nats", url, "--json") })
+	wg.Go(func() {
+		code, out, errOut = runCLI(append([]string{"coordinator", "11", "--nats", url}, coordinator...)...)
+	})
 	// The worker starts once the blocks are published: started first, on a
 	// loaded machine --exit-when-idle could end it before there was work.
 	nc, err := queue.Connect(queue.ConnOptions{URL: url})
@@ -225,16 +257,9 @@ func TestCoordinatorAndWorkerCommands(t *testing.T) {
 		}
 		return false
 	})
-	wCode, _, wErr := runCLI("worker", "--nats", url, "--workers", "2", "--name", "w1", "--exit-when-idle", "1s")
+	wCode, _, wErr = runCLI(append([]string{"worker", "--nats", url, "--workers", "2", "--name", "w1", "--exit-when-idle", "1s"}, worker...)...)
 	wg.Wait()
-	var j count.ResultJSON
-	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Total != count.U128(2680) || j.Unique != count.U128(341) || j.Units != count.Units(11) || j.Workers != 1 {
-		t.Fatalf("coordinator: exit %d, stdout %q, stderr %s", code, out, errOut)
-	}
-	if wCode != 0 || !strings.Contains(wErr, "worker w1: ") {
-		t.Errorf("worker: exit %d, stderr %s", wCode, wErr)
-	}
-	t.Logf("N = 11 through the queue in %s", time.Since(start).Round(time.Millisecond))
+	return code, out, errOut, wCode, wErr
 }
 
 // TestMergeForgedPastTheTable replays the forged ledgers of issue 22: all

@@ -97,6 +97,7 @@ func newCoordinatorCmd() *cobra.Command {
 	fl.DurationVar(&o.every, "progress-every", 5*time.Second, "time between progress lines")
 	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
 	addKeyFlag(cmd, &o.key)
+	cmd.Flags().BoolP("quiet", "q", false, "print no progress or notes on stderr, only warnings and errors")
 	cmd.MarkFlagsMutuallyExclusive("auth-token-file", "auth-nkeys")
 	cmd.MarkFlagsRequiredTogether("server-tls-cert", "server-tls-key")
 	natsFlagGroups(cmd)
@@ -139,8 +140,8 @@ func (o *coordinatorOptions) validate(args []string) error {
 
 func (o *coordinatorOptions) run(ctx context.Context) error {
 	stderr := o.stderr
-	logger := newLineLogger(stderr, "coordinator", nil)
-	key, err := o.key.get(stderr, false)
+	logger := newLineLogger(stderr, "coordinator", quietLevel(o.quiet))
+	key, err := o.key.get(stderr, o.quiet)
 	if err != nil {
 		return err
 	}
@@ -171,8 +172,10 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		storeHealth, revoke = srv.StoreError, srv.Revoke
 		conn = srv.Conn()
 		conn.Name = "nqueens coordinator"
-		fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
-			srv.ClientURL(), o.store, o.workerCommand(srv.ClientURL(), key.Path()))
+		if !o.quiet {
+			fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
+				srv.ClientURL(), o.store, o.workerCommand(srv.ClientURL(), key.Path()))
+		}
 	}
 	// Unlike workers, which wait for a server, a coordinator with no
 	// server to talk to says so at once.
@@ -187,6 +190,9 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	tty := isTerminal(stderr)
 	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), "units", !tty)
 	progress := func(p queue.RunProgress) {
+		if o.quiet {
+			return
+		}
 		if tty {
 			view.update(runState(p))
 			return
@@ -210,7 +216,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, _, known := count.Known(o.n); !known {
+	if _, _, known := count.Known(o.n); !known && !o.quiet {
 		fmt.Fprintf(stderr, "nqueens: coordinator: N = %d is past the published counts: backed by %s, the total within the estimate's spread\n", o.n, r.Backing)
 	}
 	return printCountResult(o.stdout, r.Result, o.jsonOut)

@@ -34,7 +34,17 @@ type lineHandler struct {
 	group      string // the open groups, each name followed by a dot
 }
 
+// quietLevel is the level of a command's log: with --quiet only warnings
+// and errors, else the information lines too.
+func quietLevel(quiet bool) slog.Level {
+	if quiet {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
 // newLineLogger returns the logger of command who, at level (Info when nil).
+
 func newLineLogger(w io.Writer, who string, level slog.Leveler) *slog.Logger {
 	if level == nil {
 		level = slog.LevelInfo

@@ -405,7 +405,7 @@ func TestQuietOnTerminal(t *testing.T) {
 	if s := quiet.String(); s != "" {
 		t.Errorf("solve --random --quiet wrote to its terminal: %q", s)
 	}
-	for _, c := range []string{"solve", "list", "complete", "merge", "site", "count"} {
+	for _, c := range []string{"solve", "list", "complete", "merge", "site", "count", "coordinator", "worker"} {
 		if _, help, _ := runCLI(c, "--help"); !strings.Contains(help, "--quiet") {
 			t.Errorf("%s has no --quiet", c)
 		}

@@ -102,6 +102,8 @@ func newWorkerCmd() *cobra.Command {
 	fl.StringVar(&o.name, "name", "", "label of this worker in results and messages (default host:pid); its identity as a voter is its NKey")
 	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit once the queue has had no work for this long (0: never)")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block (the debug level)")
+	fl.BoolP("quiet", "q", false, "print only warnings and errors on stderr (no notes, no summary)")
+	cmd.MarkFlagsMutuallyExclusive("quiet", "verbose")
 	addKeyFlag(cmd, &o.key)
 	natsFlagGroups(cmd)
 	return command(cmd, o)
@@ -126,12 +128,12 @@ func (o *workerOptions) validate([]string) error {
 
 func (o *workerOptions) run(ctx context.Context) error {
 	stderr := o.stderr
-	level := slog.LevelInfo
+	level := quietLevel(o.quiet)
 	if o.verbose {
 		level = slog.LevelDebug
 	}
 	logger := newLineLogger(stderr, "worker", level)
-	key, err := o.key.get(stderr, false)
+	key, err := o.key.get(stderr, o.quiet)
 	if err != nil {
 		return err
 	}
@@ -150,7 +152,9 @@ func (o *workerOptions) run(ctx context.Context) error {
 	rep, err := queue.Work(ctx, nc, queue.WorkerOptions{
 		Workers: o.workers, Name: o.name, IdleExit: o.idle, Log: logger, Key: key, Identity: id,
 	})
-	fmt.Fprintln(stderr, workerSummary(escapeText(o.name), rep, time.Since(start)))
+	if !o.quiet {
+		fmt.Fprintln(stderr, workerSummary(escapeText(o.name), rep, time.Since(start)))
+	}
 	if len(rep.Banned) > 0 {
 		runs := "run " + rep.Banned[0]
 		if len(rep.Banned) > 1 {
