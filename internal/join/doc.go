@@ -28,6 +28,10 @@
 // on amd64 with AVX-512 (with VBMI, VPOPCNTDQ, GFNI and BMI2), in assembly
 // (*_amd64.s); allOps lists them, and the tests run each one the CPU
 // has against the Go ones. The build tag purego leaves the assembly out.
+//
+// docs/engine.md walks the join through a 6×6 board, in pictures that
+// walk_test.go draws from this package's own tables, halves and matcher,
+// and maps each idea to its file; start there.
 package join
 
 //go:generate go run make_tables.go
