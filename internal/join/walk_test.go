@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -281,4 +282,74 @@ func (l *Layout) sepQueens(si int) walkPlacement {
 // walkLine writes a section title.
 func walkLine(w *strings.Builder, title string) {
 	fmt.Fprintf(w, "\n== %s ==\n\n", title)
+}
+
+// TestDocMap checks that every repository path docs/engine.md names in
+// backquotes exists, and that every name of its map of ideas (the table
+// under "## The map") is defined in one of the files of its row: a
+// renamed function fails here until the page follows.
+func TestDocMap(t *testing.T) {
+	root := filepath.FromSlash("../..")
+	data, err := os.ReadFile(filepath.FromSlash(walkDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	quoted := regexp.MustCompile("`([^`]+)`")
+	path := regexp.MustCompile(`^(count|internal|cmd|docs|bench|scripts|web|cluster)/[A-Za-z0-9_./*-]+$`)
+	// Outside the fenced blocks, whose ``` would pair the quotes wrongly.
+	var prose strings.Builder
+	fenced := false
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		} else if !fenced {
+			prose.WriteString(line + "\n")
+		}
+	}
+	for _, m := range quoted.FindAllStringSubmatch(prose.String(), -1) {
+		if !path.MatchString(m[1]) {
+			continue
+		}
+		if got, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(m[1]))); len(got) == 0 {
+			t.Errorf("%s names %s, which does not exist", walkDoc, m[1])
+		}
+	}
+	_, table, ok := strings.Cut(doc, "\n## The map")
+	if !ok {
+		t.Fatalf("%s: no section \"## The map\"", walkDoc)
+	}
+	table, _, _ = strings.Cut(table, "\n\n## ")
+	rows := 0
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || !strings.Contains(cells[2], "`") {
+			continue
+		}
+		rows++
+		var src strings.Builder
+		for _, f := range quoted.FindAllStringSubmatch(cells[2], -1) {
+			files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(f[1])))
+			for _, name := range files {
+				b, err := os.ReadFile(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				src.Write(b)
+			}
+		}
+		for _, m := range quoted.FindAllStringSubmatch(cells[3], -1) {
+			recv, name, method := strings.Cut(m[1], ".")
+			def := `(?m)^(func ` + regexp.QuoteMeta(recv) + `[(\[]|type ` + regexp.QuoteMeta(recv) + `\b|var ` + regexp.QuoteMeta(recv) + `\b|const ` + regexp.QuoteMeta(recv) + `\b|\t` + regexp.QuoteMeta(recv) + `\b[^\n]*=)`
+			if method {
+				def = `(?m)^func \(\w+ \*?` + regexp.QuoteMeta(recv) + `\) ` + regexp.QuoteMeta(name) + `\(`
+			}
+			if !regexp.MustCompile(def).MatchString(src.String()) {
+				t.Errorf("%s, the map: %s is not defined in %s", walkDoc, m[1], strings.TrimSpace(cells[2]))
+			}
+		}
+	}
+	if rows == 0 {
+		t.Errorf("%s: the map has no rows", walkDoc)
+	}
 }
