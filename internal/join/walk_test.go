@@ -286,8 +286,8 @@ func walkLine(w *strings.Builder, title string) {
 
 // TestDocMap checks that every repository path docs/engine.md names in
 // backquotes exists, and that every name of its map of ideas (the table
-// under "## The map") is defined in one of the files of its row: a
-// renamed function fails here until the page follows.
+// under "## The map", Go or assembly) is defined in one of the files of
+// its row: a renamed function fails here until the page follows.
 func TestDocMap(t *testing.T) {
 	root := filepath.FromSlash("../..")
 	data, err := os.ReadFile(filepath.FromSlash(walkDoc))
@@ -340,7 +340,8 @@ func TestDocMap(t *testing.T) {
 		}
 		for _, m := range quoted.FindAllStringSubmatch(cells[3], -1) {
 			recv, name, method := strings.Cut(m[1], ".")
-			def := `(?m)^(func ` + regexp.QuoteMeta(recv) + `[(\[]|type ` + regexp.QuoteMeta(recv) + `\b|var ` + regexp.QuoteMeta(recv) + `\b|const ` + regexp.QuoteMeta(recv) + `\b|\t` + regexp.QuoteMeta(recv) + `\b[^\n]*=)`
+			q := regexp.QuoteMeta(recv)
+			def := `(?m)^(func ` + q + `[(\[]|type ` + q + `\b|var ` + q + `\b|const ` + q + `\b|\t` + q + `\b[^\n]*=|TEXT ·` + q + `\(SB\))`
 			if method {
 				def = `(?m)^func \(\w+ \*?` + regexp.QuoteMeta(recv) + `\) ` + regexp.QuoteMeta(name) + `\(`
 			}
