@@ -2,9 +2,10 @@ package classic
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"time"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Comparison is one strategy's row of a comparison in its one JSON form:
@@ -63,7 +64,7 @@ func Compare(ctx context.Context, list []Strategy, n int, timeout time.Duration)
 	for i, s := range list {
 		m, err := Measure(ctx, s, n, timeout)
 		if err != nil && ctx.Err() != nil {
-			return nil, fmt.Errorf("the comparison of n = %d stopped in %s, strategy %d of %d: %w", n, s.Name(), i+1, len(list), err)
+			return nil, i18n.Stopped(i18n.NewError("error.compare.stopped", i18n.Args{"N": n, "Algo": s.Name(), "I": i + 1, "Of": len(list)}), err)
 		} else if err != nil {
 			return nil, err
 		}

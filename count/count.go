@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/kernel"
 )
@@ -222,7 +223,7 @@ func Count(ctx context.Context, n int, opts Options) (Result, error) {
 		if ctx.Err() == nil || !errors.Is(runErr, ctx.Err()) {
 			return partial, runErr
 		}
-		err := fmt.Errorf("count of N = %d stopped after %d of %d units: %w", n, t.Done(), t.Units(), runErr)
+		var err error = i18n.Stopped(i18n.NewError("count.stopped", i18n.Args{"N": n, "Done": t.Done(), "Units": t.Units()}), runErr)
 		if saveErr != nil {
 			err = fmt.Errorf("%w, and the checkpoint could not be saved: %v", err, saveErr)
 		}

@@ -63,3 +63,14 @@ func (p *Printer) Err(err error) string {
 	}
 	return err.Error()
 }
+
+// StoppedKey is the message of Stopped's errors.
+const StoppedKey = "error.stopped"
+
+// Stopped is the error of a job that cause (a cancellation, a failure)
+// stopped, which how says ("count of N = 12 stopped after 5 of 730
+// units"): "how: cause". A command line that reports the cancellation
+// itself says how alone, from Args["How"].
+func Stopped(how *Error, cause error) *Error {
+	return Wrap(cause, StoppedKey, Args{"How": how})
+}

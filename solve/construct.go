@@ -1,9 +1,8 @@
 package solve
 
 import (
-	"fmt"
-
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Pattern is the constructed solution for one n. It stores only n: Col
@@ -17,8 +16,11 @@ type Pattern struct {
 // NoSolutionError says that n = 2 and n = 3 have no solution.
 type NoSolutionError struct{ N int }
 
-func (e *NoSolutionError) Error() string {
-	return fmt.Sprintf("there is no solution for n = %d: every placement of %d queens has two on one line (only n = 1 and n ≥ 4 are solvable)", e.N, e.N)
+func (e *NoSolutionError) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+// Localize is the error in p's language.
+func (e *NoSolutionError) Localize(p *i18n.Printer) string {
+	return p.T("construct.nosolution", i18n.Args{"N": e.N})
 }
 
 // Construct returns the closed-form solution for n = 1 or n ≥ 4, or

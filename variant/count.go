@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/faults"
 	"github.com/nqueens/nqueens/internal/runner"
 )
@@ -169,7 +170,7 @@ func Count(ctx context.Context, s Spec, o Options) (Result, error) {
 	report()
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return Result{}, fmt.Errorf("count of %v stopped after %d of %d units: %w", s, done, len(u), err)
+			return Result{}, i18n.Stopped(i18n.NewError("count.variant.stopped", i18n.Args{"Variant": s, "Done": done, "Units": len(u)}), err)
 		}
 		return Result{}, err
 	}

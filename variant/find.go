@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/solve"
 )
 
@@ -164,7 +165,7 @@ func search(ctx context.Context, s Spec, o FindOptions) (Found, error) {
 			res.How = fmt.Sprintf("a search (%d nodes, %d runs, seed %d)", f.total, f.runs, o.Seed)
 			return res, nil
 		case f.stopped != nil:
-			return res, fmt.Errorf("the search for %v stopped after %d nodes: %w", s, f.total, f.stopped)
+			return res, i18n.Stopped(i18n.NewError("count.variant.search.stopped", i18n.Args{"Variant": s, "Nodes": f.total}), f.stopped)
 		case !f.cut:
 			res.How = fmt.Sprintf("a search through every placement (%d nodes) found none", f.spent)
 			return res, nil

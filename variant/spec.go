@@ -3,6 +3,9 @@ package variant
 import (
 	"errors"
 	"fmt"
+	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // MaxSide is the largest number of rows or columns a board may have: the
@@ -129,13 +132,24 @@ func (s Spec) boardName() string {
 
 // String names the variant as a person would: "8 queens on an 8 × 8
 // torus", "4 superqueens on a 6 × 9 board".
-func (s Spec) String() string {
+func (s Spec) String() string { return s.Localize(i18n.For(i18n.English)) }
+
+// specNames are the messages of Localize, by piece, board and article
+// (English says "an 8 × 8", "an 11 × 11", "an 18 × 18").
+var specNames = map[[3]bool]string{
+	{false, false, false}: "count.variant.name.queen.board", {false, false, true}: "count.variant.name.queen.board.an",
+	{false, true, false}: "count.variant.name.queen.torus", {false, true, true}: "count.variant.name.queen.torus.an",
+	{true, false, false}: "count.variant.name.super.board", {true, false, true}: "count.variant.name.super.board.an",
+	{true, true, false}: "count.variant.name.super.torus", {true, true, true}: "count.variant.name.super.torus.an",
+}
+
+// Localize names the variant in p's language: "8 queens on an 8 × 8
+// torus", "8 × 8 环面上的 8 个皇后".
+func (s Spec) Localize(p *i18n.Printer) string {
 	s = s.Normal()
-	piece := s.Piece.String() + "s"
-	if s.Queens == 1 {
-		piece = s.Piece.String()
-	}
-	return fmt.Sprintf("%d %s on %s", s.Queens, piece, s.boardName())
+	an := s.Rows == 8 || s.Rows == 11 || s.Rows == 18
+	key := specNames[[3]bool{s.Piece == Superqueen, s.Torus, an}]
+	return p.N(key, strconv.Itoa(s.Queens), i18n.Args{"Rows": strconv.Itoa(s.Rows), "Cols": strconv.Itoa(s.Cols)})
 }
 
 // Symmetries returns the number of symmetries of the board that map

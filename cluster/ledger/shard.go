@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Shard is part I of K (0 ≤ I < K) of a run: the units whose index is I
@@ -204,7 +205,7 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 	}
 	p.Elapsed = time.Since(start)
 	if err != nil {
-		return p, fmt.Errorf("shard %s of N = %d stopped after %d of %d units: %w", s, n, p.Done, p.Units, err)
+		return p, i18n.Stopped(i18n.NewError("count.shard.stopped", i18n.Args{"Shard": s.String(), "N": n, "Done": p.Done, "Units": p.Units}), err)
 	}
 	return p, nil
 }

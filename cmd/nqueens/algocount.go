@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens/classic"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -41,7 +42,7 @@ func (o *algoCount) chosen() bool { return o.name != "" }
 
 func (o *algoCount) check() (err error) {
 	if o.stats && o.name == "" {
-		return usagef("--stats goes with --algo NAME")
+		return usageT("cli.with", i18n.Args{"Flag": "--stats", "With": "--algo NAME"})
 	}
 	if o.name != "" {
 		o.strategy, err = lookupAlgo(o.name)
@@ -66,22 +67,22 @@ func (o *algoCount) run(ctx context.Context) error {
 	var se *classic.SizeError
 	switch {
 	case ctx.Err() != nil:
-		return interruptedf("%s stopped after %s; nothing was printed", s.Name(), c)
+		return interruptedT("cli.algo.int", i18n.Args{"Algo": s.Name(), "Counters": counters(c)})
 	case errors.As(stopped, &se):
 		return &usageError{stopped}
 	}
 	if stopped != nil {
 		secs, how := algoTime(s, n, c)
 		if secs > longRun.Seconds() && !yes {
-			return usagef("%s for n = %d would take %s %s; add --yes to start it", s.Name(), n, how, formatSeconds(secs))
+			return usageT(how+".long", i18n.Args{"Algo": s.Name(), "N": n, "Time": estSecs(secs)})
 		}
-		o.note("%s for n = %d takes %s %s (Ctrl-C stops it)", s.Name(), n, how, formatSeconds(secs))
+		o.noteT(how, i18n.Args{"Algo": s.Name(), "N": n, "Time": estSecs(secs)})
 		var err error
 		if c, err = s.Solve(ctx, n, nil); err != nil {
 			if ctx.Err() != nil {
-				return interruptedf("%s stopped after %s; nothing was printed", s.Name(), c)
+				return interruptedT("cli.algo.int", i18n.Args{"Algo": s.Name(), "Counters": counters(c)})
 			}
-			return fmt.Errorf("%s stopped after %s: %w", s.Name(), c, err)
+			return i18n.Wrap(err, "cli.algo.stopped", i18n.Args{"Algo": s.Name(), "Counters": counters(c)})
 		}
 	}
 	// Like the engine's, a classic count that differs from the published
@@ -154,13 +155,15 @@ func groupBig(v *big.Int) string {
 // strategy tests over its measured rate, or for a backtracking strategy a
 // lower bound, the published number of solutions (each one a node of its
 // search) over its measured node rate. how says which ("about", "at least").
+// how is the message key of the note (an estimate, or a lower bound), how
+// + ".long" the one of the refusal.
 func algoTime(s classic.Strategy, n int, c classic.Counters) (secs float64, how string) {
 	rate := float64(max(c.Nodes, 1)) / max(c.Elapsed.Seconds(), 1e-9)
 	if e, ok := s.(classic.Estimator); ok {
 		work, _ := new(big.Float).SetInt(e.Candidates(n)).Float64()
-		return work / rate, "about"
+		return work / rate, "cli.algo.about"
 	}
-	return solutionsAtLeast(n) / rate, "at least"
+	return solutionsAtLeast(n) / rate, "cli.algo.atleast"
 }
 
 // solutionsAtLeast is the published Q(N), or past the table a lower bound:

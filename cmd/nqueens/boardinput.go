@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/bounded"
 	"golang.org/x/term"
 )
@@ -37,7 +38,7 @@ func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, s
 	if err := checkEncoding(br, name); err != nil {
 		in.Close()
 		if isInterrupt(ctx, err) {
-			return nil, "", interruptedf("stopped before anything was read from %s", name)
+			return nil, "", interruptedT("cli.int.beforeread", i18n.Args{"Name": name})
 		}
 		return nil, "", err
 	}
@@ -77,7 +78,7 @@ func readBoards(in io.Reader, name string, f board.Format, cols int) iter.Seq2[b
 		for rec, err := range board.ParseAllRect(in, f, cols) {
 			switch {
 			case errors.Is(err, context.Canceled):
-				err = interruptedf("stopped reading %s at line %d", name, rec.Line)
+				err = interruptedT("cli.int.readingline", i18n.Args{"Name": name, "Line": rec.Line})
 			case err != nil:
 				err = fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
 			}

@@ -8,10 +8,12 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/complete"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -83,9 +85,9 @@ func (o *completeOptions) validate(args []string) error {
 	o.path = argOr(args, 0, "-")
 	switch {
 	case o.limit < 0:
-		return usagef("--limit must be 0 or more, got %d", o.limit)
+		return usageT("cli.limit", i18n.Args{"Value": strconv.Itoa(o.limit)})
 	case o.limit > 0 && !o.all:
-		return usagef("--limit needs --all")
+		return usageT("cli.complete.limit", nil)
 	}
 	return nil
 }
@@ -106,7 +108,7 @@ func (o *completeOptions) outputFormat(input board.Format, n int) (board.Format,
 		f = board.List
 	}
 	if o.all && f.IsPicture() {
-		return "", usagef("--all prints many boards; a %s picture shows one (use list, json or a board format)", f)
+		return "", usageT("cli.complete.picture", i18n.Args{"Format": string(f)})
 	}
 	return f, o.refuseBinaryToTerminal(o.output, f)
 }
@@ -127,13 +129,13 @@ func (o *completeOptions) run(ctx context.Context) error {
 		return err
 	}
 	if err := complete.Validate(p); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return i18n.Wrap(err, "cli.where", i18n.Args{"Name": name})
 	}
 	if n > complete.ExactLimit && !o.count && !o.all {
 		if err := complete.CheckLocalN(n); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return i18n.Wrap(err, "cli.where", i18n.Args{"Name": name})
 		}
-		o.note("%d×%d is beyond the exact search (n ≤ %d): trying local search with the placed queens fixed", n, n, complete.ExactLimit)
+		o.noteT("cli.complete.local", i18n.Args{"N": n, "Max": complete.ExactLimit})
 	}
 	var view *progressView
 	if o.count || (o.all && o.limit == 0) {
@@ -173,26 +175,32 @@ func (o *completeOptions) run(ctx context.Context) error {
 func (o *completeOptions) checkSearch(ctx context.Context, p board.Partial) (float64, error) {
 	n := len(p.Queens)
 	f, err := complete.Plan(ctx, p, 100*time.Millisecond)
-	if ie := stoppedEarly(ctx, err, "the estimate of the search", "nothing was written"); ie != nil {
+	if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.complete", nil), i18n.NewError("cli.kept.nothingwritten", nil)); ie != nil {
 		return 0, ie
 	}
 	if err != nil || f.Seconds < 1 {
 		return f.Nodes, err
 	}
-	hint := ""
+	// The message: counting or listing, a note or a refusal, and for the
+	// count of an empty board a hint.
+	key := "cli.complete.count"
+	if o.all {
+		key = "cli.complete.list"
+	}
+	long := f.Seconds > longRun.Seconds() && !o.yes
+	if long {
+		key += ".long"
+	}
 	empty := len(p.Blocked) == 0 && !slices.ContainsFunc(p.Queens, func(c int32) bool { return c != board.Empty })
 	if empty && o.count {
-		hint = fmt.Sprintf("; the completions of an empty board are its solutions, which nqueens count %d counts far faster", n)
+		key += ".empty"
 	}
-	what := fmt.Sprintf("about %s (%.3g ± %.1g nodes at %.3g nodes/s, for about %.3g completions; an estimate)", formatSeconds(f.Seconds), f.Nodes, f.NodesErr, f.NodesPerSec, f.Completions)
-	verb := "counting"
-	if o.all {
-		verb = "listing"
+	a := i18n.Args{"N": n, "Time": estSecs(f.Seconds), "Nodes": fmt.Sprintf("%.3g", f.Nodes), "Err": fmt.Sprintf("%.1g", f.NodesErr),
+		"Rate": fmt.Sprintf("%.3g", f.NodesPerSec), "Completions": fmt.Sprintf("%.3g", f.Completions)}
+	if long {
+		return 0, usageT(key, a)
 	}
-	if f.Seconds > longRun.Seconds() && !o.yes {
-		return 0, usagef("%s the completions of this %d×%d board would take %s; add --yes to start it%s", verb, n, n, what, hint)
-	}
-	o.note("%s the completions of this %d×%d board takes %s (Ctrl-C stops it)%s", verb, n, n, what, hint)
+	o.noteT(key, a)
 	return f.Nodes, nil
 }
 
@@ -200,7 +208,7 @@ func (o *completeOptions) checkSearch(ctx context.Context, p board.Partial) (flo
 func (o *completeOptions) writeCount(ctx context.Context, w *bufio.Writer, p board.Partial) error {
 	k, err := complete.Count(ctx, p, complete.Options{Seed: o.seed, Progress: o.progress})
 	if isInterrupt(ctx, err) {
-		return interruptedf("complete --count stopped after %d nodes of its search", o.nodes)
+		return interruptedT("cli.complete.int.count", i18n.Args{"Nodes": strconv.FormatUint(o.nodes, 10)})
 	} else if err != nil {
 		return err
 	}
@@ -216,7 +224,7 @@ func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board
 	k := 0
 	for sol, err := range complete.All(ctx, p, complete.Options{Seed: o.seed, Progress: o.progress}) {
 		if isInterrupt(ctx, err) {
-			return interruptedf("complete --all stopped after %s", plural(k, "completion"))
+			return interruptedN("cli.complete.int.all", k, nil)
 		} else if err != nil {
 			return err
 		}
@@ -224,7 +232,7 @@ func (o *completeOptions) writeAll(ctx context.Context, w *bufio.Writer, p board
 			return err
 		}
 		if err := writeCompletion(w, sol, f, k+1); isInterrupt(ctx, err) {
-			return interruptedf("complete --all stopped after %s", plural(k, "completion"))
+			return interruptedN("cli.complete.int.all", k, nil)
 		} else if err != nil {
 			return err
 		}
@@ -263,15 +271,15 @@ func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, b
 			return board.Partial{}, "", err
 		}
 		if rec.Err != nil {
-			return board.Partial{}, "", fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
+			return board.Partial{}, "", i18n.Wrap(rec.Err, "cli.where.line", i18n.Args{"Name": name, "Line": rec.Line})
 		}
 		if first != nil {
-			return board.Partial{}, "", fmt.Errorf("%s: complete takes exactly one board; a second starts at line %d", name, rec.Line)
+			return board.Partial{}, "", errT("cli.complete.second", i18n.Args{"Name": name, "Line": rec.Line})
 		}
 		first = &rec
 	}
 	if first == nil {
-		return board.Partial{}, "", fmt.Errorf("%s: complete takes exactly one board, got none", name)
+		return board.Partial{}, "", errT("cli.complete.none", i18n.Args{"Name": name})
 	}
 	return first.Board, first.Format, nil
 }
@@ -280,7 +288,7 @@ func readOnePartial(in io.Reader, name string, f board.Format) (board.Partial, b
 // keeps the placed queens and avoids the blocked squares.
 func checkCompletion(sol board.Placement, p board.Partial) error {
 	if err := board.VerifyCompletion(sol, p); err != nil {
-		return fmt.Errorf("internal error, the completion is invalid: %w", err)
+		return i18n.Wrap(err, "cli.complete.invalid", nil)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -144,15 +145,22 @@ func (o *countOptions) run(ctx context.Context) error { return o.mode.run(ctx) }
 // countN reads the N of a mode that needs one.
 func countN(args []string) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("count needs N (or --resume FILE, or --range A-B)")
+		return 0, usageT("cli.count.needn", nil)
 	}
 	return parseN(args[0], "count", count.MaxN)
 }
 
-// note prints a line for the user on stderr, unless --quiet.
-func (c *countCommon) note(format string, args ...any) {
+// noteT prints the message key for the user on stderr, unless --quiet.
+func (c *countCommon) noteT(key string, args i18n.Args) {
 	if !c.quiet {
-		fmt.Fprintf(c.stderr, "nqueens: "+format+"\n", args...)
+		fmt.Fprintf(c.stderr, "nqueens: %s\n", c.printer().T(key, args))
+	}
+}
+
+// noteN is noteT of a message in the plural form of count.
+func (c *countCommon) noteN(key string, count any, args i18n.Args) {
+	if !c.quiet {
+		fmt.Fprintf(c.stderr, "nqueens: %s\n", c.printer().N(key, count, args))
 	}
 }
 

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +30,7 @@ func (o *rangeCount) check() error { return nil }
 
 func (o *rangeCount) validate(args []string) error {
 	if len(args) != 0 {
-		return usagef("count takes N or --range A-B, not both")
+		return usageT("cli.range.both", nil)
 	}
 	var err error
 	o.lo, o.hi, err = parseRange(o.arg)
@@ -39,7 +41,7 @@ func (o *rangeCount) validate(args []string) error {
 func parseRange(s string) (int, int, error) {
 	a, b, ok := strings.Cut(s, "-")
 	if !ok {
-		return 0, 0, usagef("--range wants A-B, like 1-16, got %q", s)
+		return 0, 0, usageT("cli.range.form", i18n.Args{"Value": strconv.Quote(s)})
 	}
 	lo, err := parseN(a, "count", count.MaxN)
 	if err != nil {
@@ -50,7 +52,7 @@ func parseRange(s string) (int, int, error) {
 		return 0, 0, err
 	}
 	if lo > hi {
-		return 0, 0, usagef("--range %s is empty (%d > %d)", s, lo, hi)
+		return 0, 0, usageT("cli.range.empty", i18n.Args{"Value": s, "Lo": lo, "Hi": hi})
 	}
 	return lo, hi, nil
 }
@@ -70,7 +72,7 @@ func (o *rangeCount) run(ctx context.Context) error {
 			sum += took
 		}
 		if sum > longRun.Seconds() {
-			return usagef("--range %s would take about %s; add --yes to start it", o.arg, formatSeconds(sum))
+			return usageT("cli.range.long", i18n.Args{"Value": o.arg, "Time": estSecs(sum)})
 		}
 	}
 	w := o.stdout
@@ -82,7 +84,7 @@ func (o *rangeCount) run(ctx context.Context) error {
 		r, err := count.Count(ctx, n, count.Options{Workers: o.workers, Progress: prog.updateCount})
 		prog.finish(err == nil)
 		if err != nil && ctx.Err() != nil && n > lo {
-			return interruptedf("%s; the rows up to N = %d are printed, continue with: nqueens count --range %d-%d", stoppedHow(err), n-1, n, hi)
+			return interruptedT("cli.range.int", i18n.Args{"How": howStopped{err}, "Last": n - 1, "Again": fmt.Sprintf("nqueens count --range %d-%d", n, hi)})
 		}
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
@@ -55,7 +56,7 @@ func (o *variantCount) run(ctx context.Context) error {
 	}
 	s := o.spec
 	e, err := variant.EstimateTree(ctx, s, 2000, 1)
-	if ie := stoppedEarly(ctx, err, "the estimate of "+s.String(), "nothing was printed"); ie != nil {
+	if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.variant.estimate", i18n.Args{"Variant": s}), i18n.NewError("cli.kept.nothingprinted", nil)); ie != nil {
 		return ie
 	} else if err != nil {
 		return err
@@ -63,16 +64,16 @@ func (o *variantCount) run(ctx context.Context) error {
 	var est float64
 	if e.Nodes >= variantRateFrom {
 		rt, err := variant.MeasureRate(ctx, s)
-		if ie := stoppedEarly(ctx, err, "the measure of the node rate of "+s.String(), "nothing was printed"); ie != nil {
+		if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.variant.rate", i18n.Args{"Variant": s}), i18n.NewError("cli.kept.nothingprinted", nil)); ie != nil {
 			return ie
 		} else if err != nil {
-			return fmt.Errorf("measuring the node rate: %w", err)
+			return i18n.Wrap(err, "cli.estimate.rate.err", nil)
 		}
 		secs := e.Nodes / rt.NodesPerSec / float64(workersOf(o.workers))
-		o.note("%v: about %s on %s (%.3g ± %.1g nodes at %.3g nodes/s; an estimate)",
-			s, formatSeconds(secs), plural(workersOf(o.workers), "worker"), e.Nodes, e.NodesErr, rt.NodesPerSec)
+		o.noteN("cli.variant.about", workersOf(o.workers), i18n.Args{"Variant": s, "Time": estSecs(secs),
+			"Nodes": fmt.Sprintf("%.3g", e.Nodes), "Err": fmt.Sprintf("%.1g", e.NodesErr), "Rate": fmt.Sprintf("%.3g", rt.NodesPerSec)})
 		if secs > longRun.Seconds() && !o.yes {
-			return usagef("the count of %v would take about %s; add --yes to start it", s, formatSeconds(secs))
+			return usageT("cli.variant.long", i18n.Args{"Variant": s, "Time": estSecs(secs)})
 		}
 		est = e.Nodes
 	}
@@ -82,7 +83,7 @@ func (o *variantCount) run(ctx context.Context) error {
 		prog.update(progressState{Done: p.UnitsDone, Units: p.Units, Nodes: p.Nodes, Elapsed: p.Elapsed})
 	}})
 	prog.finish(err == nil)
-	if ie := stoppedEarly(ctx, err, "the count of "+s.String(), "nothing was saved: the count of a variant keeps no checkpoint, and starts again"); ie != nil {
+	if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.variant.count", i18n.Args{"Variant": s}), i18n.NewError("cli.kept.variant", nil)); ie != nil {
 		return ie
 	} else if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -41,7 +42,7 @@ func (o *wholeCount) chosen() bool { return true }
 
 func (o *wholeCount) check() error {
 	if o.checkpointEvery <= 0 {
-		return usagef("--checkpoint-every must be positive, got %s", o.checkpointEvery)
+		return usageT("cli.count.every", i18n.Args{"Flag": "--checkpoint-every", "Value": o.checkpointEvery.String()})
 	}
 	return nil
 }
@@ -76,7 +77,7 @@ func (o *wholeCount) run(ctx context.Context) error {
 	}
 	if o.ignoreSaveErrs {
 		opts.SaveFailed = func(err error) error {
-			fmt.Fprintf(o.stderr, "nqueens: warning: %v; counting on (--ignore-save-errors)\n", err)
+			fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().T("cli.count.savewarn", i18n.Args{"Err": err, "Flag": "--ignore-save-errors"}))
 			return nil
 		}
 	}
@@ -93,17 +94,17 @@ func (o *wholeCount) run(ctx context.Context) error {
 		return o.interrupted(n, ck, finished, err)
 	}
 	if _, _, known := count.Known(n); !known {
-		backing := "counted on this machine"
-		if resumed > 0 {
+		if resumed == 0 {
+			o.noteT("cli.count.pastknown", i18n.Args{"N": n})
+		} else {
 			// Units read from a file are checked against the estimate of
 			// the whole, as merged ledgers are.
 			if err := count.CheckSpread(ctx, r); err != nil {
 				return err
 			}
-			backing = fmt.Sprintf("%d of %d units counted on this machine, %d from %s sealed under %s, total within the estimate's spread",
-				r.Units-resumed, r.Units, resumed, ck.Path(), o.key.key)
+			o.noteT("cli.count.pastknown.resumed", i18n.Args{"N": n, "Here": r.Units - resumed, "Units": r.Units,
+				"Resumed": resumed, "Path": ck.Path(), "Key": o.key.key})
 		}
-		o.note("N = %d is past the published counts: %s", n, backing)
 	}
 	if err := printCountResult(o.stdout, r, o.jsonOut); err != nil {
 		return err
@@ -111,7 +112,7 @@ func (o *wholeCount) run(ctx context.Context) error {
 	if ck != nil && ck.Path() != defaultCheckpoint(n) {
 		// A file the user named is theirs to keep or remove: say that it
 		// is complete, not just left behind.
-		o.note("%s holds the complete count of N = %d (count --resume %s prints it again at once); remove it when you no longer need it", ck.Path(), n, ck.Path())
+		o.noteT("cli.count.kept", i18n.Args{"Path": ck.Path(), "N": n})
 	}
 	return cleanup()
 }
@@ -128,7 +129,7 @@ func (o *wholeCount) openCheckpoint(ctx context.Context) (ck *count.CheckpointFi
 	cleanup = func() error { return nil }
 	for flag, path := range map[string]string{"--resume": o.resume, "--checkpoint": o.checkpoint} {
 		if fi, err := os.Stat(path); path != "" && err == nil && fi.IsDir() {
-			return nil, nil, usagef("%s %s is a folder; give a checkpoint file, such as %s", flag, path, filepath.Join(path, defaultCheckpoint(max(o.n, 1))))
+			return nil, nil, usageT("cli.count.folder", i18n.Args{"Flag": flag, "Path": path, "Example": filepath.Join(path, defaultCheckpoint(max(o.n, 1)))})
 		}
 	}
 	if o.resume == "" && o.checkpoint == "" {
@@ -143,39 +144,38 @@ func (o *wholeCount) openCheckpoint(ctx context.Context) (ck *count.CheckpointFi
 	switch {
 	case o.resume != "":
 		if o.checkpoint != "" && o.checkpoint != o.resume {
-			return nil, nil, usagef("--resume %s keeps saving to %s; drop --checkpoint", o.resume, o.resume)
+			return nil, nil, usageT("cli.count.resumeck", i18n.Args{"Path": o.resume})
 		}
 		if ck, err = count.OpenCheckpoint(ctx, o.resume, o.checkpointEvery, key); err != nil {
-			return nil, nil, fmt.Errorf("cannot resume: %w", err)
+			return nil, nil, i18n.Wrap(err, "cli.count.cannotresume", nil)
 		}
 		if o.n != 0 && o.n != ck.N() {
-			return nil, nil, usagef("%s holds a count of N = %d, not N = %d (N may be left out with --resume)", o.resume, ck.N(), o.n)
+			return nil, nil, usageT("cli.count.otherN.resume", i18n.Args{"Path": o.resume, "Held": ck.N(), "N": o.n})
 		}
 		o.n = ck.N()
-		o.note("resuming N = %d from %s: %d of %d units done", o.n, o.resume, ck.Len(), count.Units(o.n))
+		o.noteT("cli.count.resuming", i18n.Args{"N": o.n, "Path": o.resume, "Done": ck.Len(), "Units": count.Units(o.n)})
 		return ck, cleanup, nil
 	case o.checkpoint != "":
 		ck, err = count.CreateCheckpoint(o.checkpoint, o.n, o.checkpointEvery, key)
 		if errors.Is(err, count.ErrCheckpointExists) {
-			return nil, nil, usagef("checkpoint %s already exists; continue it with --resume %s, or remove it", o.checkpoint, o.checkpoint)
+			return nil, nil, usageT("cli.count.exists", i18n.Args{"Path": o.checkpoint})
 		}
 		return ck, cleanup, err
 	}
 	path := defaultCheckpoint(o.n)
 	ck, err = count.OpenCheckpoint(ctx, path, o.checkpointEvery, key)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%v; it was left by an interrupted count of N = %d: remove it to start again, or keep it and pass --checkpoint OTHER-FILE", err, o.n)
+		return nil, nil, i18n.Wrap(err, "cli.count.leftbad", i18n.Args{"N": o.n})
 	}
 	if ck.N() != o.n {
-		return nil, nil, fmt.Errorf("%s holds a count of N = %d, not N = %d; remove or rename it", path, ck.N(), o.n)
+		return nil, nil, errT("cli.count.otherN", i18n.Args{"Path": path, "Held": ck.N(), "N": o.n})
 	}
-	o.note("resuming N = %d from %s, left by an interrupted count: %d of %d units done (remove the file to start again)",
-		o.n, path, ck.Len(), count.Units(o.n))
+	o.noteT("cli.count.resuming.left", i18n.Args{"N": o.n, "Path": path, "Done": ck.Len(), "Units": count.Units(o.n)})
 	cleanup = func() error {
 		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("the count is complete, but its checkpoint %s could not be removed: %w", path, err)
+			return i18n.Wrap(err, "cli.count.notremoved", i18n.Args{"Path": path})
 		}
-		o.note("removed %s: the count it held is complete", path)
+		o.noteT("cli.count.removed", i18n.Args{"Path": path})
 		return nil
 	}
 	return ck, cleanup, nil
@@ -186,30 +186,30 @@ func (o *wholeCount) openCheckpoint(ctx context.Context) (ck *count.CheckpointFi
 // removes the file once the count is complete), a named one with --resume.
 func (o *wholeCount) interrupted(n int, ck *count.CheckpointFile, finished []count.UnitResult, cause error) error {
 	// The library's message says how far the count got.
-	got := stoppedHow(cause)
+	got := howStopped{cause}
 	path, again := defaultCheckpoint(n), fmt.Sprintf("nqueens count %d", n)
 	switch {
 	case ck != nil && ck.Path() != path:
-		return interruptedf("%s; saved in %s, resume with: nqueens count --resume %s", got, ck.Path(), ck.Path())
+		return interruptedT("cli.count.int.saved", i18n.Args{"How": got, "Path": ck.Path(), "Again": "nqueens count --resume " + ck.Path()})
 	case ck != nil:
-		return interruptedf("%s; saved in %s, resume with: %s", got, path, again)
+		return interruptedT("cli.count.int.saved", i18n.Args{"How": got, "Path": path, "Again": again})
 	case len(finished) == 0:
-		return interruptedf("count of N = %d stopped before any unit finished; nothing to save", n)
+		return interruptedT("cli.count.int.none", i18n.Args{"N": n})
 	}
 	// Never replace a file that appeared meanwhile.
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		return interruptedf("%s; %d finished units not saved: %s already exists", got, len(finished), path)
+		return interruptedT("cli.count.int.exists", i18n.Args{"How": got, "Units": len(finished), "Path": path})
 	}
 	key, err := o.key.get(o.stderr, o.quiet)
 	if err != nil {
-		return interruptedf("%s; %d finished units not saved: %v", got, len(finished), err)
+		return interruptedT("cli.count.int.notsaved", i18n.Args{"How": got, "Units": len(finished), "Err": err})
 	}
 	c := count.NewCheckpoint(n)
 	c.Units = finished
 	if err := count.WriteCheckpoint(path, c, key); err != nil {
-		return interruptedf("%s, and the checkpoint could not be written: %v", got, err)
+		return interruptedT("cli.count.int.notwritten", i18n.Args{"How": got, "Err": err})
 	}
-	return interruptedf("%s; saved in %s, resume with: %s (which removes the file when the count is complete)", got, path, again)
+	return interruptedT("cli.count.int.default", i18n.Args{"How": got, "Path": path, "Again": again})
 }
 
 // remainingUnits lists the units of N that the checkpoint (nil: none)
@@ -238,15 +238,15 @@ func (o *wholeCount) checkTime(ctx context.Context, n int, todo []int) (float64,
 		return 0, err
 	}
 	if !o.quiet {
-		work := "nodes"
+		key := "cli.count.about.nodes"
 		if e.Engine == count.EngineJoin {
-			work = "pairs of half boards"
+			key = "cli.count.about.pairs"
 		}
-		fmt.Fprintf(o.stderr, "nqueens: N = %d: about %s on %s (%.3g ± %.1g %s; estimate, see nqueens estimate)\n",
-			n, formatSeconds(took), plural(workersOf(o.workers), "worker"), e.Nodes, e.NodesErr, work)
+		o.noteN(key, workersOf(o.workers), i18n.Args{"N": n, "Time": estSecs(took),
+			"Nodes": fmt.Sprintf("%.3g", e.Nodes), "Err": fmt.Sprintf("%.1g", e.NodesErr)})
 	}
 	if took > longRun.Seconds() && !o.yes {
-		return 0, usagef("the count of N = %d would take about %s; add --yes to start it", n, formatSeconds(took))
+		return 0, usageT("cli.count.long", i18n.Args{"N": n, "Time": estSecs(took)})
 	}
 	return e.Nodes, nil
 }

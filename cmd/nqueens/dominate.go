@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/dominate"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -60,7 +61,7 @@ func (o *dominateOptions) validate(args []string) error {
 		return err
 	}
 	if o.count && n > dominate.ExactReach {
-		return usagef("--count is within reach up to N = %d (an exhaustive search), not N = %d", dominate.ExactReach, n)
+		return usageT("cli.dominate.reach", i18n.Args{"Max": dominate.ExactReach, "N": n})
 	}
 	o.n = n
 	return nil
@@ -88,7 +89,7 @@ type dominateJSON struct {
 
 func (o *dominateOptions) run(ctx context.Context) error {
 	r, err := dominate.Solve(ctx, o.n, dominate.Options{Independent: o.independent, Count: o.count, Workers: o.workers})
-	if ie := stoppedEarly(ctx, err, fmt.Sprintf("dominate %d", o.n), "nothing was printed"); ie != nil {
+	if ie := stoppedEarly(ctx, err, fmt.Sprintf("dominate %d", o.n), i18n.NewError("cli.kept.nothingprinted", nil)); ie != nil {
 		return ie
 	} else if err != nil {
 		return err

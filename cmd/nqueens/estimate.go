@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -83,7 +85,7 @@ func (o *estimateOptions) validate(args []string) error {
 	}
 	o.n = n
 	if o.probes < 2 {
-		return usagef("--probes must be at least 2, got %d", o.probes)
+		return usageT("cli.estimate.probes", i18n.Args{"Value": strconv.Itoa(o.probes)})
 	}
 	return checkWorkers(o.workers)
 }
@@ -91,7 +93,7 @@ func (o *estimateOptions) validate(args []string) error {
 func (o *estimateOptions) run(ctx context.Context) error {
 	start := time.Now()
 	e, err := count.EstimateTree(ctx, o.n, o.probes, o.seed)
-	if ie := stoppedEarly(ctx, err, fmt.Sprintf("the estimate of N = %d", o.n), "nothing was printed"); ie != nil {
+	if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.estimate", i18n.Args{"N": o.n}), i18n.NewError("cli.kept.nothingprinted", nil)); ie != nil {
 		return ie
 	} else if err != nil {
 		return err
@@ -132,43 +134,63 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	if o.jsonOut {
 		return writeJSONLine(out, j)
 	}
-	fmt.Fprintf(out, "N = %d: %d random probes over %s (seed %d, %s)\n", o.n, e.Probes, plural(e.Units, "work unit"), o.seed, formatDuration(probeTime))
-	fmt.Fprintf(out, "solutions  ≈ %.4g ± %.2g (standard error)", e.Total, e.TotalErr)
-	if j.Reference != nil {
-		fmt.Fprintf(out, "; published %s", j.Reference.Total)
+	o.writeHuman(e, j, w, probeTime)
+	return nil
+}
+
+// writeHuman writes the estimate for people: a line of what was probed,
+// then one a quantity, under labels padded to one column in every
+// language.
+func (o *estimateOptions) writeHuman(e count.Estimate, j estimateJSON, w int, probeTime time.Duration) {
+	p, out := o.printer(), o.stdout
+	labels := map[string]string{"solutions": "cli.estimate.label.solutions", "pairs": "cli.estimate.label.pairs",
+		"nodes": "cli.estimate.label.nodes", "time": "cli.estimate.label.time", "rate": "cli.estimate.label.rate"}
+	width := 0
+	for k, key := range labels {
+		labels[k] = p.T(key, nil)
+		width = max(width, displayWidth(labels[k])+2)
 	}
-	fmt.Fprintln(out)
+	line := func(label, key string, args i18n.Args) {
+		fmt.Fprintln(out, padRight(labels[label], width)+p.T(key, args))
+	}
+	fmt.Fprintln(out, p.N("cli.estimate.head", strconv.Itoa(e.Units), i18n.Args{"N": strconv.Itoa(o.n), "Probes": strconv.Itoa(e.Probes),
+		"Seed": strconv.FormatUint(o.seed, 10), "Time": dur(probeTime)}))
+	a := i18n.Args{"V": fmt.Sprintf("%.4g", e.Total), "E": fmt.Sprintf("%.2g", e.TotalErr)}
+	if j.Reference != nil {
+		a["Total"] = j.Reference.Total.String()
+		line("solutions", "cli.estimate.solutions.published", a)
+	} else {
+		line("solutions", "cli.estimate.solutions", a)
+	}
 	relErr := 0.0
 	if e.Nodes > 0 {
 		relErr = e.NodesErr / e.Nodes
 	}
+	a = i18n.Args{"V": fmt.Sprintf("%.4g", e.Nodes), "E": fmt.Sprintf("%.2g", e.NodesErr), "Pct": fmt.Sprintf("%.1f", 100*relErr)}
 	// The label follows the engine that counts N (N = 14 and 15 are the
 	// join's, measured in full, and were once called nodes of a tree).
 	if e.Engine == count.EngineJoin {
-		fmt.Fprintf(out, "pairs      ≈ %.4g ± %.2g (%.1f%%) of half boards compared by the join\n", e.Nodes, e.NodesErr, 100*relErr)
+		line("pairs", "cli.estimate.pairs", a)
 	} else {
-		fmt.Fprintf(out, "nodes      ≈ %.4g ± %.2g (%.1f%%) in the engine's own search tree\n", e.Nodes, e.NodesErr, 100*relErr)
+		line("nodes", "cli.estimate.nodes", a)
 	}
 	if j.Measured {
-		fmt.Fprintf(out, "time       %s on 1 worker, measured by counting N = %d in full\n", formatDuration(seconds(j.Seconds1)), o.n)
-		return nil
+		line("time", "cli.estimate.time.measured", i18n.Args{"Time": dur(seconds(j.Seconds1)), "N": strconv.Itoa(o.n)})
+		return
+	}
+	a = i18n.Args{"Time": estSecs(j.Seconds1), "TimeW": estSecs(j.SecondsW), "W": strconv.Itoa(w)}
+	suffix := ""
+	if w > 1 {
+		suffix = ".w" // the same message with the time on w workers
 	}
 	if e.Engine == count.EngineJoin {
-		fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%%, from the time of the probes, each a row set counted in full)\n",
-			formatSeconds(j.Seconds1), workersNote(j.SecondsW, w), 100*e.SecondsErr/max(e.Seconds, 1e-9))
-		return nil
+		a["Pct"] = fmt.Sprintf("%.0f", 100*e.SecondsErr/max(e.Seconds, 1e-9))
+		line("time", "cli.estimate.time.join"+suffix, a)
+		return
 	}
-	fmt.Fprintf(out, "node rate  %.3g nodes/s on one worker, measured counting N = %d by the tree search\n", j.NodesPerSec, j.RateN)
-	fmt.Fprintf(out, "time       ≈ %s on 1 worker%s (±%.0f%% from the probes alone)\n", formatSeconds(j.Seconds1), workersNote(j.SecondsW, w), 100*relErr)
-	return nil
-}
-
-// workersNote is ", T on W workers" when there is more than one worker.
-func workersNote(secs float64, w int) string {
-	if w <= 1 {
-		return ""
-	}
-	return fmt.Sprintf(", %s on %d workers", formatSeconds(secs), w)
+	line("rate", "cli.estimate.rate", i18n.Args{"Rate": fmt.Sprintf("%.3g", j.NodesPerSec), "N": strconv.Itoa(j.RateN)})
+	a["Pct"] = fmt.Sprintf("%.0f", 100*relErr)
+	line("time", "cli.estimate.time.tree"+suffix, a)
 }
 
 // estimateRun estimates the engine's nodes for the units todo of N (nil:
@@ -227,7 +249,7 @@ func measuredRate(ctx context.Context, n int) (count.Rate, error) {
 		if errors.Is(err, context.Canceled) {
 			return r, err
 		}
-		return r, fmt.Errorf("measuring the node rate: %w", err)
+		return r, i18n.Wrap(err, "cli.estimate.rate.err", nil)
 	}
 	rateCache.m[n] = r
 	return r, nil

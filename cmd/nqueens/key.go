@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/seal"
 	"github.com/spf13/cobra"
 )
@@ -38,7 +39,7 @@ func (k *sealKey) get(stderr io.Writer, quiet bool) (*seal.Key, error) {
 	if k.path != "" {
 		key, err := seal.ReadFile(ctx, k.path)
 		if isInterrupt(ctx, err) {
-			return nil, interruptedf("stopped reading the seal key %s", k.path)
+			return nil, interruptedT("cli.int.readingkey", i18n.Args{"Path": k.path})
 		} else if err != nil {
 			return nil, fmt.Errorf("--key-file: %w", err)
 		}

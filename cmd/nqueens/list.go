@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/solve"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
@@ -91,7 +93,7 @@ func (o *listOptions) validate(args []string) error {
 	}
 	o.f = f
 	if o.limit < 0 {
-		return usagef("--limit must be 0 or more, got %d", o.limit)
+		return usageT("cli.limit", i18n.Args{"Value": strconv.Itoa(o.limit)})
 	}
 	if err := checkWorkers(o.workers); err != nil {
 		return err
@@ -130,11 +132,11 @@ func (o *listOptions) run(ctx context.Context) error {
 			lines *= uint64(o.n + 1)
 		}
 		if isPending(o.output) {
-			return interruptedf("list %d stopped after %d solutions; %s was not written", o.n, res.Solutions, o.output)
+			return interruptedN("cli.list.int.notwritten", res.Solutions, i18n.Args{"N": o.n, "Path": o.output})
 		} else if o.output != "" && o.output != "-" {
-			return interruptedf("list %d wrote %d solutions (%d lines) to %s", o.n, res.Solutions, lines, o.output)
+			return interruptedN("cli.list.int.wrote", res.Solutions, i18n.Args{"N": o.n, "Lines": lines, "Path": o.output})
 		}
-		return interruptedf("list %d wrote %d solutions (%d lines) to stdout", o.n, res.Solutions, lines)
+		return interruptedN("cli.list.int.wrote", res.Solutions, i18n.Args{"N": o.n, "Lines": lines, "Path": "stdout"})
 	}
 	return err
 }
@@ -160,12 +162,12 @@ func (o *listOptions) runVariant(ctx context.Context) error {
 		for c, err := range classes {
 			if err != nil {
 				if ctx.Err() != nil {
-					return interruptedf("list %d stopped after %d solutions", o.n, k)
+					return interruptedN("cli.list.int", k, i18n.Args{"N": o.n})
 				}
 				return err
 			}
 			if err := ctx.Err(); err != nil {
-				return interruptedf("list %d stopped after %d solutions", o.n, k)
+				return interruptedN("cli.list.int", k, i18n.Args{"N": o.n})
 			}
 			k++
 			var b board.Columns = c.Placement

@@ -63,7 +63,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		// A command that keeps nothing says only where it stopped.
 		ie = &interrupted{}
 		if how := stoppedHow(err); how != context.Canceled.Error() {
-			ie.kept = how
+			ie.kept, ie.said = how, howStopped{err}
 		}
 		err = ie
 	}

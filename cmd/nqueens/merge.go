@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -79,11 +80,11 @@ func (o *mergeOptions) run(ctx context.Context) error {
 	for _, path := range o.paths {
 		view.update(progressState{Done: int(done), Units: int(max(size, done))})
 		if err := ctx.Err(); err != nil {
-			return interruptedf("the ledgers are unchanged")
+			return interruptedT("cli.merge.int", nil)
 		}
 		lf, err := ledger.ReadFile(ctx, path, key)
 		if isInterrupt(ctx, err) {
-			return interruptedf("stopped reading %s; the ledgers are unchanged", path)
+			return interruptedT("cli.merge.int.reading", i18n.Args{"Path": path})
 		} else if err != nil {
 			return err
 		}

@@ -8,10 +8,10 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/nqueens/nqueens/i18n"
 	"golang.org/x/term"
 )
 
@@ -107,36 +107,12 @@ func seconds(s float64) time.Duration {
 	return time.Duration(s * float64(time.Second))
 }
 
-// formatDuration prints a duration for people: 850ms, 42s, 3m20s, 5h10m,
-// 12 days, 31.7 years.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d == maxDuration:
-		return "over 290 years"
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	case d < time.Hour:
-		return d.Round(time.Second).String()
-	case d < 48*time.Hour:
-		return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
-	case d < 365*24*time.Hour:
-		return strconv.Itoa(int(d.Hours()/24)) + " days"
-	}
-	return fmt.Sprintf("%.3g years", d.Hours()/24/365.25)
-}
+// formatDuration prints a duration for people, in English: 850ms, 42s,
+// 3m20s, 5h10m, 12 days, 31.7 years (dur in any language).
+func formatDuration(d time.Duration) string { return dur(d).Localize(i18n.For(i18n.English)) }
 
 // formatSeconds is formatDuration for estimates, which may pass 290 years.
-func formatSeconds(s float64) string {
-	const year = 365.25 * 24 * 3600
-	if s >= year {
-		return threeDigits(s/year) + " years"
-	}
-	return formatDuration(seconds(s))
-}
+func formatSeconds(s float64) string { return estSecs(s).Localize(i18n.For(i18n.English)) }
 
 // threeDigits writes x ≥ 1 to three significant digits, in e-notation
 // only from a million on: 267, 4740, 1.5e+07 (4.74e+03 read badly).

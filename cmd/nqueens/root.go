@@ -47,6 +47,7 @@ type streams struct {
 	// quiet is --quiet, on the commands that take it (addQuietFlag): no
 	// progress and no notes on stderr, only errors.
 	quiet bool
+	p     *i18n.Printer // of the human sentences (printer, noteT)
 }
 
 func (s *streams) base() *streams { return s }
@@ -75,7 +76,7 @@ type options interface {
 func command(cmd *cobra.Command, o options) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		quiet, _ := cmd.Flags().GetBool("quiet")
-		*o.base() = streams{stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), given: cmd.Flags().Changed, quiet: quiet}
+		*o.base() = streams{stdin: cmd.InOrStdin(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), given: cmd.Flags().Changed, quiet: quiet, p: say(cmd.Context())}
 		if err := o.validate(args); err != nil {
 			return err
 		}
@@ -289,15 +290,16 @@ func isInterrupt(ctx context.Context, err error) bool {
 // stoppedEarly is the interruption of a command that writes its result
 // only at its end (nil if err is not one): where it stopped, from the
 // library's message or else "what stopped", and kept, what is left.
-func stoppedEarly(ctx context.Context, err error, what, kept string) error {
+// what and kept are strings or i18n.Localizers.
+func stoppedEarly(ctx context.Context, err error, what, kept any) error {
 	if !isInterrupt(ctx, err) {
 		return nil
 	}
-	how := stoppedHow(err)
-	if how == err.Error() {
-		how = what + " stopped"
+	var how any = howStopped{err}
+	if stoppedHow(err) == err.Error() {
+		how = i18n.NewError("cli.stopped.what", i18n.Args{"What": what})
 	}
-	return interruptedf("%s; %s", how, kept)
+	return interruptedT("cli.stopped.kept", i18n.Args{"How": how, "Kept": kept})
 }
 
 // interruptedf says what an interrupted command kept.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/solve"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
@@ -104,10 +105,10 @@ func (o *solveOptions) validate(args []string) error {
 		return err
 	}
 	if o.given("seed") && !o.random {
-		return usagef("--seed goes with --random")
+		return usageT("cli.with", i18n.Args{"Flag": "--seed", "With": "--random"})
 	}
 	if o.noVerify && !o.random {
-		return usagef("--no-verify goes with --random")
+		return usageT("cli.with", i18n.Args{"Flag": "--no-verify", "With": "--random"})
 	}
 	limit := board.MaxN
 	if !o.random && !o.variant.active(o.given) {
@@ -115,13 +116,13 @@ func (o *solveOptions) validate(args []string) error {
 	}
 	if o.n, err = parseN(args[0], "solve", limit); err != nil {
 		if n, perr := strconv.Atoi(args[0]); perr == nil && n > limit && n <= board.MaxN {
-			return usagef("%v; --random goes up to %d", err, board.MaxN)
+			return usageT("cli.solve.randomupto", i18n.Args{"Err": err, "Max": strconv.Itoa(board.MaxN)})
 		}
 		return err
 	}
 	if o.variant.active(o.given) {
 		if o.n > variant.MaxSide {
-			return usagef("n = %d is out of range for a variant (1..%d)", o.n, variant.MaxSide)
+			return usageT("cli.solve.variantsize", i18n.Args{"N": strconv.Itoa(o.n), "Max": variant.MaxSide})
 		}
 		s, err := o.variant.spec(o.n, o.given)
 		if err != nil {
@@ -132,10 +133,10 @@ func (o *solveOptions) validate(args []string) error {
 		}
 	}
 	if limit := board.MaxWriteN(o.f); o.n > limit {
-		return usagef("%v; use list, json, svg or png", &board.SizeError{Op: "the " + string(o.f) + " format", N: o.n, Max: limit})
+		return usageT("cli.solve.formatsize", i18n.Args{"Format": string(o.f), "N": strconv.Itoa(o.n), "Max": strconv.Itoa(limit)})
 	}
 	if size := outputSize(o.n, o.f); size > bigOutput && !o.yes && o.writesFile(o.output) {
-		return usagef("solve %d writes %s in the %s format to a file; add --yes to write it", o.n, formatBytes(size), o.f)
+		return usageT("cli.solve.bigfile", i18n.Args{"N": strconv.Itoa(o.n), "Size": formatBytes(size), "Format": string(o.f)})
 	}
 	return nil
 }
@@ -187,7 +188,7 @@ func (o *solveOptions) run(ctx context.Context) error {
 		}
 		if o.n <= verifyConstructionUpTo {
 			if err := board.Verify(pat); err != nil {
-				return fmt.Errorf("internal error, the construction is invalid: %w", err)
+				return i18n.Wrap(err, "cli.solve.construct.invalid", nil)
 			}
 		}
 		sol = pat
@@ -202,7 +203,7 @@ func (o *solveOptions) run(ctx context.Context) error {
 func noSolution(err error) error {
 	var ns *solve.NoSolutionError
 	if errors.As(err, &ns) {
-		return &failure{code: 1, msg: ns.Error()}
+		return &failure{code: 1, msg: ns.Error(), said: ns}
 	}
 	return err
 }
@@ -255,15 +256,15 @@ func (o *solveOptions) checkRandom(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	est := fmt.Sprintf("%s of memory and at least %s", formatBytes(mem), formatDuration(took))
+	a := i18n.Args{"N": strconv.Itoa(o.n), "Mem": formatBytes(mem), "Time": dur(took)}
 	if !o.yes {
-		skip := ""
-		if !o.noVerify {
-			skip = fmt.Sprintf(" (--no-verify saves %s)", formatBytes(board.VerifyMemory(o.n)))
+		if o.noVerify {
+			return usageT("cli.solve.random.big", a)
 		}
-		return usagef("solve --random of %d queens needs about %s; add --yes to start it%s", o.n, est, skip)
+		a["Saves"] = formatBytes(board.VerifyMemory(o.n))
+		return usageT("cli.solve.random.big.verify", a)
 	}
-	o.note("solve --random of %d queens: about %s (Ctrl-C stops it)", o.n, est)
+	o.noteT("cli.solve.random.about", a)
 	return nil
 }
 
@@ -293,17 +294,16 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 	sol, err := solve.Random(ctx, n, opts)
 	view.finish(err == nil)
 	if err != nil && ctx.Err() != nil {
-		phase := "in its set-up (shuffling the columns)"
 		if p := view.state(); p.Note == "" {
-			phase = fmt.Sprintf("after placing %d of %d queens", p.Done, n)
+			return nil, interruptedT("cli.solve.random.int", i18n.Args{"N": strconv.Itoa(n), "Done": p.Done})
 		}
-		return nil, interruptedf("solve --random of %d queens stopped %s; nothing was written", n, phase)
+		return nil, interruptedT("cli.solve.random.int.setup", i18n.Args{"N": strconv.Itoa(n)})
 	}
 	if err != nil {
 		return nil, noSolution(err)
 	}
 	if time.Since(start) > reportAfter {
-		o.note("found a random solution of %d queens in %s", n, time.Since(start).Round(time.Millisecond))
+		o.noteT("cli.solve.random.found", i18n.Args{"N": strconv.Itoa(n), "Time": dur(time.Since(start).Round(time.Millisecond))})
 	}
 	return sol, nil
 }
@@ -316,9 +316,9 @@ func (o *solveOptions) verifyRandom(ctx context.Context, p board.Placement) erro
 	view.finish(err == nil)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return interruptedf("solve --random of %d queens stopped while checking the board it found; nothing was written", o.n)
+		return interruptedT("cli.solve.random.int.check", i18n.Args{"N": strconv.Itoa(o.n)})
 	case err != nil:
-		return fmt.Errorf("internal error, the local search gave an invalid board: %w", err)
+		return i18n.Wrap(err, "cli.solve.random.invalid", nil)
 	}
 	return nil
 }
@@ -360,18 +360,22 @@ func (s *streams) writeOutputShown(ctx context.Context, path, label string, tota
 	if path != "" && path != "-" {
 		where = path
 	}
-	note := fmt.Sprintf("the output stopped after %s written to %s, incomplete", formatBytes(written.n), where)
+	var note i18n.Localizer = i18n.NewError("cli.output.int.partial", i18n.Args{"Size": formatBytes(written.n), "Where": where})
 	switch {
 	case isPending(path):
-		note = path + " was not written"
+		note = i18n.NewError("cli.output.int.notwritten", i18n.Args{"Path": path})
 	case written.n == 0:
-		note = "nothing was written to " + where
+		note = i18n.NewError("cli.output.int.nothing", i18n.Args{"Where": where})
 	}
 	var ie *interrupted
 	if errors.As(err, &ie) && ie.kept != "" {
-		return interruptedf("%s; %s", ie.kept, note)
+		var kept any = ie.kept
+		if ie.said != nil {
+			kept = ie.said
+		}
+		return interruptedT("cli.stopped.kept", i18n.Args{"How": kept, "Kept": note})
 	}
-	return interruptedf("%s", note)
+	return &interrupted{kept: note.Localize(i18n.For(i18n.English)), said: note}
 }
 
 // countingWriter counts the bytes written through it, and shows the

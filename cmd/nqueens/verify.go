@@ -107,7 +107,7 @@ func verifyAll(ctx context.Context, w *bufio.Writer, boards iter.Seq2[board.Reco
 	bad, total := 0, 0
 	rec, err, ok := next()
 	if !ok {
-		return fmt.Errorf("%s: no board found", name)
+		return errT("cli.verify.none", i18n.Args{"Name": name})
 	}
 	for ; ok; total++ {
 		if err != nil {
@@ -193,7 +193,7 @@ func inputFormat(name string) (board.Format, error) {
 			return f, nil
 		}
 	}
-	return "", usagef("format %q cannot be read (want auto or one of %s)", name, joinFormats(board.InputFormats))
+	return "", usageT("cli.verify.format", i18n.Args{"Value": strconv.Quote(name), "Formats": joinFormats(board.InputFormats)})
 }
 
 // argOr returns args[i], or def when there is no such argument.

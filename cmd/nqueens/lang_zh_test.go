@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/classic"
+)
+
+// latinWord is a run of Latin letters: an English word, unless the
+// allow-list lets it stand in Chinese.
+var latinWord = regexp.MustCompile(`[A-Za-z]+`)
+
+// zhAllowed are the only runs of Latin letters the command line's Chinese
+// may hold, besides the commands' and strategies' names (which the reader
+// types), flags and file paths: symbols, units, proper names, and the
+// placeholders of usage (FILE, A-B).
+var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA",
+	"ok", "Ctrl", "NAME", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x"}
+
+// notWords are what the check leaves out of a line before it looks for
+// words: flags, paths and file names, and OEIS numbers.
+// The values of flags are echoed as given (--checkpoint-every -1s).
+var notWords = regexp.MustCompile(`--?[a-z][a-z0-9-]*|[^\s：；，（）]*[/.][^\s：；，（）]*|A\d{6}|-?\b\d+(ms|s|m|h)\b`)
+
+// zhEnglishWords are the words of s that are not Chinese and not allowed.
+func zhEnglishWords(s string) []string {
+	allowed := slices.Concat(zhAllowed, classic.Names())
+	for _, c := range newRootCmd().Commands() {
+		allowed = append(allowed, c.Name())
+	}
+	for _, name := range allowed {
+		if strings.Contains(name, "-") {
+			s = strings.ReplaceAll(s, name, " ") // brute-combinations
+		}
+	}
+	var bad []string
+	for _, w := range latinWord.FindAllString(notWords.ReplaceAllString(s, " "), -1) {
+		if !slices.Contains(allowed, w) {
+			bad = append(bad, w)
+		}
+	}
+	return bad
+}
+
+// TestChineseMessages: with --lang zh or LANG=zh_CN.UTF-8, the messages
+// that the main commands write on stderr (errors, notes, interruptions)
+// hold no English word outside a short allow-list.
+func TestChineseMessages(t *testing.T) {
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	empty20 := strings.Repeat("0 ", 20) + "\n"
+	for _, tc := range []struct {
+		ctx   context.Context
+		stdin string
+		args  []string
+	}{
+		// Usage errors and failures.
+		{nil, "", []string{"count", "99"}},
+		{nil, "", []string{"count"}},
+		{nil, "", []string{"count", "8", "--checkpoint-every", "-1s"}},
+		{nil, "", []string{"count", "8", "--range", "1-3"}},
+		{nil, "", []string{"count", "--range", "5"}},
+		{nil, "", []string{"count", "--range", "5-3"}},
+		{nil, "", []string{"count", "--stats"}},
+		{nil, "", []string{"count", "--resume", dir}},
+		{nil, "", []string{"list", "8", "--limit", "-1"}},
+		{nil, "", []string{"solve", "8", "--seed", "3"}},
+		{nil, "", []string{"solve", "8", "--no-verify"}},
+		{nil, "", []string{"solve", "2"}},
+		{nil, "", []string{"estimate", "20", "--probes", "1"}},
+		{nil, "1 3 0 2\n", []string{"verify"}},
+		{nil, "0 0 0 0\n", []string{"verify"}},
+		// Interruptions.
+		{stopped, "", []string{"solve", "1000000", "--random", "-o", filepath.Join(dir, "q")}},
+		{stopped, empty20, []string{"complete", "--count", "--yes"}},
+		{stopped, "", []string{"compare", "8"}},
+		{stopped, "", []string{"count", "12", "--algo", "stack"}},
+		{stopped, "", []string{"count", "12"}},
+		{stopped, "", []string{"count", "--range", "4-12"}},
+		{stopped, "", []string{"estimate", "20"}},
+		{stopped, "", []string{"dominate", "12", "--count"}},
+		{stopped, "", []string{"count", "13", "--torus"}},
+		{stopped, "", []string{"solve", "1000"}},
+		{stopped, "", []string{"solve", "1000", "-o", filepath.Join(dir, "s")}},
+		{stopped, "", []string{"list", "10"}},
+	} {
+		ctx := tc.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		for _, how := range []string{"--lang", "LANG"} {
+			args := append(slices.Clone(tc.args), "--lang", "zh")
+			if how == "LANG" {
+				args = tc.args
+				t.Setenv("LANG", "zh_CN.UTF-8")
+				t.Setenv("LC_ALL", "")
+				t.Setenv("LC_MESSAGES", "")
+			}
+			var out, errOut bytes.Buffer
+			code := runContext(ctx, args, strings.NewReader(tc.stdin), &out, &errOut)
+			if errOut.Len() == 0 {
+				t.Errorf("%s %v: exit %d and nothing on stderr: the case checks nothing", how, tc.args, code)
+			}
+			if bad := zhEnglishWords(errOut.String()); len(bad) > 0 {
+				t.Errorf("%s %v: English words %v in %q", how, tc.args, bad, errOut.String())
+			}
+		}
+	}
+}
