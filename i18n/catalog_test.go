@@ -46,7 +46,7 @@ var zhWords = map[string]bool{
 	"MiB": true, "GiB": true, "kB": true, "GB": true, "TB": true,
 	// The board formats' names, as --format takes them and the files are
 	// written (nqueens show -f dots).
-	"list": true, "auto": true, "dots": true, "unicode": true, "json": true, "svg": true, "png": true,
+	"list": true, "auto": true, "text": true, "dots": true, "unicode": true, "json": true, "svg": true, "png": true,
 	// JSON's literals, which a JSON board holds as they are.
 	"true": true, "false": true, "null": true,
 	// The command line's own words, which the reader types as they are:
@@ -55,6 +55,8 @@ var zhWords = map[string]bool{
 	"count": true, "solve": true, "complete": true, "estimate": true, "verify": true, "trace": true,
 	"compare": true, "merge": true, "show": true, "dominate": true, "coordinator": true, "worker": true,
 	"serve": true, "site": true, "FILE": true, "OTHER": true, "NAME": true, "A": true, "B": true, "Ctrl": true,
+	// Text encodings, by their names.
+	"UTF": true, "ASCII": true,
 }
 
 // codeSpan is what a Chinese message holds as code, in Latin letters in

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
@@ -92,7 +93,7 @@ func (o *algoCount) run(ctx context.Context) error {
 	if ref != nil {
 		m := ref.Total == count.U128(c.Solutions)
 		if !m {
-			return fmt.Errorf("%s counted %d solutions for n = %d, not the published %s (OEIS A000170): the strategy is wrong", s.Name(), c.Solutions, n, ref.Total)
+			return errT("cli.algo.wrong", i18n.Args{"Algo": s.Name(), "Got": strconv.FormatUint(uint64(c.Solutions), 10), "N": n, "Want": ref.Total.String()})
 		}
 		matches = &m
 	}

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -30,10 +30,7 @@ func flagError(cmd *cobra.Command, err error) error {
 			near = append(near, "--"+f.Name)
 		}
 	})
-	if len(near) > 0 {
-		msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
-	}
-	return &usageError{errors.New(msg)}
+	return &usageError{withNear{i18n.NewError("cli.flag.unknown", i18n.Args{"Flag": "--" + name}), near}}
 }
 
 // negativeArgs moves each negative number of args that is no flag's value

@@ -27,12 +27,12 @@ func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, s
 	if f, ok := in.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			f.Close()
-			return nil, "", fmt.Errorf("%s is a directory; give a file of boards, or - for stdin", name)
+			return nil, "", errT("cli.input.dir", i18n.Args{"Name": name})
 		}
 	}
 	if f, ok := s.stdin.(*os.File); ok && name == "stdin" && term.IsTerminal(int(f.Fd())) {
 		// Otherwise the command seems to hang.
-		fmt.Fprintln(s.stderr, "nqueens: reading boards from the terminal: type or paste them, then Ctrl-D (or give a FILE)")
+		fmt.Fprintf(s.stderr, "nqueens: %s\n", s.printer().T("cli.input.terminal", i18n.Args{"Key": "Ctrl-D"}))
 	}
 	br := bufio.NewReader(bounded.NewReader(ctx, in, name, "boards", -1))
 	if err := checkEncoding(br, name); err != nil {
@@ -58,7 +58,7 @@ func checkEncoding(r *bufio.Reader, name string) error {
 	}
 	switch {
 	case len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff || head[1] == 0):
-		return fmt.Errorf("%s is UTF-16 text; nqueens reads UTF-8 (or ASCII): convert it first, such as with iconv -f UTF-16 -t UTF-8", name)
+		return errT("cli.input.utf16", i18n.Args{"Name": name, "Command": "iconv -f UTF-16 -t UTF-8"})
 	case len(head) == 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf:
 		_, err := r.Discard(3)
 		return err
@@ -80,7 +80,7 @@ func readBoards(in io.Reader, name string, f board.Format, cols int) iter.Seq2[b
 			case errors.Is(err, context.Canceled):
 				err = interruptedT("cli.int.readingline", i18n.Args{"Name": name, "Line": rec.Line})
 			case err != nil:
-				err = fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
+				err = i18n.Wrap(err, "cli.where.line", i18n.Args{"Name": name, "Line": rec.Line})
 			}
 			if !yield(rec, err) {
 				return
@@ -96,7 +96,7 @@ func (s *streams) refuseBinaryToTerminal(output string, f board.Format) error {
 		return nil
 	}
 	if out, ok := s.stdout.(*os.File); ok && term.IsTerminal(int(out.Fd())) {
-		return usagef("a png picture is binary and stdout is a terminal: write it to a file with -o FILE, or redirect stdout")
+		return usageT("cli.output.png", i18n.Args{"Flag": "-o FILE"})
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func (o *compareOptions) validate(args []string) error {
 	}
 	o.n = n
 	if o.timeout <= 0 {
-		return usagef("--timeout must be positive, got %v", o.timeout)
+		return usageT("cli.compare.timeout", i18n.Args{"Value": o.timeout.String()})
 	}
 	o.list = classic.All()
 	if o.algos != "" {

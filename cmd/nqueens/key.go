@@ -41,7 +41,7 @@ func (k *sealKey) get(stderr io.Writer, quiet bool) (*seal.Key, error) {
 		if isInterrupt(ctx, err) {
 			return nil, interruptedT("cli.int.readingkey", i18n.Args{"Path": k.path})
 		} else if err != nil {
-			return nil, fmt.Errorf("--key-file: %w", err)
+			return nil, i18n.Wrap(err, "cli.where", i18n.Args{"Name": "--key-file"})
 		}
 		k.key = key
 		return key, nil
@@ -51,7 +51,7 @@ func (k *sealKey) get(stderr io.Writer, quiet bool) (*seal.Key, error) {
 		return nil, err
 	}
 	if created && !quiet {
-		fmt.Fprintf(stderr, "nqueens: made the seal key %s (mode 0600): checkpoints and ledgers are sealed with it, and only it opens them; other machines need a copy (--key-file)\n", key.Path())
+		fmt.Fprintf(stderr, "nqueens: %s\n", say(ctx).T("cli.key.made", i18n.Args{"Path": key.Path()}))
 	}
 	k.key = key
 	return key, nil

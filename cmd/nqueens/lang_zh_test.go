@@ -21,12 +21,14 @@ var latinWord = regexp.MustCompile(`[A-Za-z]+`)
 // types), flags and file paths: symbols, units, proper names, and the
 // placeholders of usage (FILE, A-B).
 var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA",
-	"ok", "Ctrl", "NAME", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x"}
+	"ok", "Ctrl", "NAME", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
+	"text", "bash", "fish", "powershell", "zsh"}
 
 // notWords are what the check leaves out of a line before it looks for
-// words: flags, paths and file names, and OEIS numbers.
+// words: flags, paths and file names, OEIS numbers, and what the user
+// typed, quoted.
 // The values of flags are echoed as given (--checkpoint-every -1s).
-var notWords = regexp.MustCompile(`--?[a-z][a-z0-9-]*|[^\s：；，（）]*[/.][^\s：；，（）]*|A\d{6}|-?\b\d+(ms|s|m|h)\b`)
+var notWords = regexp.MustCompile(`--?[a-z][a-z0-9-]*|[^\s：；，（）]*[/.][^\s：；，（）]*|A\d{6}|"[^"]*"|-?\b\d+(ms|s|m|h)\b`)
 
 // zhEnglishWords are the words of s that are not Chinese and not allowed.
 func zhEnglishWords(s string) []string {
@@ -77,6 +79,14 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"estimate", "20", "--probes", "1"}},
 		{nil, "1 3 0 2\n", []string{"verify"}},
 		{nil, "0 0 0 0\n", []string{"verify"}},
+		{nil, "", []string{"trace", "4", "--every", "0"}},
+		{nil, "", []string{"trace", "4", "--format", "svg"}},
+		{nil, "", []string{"count", "8", "--wrkers", "2"}},
+		{nil, "", []string{"count", "8", "--workers", "-2"}},
+		{nil, "", []string{"help", "cuont"}},
+		{nil, "", []string{"completion", "fsh"}},
+		{nil, "", []string{"count", "--range", "1-3", "--algo", "stack"}},
+		{nil, "", []string{"compare", "8", "--timeout", "-1s"}},
 		// Interruptions.
 		{stopped, "", []string{"solve", "1000000", "--random", "-o", filepath.Join(dir, "q")}},
 		{stopped, empty20, []string{"complete", "--count", "--yes"}},

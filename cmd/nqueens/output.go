@@ -83,7 +83,7 @@ func writeJSONLine(w io.Writer, v any) error {
 // checkWorkers validates a --workers value: 0 means every core.
 func checkWorkers(w int) error {
 	if w < 0 {
-		return usagef("--workers must be a positive number, or 0 for all cores, got %d", w)
+		return usageT("cli.workers", i18n.Args{"Value": strconv.Itoa(w)})
 	}
 	return nil
 }

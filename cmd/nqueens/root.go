@@ -104,27 +104,19 @@ func flagGroupError(err error) error {
 	}
 	msg := err.Error()
 	if m := groupTogether.FindStringSubmatch(msg); m != nil {
-		return usagef("%s go together: add %s", andList(dashed(m[1])), andList(dashed(m[2])))
+		return usageT("cli.flags.together", i18n.Args{"Set": andNames(dashed(m[1])), "Missing": andNames(dashed(m[2]))})
 	}
 	if m := groupOneOf.FindStringSubmatch(msg); m != nil {
-		return usagef("give one of %s", strings.Join(dashed(m[1]), ", "))
+		return usageT("cli.flags.oneof", i18n.Args{"Flags": strings.Join(dashed(m[1]), ", ")})
 	}
 	if m := groupExclusive.FindStringSubmatch(msg); m != nil {
 		set := dashed(m[1])
 		if len(set) == 2 {
-			return usagef("give %s or %s, not both", set[0], set[1])
+			return usageT("cli.flags.notboth", i18n.Args{"A": set[0], "B": set[1]})
 		}
-		return usagef("give only one of %s", strings.Join(set, ", "))
+		return usageT("cli.flags.onlyone", i18n.Args{"Flags": strings.Join(set, ", ")})
 	}
 	return &usageError{err}
-}
-
-// andList joins names as "a", "a and b", "a, b and c".
-func andList(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // commands lists the constructors of every subcommand, in the order help
@@ -182,7 +174,7 @@ are stopped, shut down and exit 0).`,
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
-			strictParent(c, "a shell")
+			strictParent(c, "cli.completion.shell.need", "cli.completion.shell.unknown")
 		}
 	}
 	return root
@@ -198,11 +190,8 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 			target, rest, err := root.Find(args)
 			if err != nil || len(rest) > 0 || target == nil {
 				topic := strings.Join(args, " ")
-				msg := fmt.Sprintf("unknown help topic %q", topic)
-				if near := root.SuggestionsFor(args[len(args)-1]); len(near) > 0 {
-					msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
-				}
-				return usagef("%s", msg)
+				return &usageError{withNear{i18n.NewError("cli.help.unknown", i18n.Args{"Topic": strconv.Quote(topic)}),
+					root.SuggestionsFor(args[len(args)-1])}}
 			}
 			target.InitDefaultHelpFlag()
 			return target.Help()
@@ -218,8 +207,9 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 }
 
 // strictParent makes a command that only groups subcommands refuse an
-// unknown one (cobra prints the help and exits 0).
-func strictParent(c *cobra.Command, what string) {
+// unknown one (cobra prints the help and exits 0), with the messages
+// needKey (none given) and unknownKey.
+func strictParent(c *cobra.Command, needKey, unknownKey string) {
 	c.Args = cobra.ArbitraryArgs
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		var names []string
@@ -229,13 +219,10 @@ func strictParent(c *cobra.Command, what string) {
 			}
 		}
 		if len(args) == 0 {
-			return usagef("%s needs %s: %s", cmd.Name(), what, strings.Join(names, ", "))
+			return usageT(needKey, i18n.Args{"Command": cmd.Name(), "Names": strings.Join(names, ", ")})
 		}
-		msg := fmt.Sprintf("unknown %s %q for %s (want %s)", strings.TrimPrefix(what, "a "), args[0], cmd.Name(), strings.Join(names, ", "))
-		if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
-			msg += suggestion + "\t" + strings.Join(near, "\n\t") + "\n"
-		}
-		return usagef("%s", msg)
+		return &usageError{withNear{i18n.NewError(unknownKey, i18n.Args{"Command": cmd.Name(), "Value": strconv.Quote(args[0]),
+			"Names": strings.Join(names, ", ")}), cmd.SuggestionsFor(args[0])}}
 	}
 }
 
@@ -320,7 +307,7 @@ func errorText(p *i18n.Printer, err error) string {
 	// to the terminal as is.
 	out := "nqueens: " + escapeText(oneLine(head)) + "\n"
 	if found {
-		out += "Did you mean this?\n"
+		out += p.T("cli.didyoumean", nil) + "\n"
 		for _, l := range strings.Split(strings.TrimSpace(hint), "\n") {
 			out += "\t" + strings.TrimSpace(l) + "\n"
 		}
@@ -377,7 +364,7 @@ func checkFormat(name string, allowed []board.Format) (board.Format, error) {
 			return f, nil
 		}
 	}
-	return "", usagef("format %q is not available here (want one of %s)", name, joinFormats(allowed))
+	return "", usageT("cli.format.here", i18n.Args{"Value": strconv.Quote(name), "Formats": joinFormats(allowed)})
 }
 
 // outputFormat is the format of --format name, checked, or JSON for --json

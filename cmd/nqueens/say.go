@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
@@ -127,3 +128,25 @@ func interruptedN(key string, count any, args i18n.Args) error {
 type counters classic.Counters
 
 func (c counters) Localize(p *i18n.Printer) string { return countersLine(p, classic.Counters(c)) }
+
+// andNames are names joined as the language joins a list: "--a, --b and
+// --c", "--a、--b和--c".
+type andNames []string
+
+func (l andNames) Localize(p *i18n.Printer) string { return p.List(l) }
+
+// withNear is an error and the names near what was typed, which
+// errorText writes below it, a line each, after "Did you mean this?".
+type withNear struct {
+	err  i18n.Localizer
+	near []string
+}
+
+func (e withNear) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+func (e withNear) Localize(p *i18n.Printer) string {
+	if len(e.near) == 0 {
+		return e.err.Localize(p)
+	}
+	return e.err.Localize(p) + suggestion + "\t" + strings.Join(e.near, "\n\t") + "\n"
+}

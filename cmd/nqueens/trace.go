@@ -87,15 +87,15 @@ func (o *traceOptions) validate(args []string) error {
 	}
 	switch {
 	case o.format != "text" && o.format != "json":
-		return usagef("format %q is not available for trace (want text or json)", o.format)
+		return usageT("cli.trace.format", i18n.Args{"Value": strconv.Quote(o.format)})
 	case o.every < 1:
-		return usagef("--every must be at least 1, got %d", o.every)
+		return usageT("cli.trace.every", i18n.Args{"Value": strconv.Itoa(o.every)})
 	case o.limit < 0:
-		return usagef("--limit must not be negative, got %d", o.limit)
+		return usageT("cli.trace.limit", i18n.Args{"Value": strconv.Itoa(o.limit)})
 	case o.play && o.format != "text":
-		return usagef("--play draws boards; it cannot be used with --format json")
+		return usageT("cli.trace.playjson", nil)
 	case o.play && (o.speed <= 0 || o.speed > 1e6):
-		return usagef("--speed must be between 0 and 1000000 events per second, got %v", o.speed)
+		return usageT("cli.trace.speed", i18n.Args{"Value": fmt.Sprint(o.speed)})
 	}
 	o.strategy, o.trace, err = tracer(o.algo)
 	return err

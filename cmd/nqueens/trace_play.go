@@ -26,7 +26,7 @@ type terminal struct {
 func playTerminal(out io.Writer, n int) (terminal, error) {
 	f, isFile := out.(*os.File)
 	if !isFile || !term.IsTerminal(int(f.Fd())) {
-		return terminal{}, usagef("--play needs a terminal on stdout; use the text or json format to write to a file or pipe")
+		return terminal{}, usageT("cli.play.noterm", nil)
 	}
 	size := func() (int, int) {
 		w, h, err := term.GetSize(int(f.Fd()))
@@ -36,7 +36,7 @@ func playTerminal(out io.Writer, n int) (terminal, error) {
 		return w, h
 	}
 	if w, h := size(); n > w || n+minFrameLines > h {
-		return terminal{}, usagef("--play draws the %d×%d board in place: it needs a terminal at least %d columns wide and %d lines tall, and this one is %d×%d", n, n, n, n+minFrameLines, w, h)
+		return terminal{}, usageT("cli.play.small", i18n.Args{"N": n, "Lines": n + minFrameLines, "W": w, "H": h})
 	}
 	return terminal{w: f, size: size}, nil
 }
