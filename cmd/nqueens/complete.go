@@ -143,7 +143,7 @@ func (o *completeOptions) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		view = newProgressView(o.stderr, fmt.Sprintf("complete %d×%d", n, n), "nodes", o.quiet)
+		view = newProgressView(o.stderr, o.printer(), fmt.Sprintf("complete %d×%d", n, n), "nodes", o.quiet)
 		defer view.finish(false)
 		o.progress = func(nodes uint64) {
 			o.nodes = nodes

@@ -188,7 +188,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 	defer nc.Close()
 	// On a terminal a bar, else the lines every --progress-every.
 	tty := isTerminal(stderr)
-	view := newProgressView(stderr, fmt.Sprintf("N = %d", o.n), "units", !tty)
+	view := newProgressView(stderr, say(ctx), fmt.Sprintf("N = %d", o.n), "units", !tty)
 	progress := func(p queue.RunProgress) {
 		if o.quiet {
 			return

@@ -80,7 +80,7 @@ func (o *rangeCount) run(ctx context.Context) error {
 		fmt.Fprintln(w, "n\ttotal\tunique\tseconds\treference")
 	}
 	for n := lo; n <= hi; n++ {
-		prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), "units", o.quiet)
+		prog := newProgressView(o.stderr, o.printer(), fmt.Sprintf("count %d", n), "units", o.quiet)
 		r, err := count.Count(ctx, n, count.Options{Workers: o.workers, Progress: prog.updateCount})
 		prog.finish(err == nil)
 		if err != nil && ctx.Err() != nil && n > lo {

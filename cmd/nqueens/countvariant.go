@@ -77,7 +77,7 @@ func (o *variantCount) run(ctx context.Context) error {
 		}
 		est = e.Nodes
 	}
-	prog := newProgressView(o.stderr, "count "+s.String(), "units", o.quiet)
+	prog := newProgressView(o.stderr, o.printer(), "count "+s.String(), "units", o.quiet)
 	prog.setEstimate(est)
 	r, err := variant.Count(ctx, s, variant.Options{Workers: o.workers, Progress: func(p variant.Progress) {
 		prog.update(progressState{Done: p.UnitsDone, Units: p.Units, Nodes: p.Nodes, Elapsed: p.Elapsed})

@@ -68,7 +68,7 @@ func (o *wholeCount) run(ctx context.Context) error {
 			return err
 		}
 	}
-	prog := newProgressView(o.stderr, fmt.Sprintf("count %d", n), "units", o.quiet)
+	prog := newProgressView(o.stderr, o.printer(), fmt.Sprintf("count %d", n), "units", o.quiet)
 	prog.setEstimate(est)
 	var finished []count.UnitResult // for a checkpoint written only on interruption
 	opts := count.Options{Workers: o.workers, Checkpoint: ck, Progress: prog.updateCount}

@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"strconv"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // scale writes the numbers of one progress bar alike: divided by div, with
@@ -67,13 +69,30 @@ func (s scale) format(x float64, withSuffix bool) string {
 }
 
 // humanRate writes a rate of x unit a second with three significant
-// digits: 3.14G nodes/s, 1.20M solutions/s, 255 MB/s.
-func humanRate(x float64, unit string) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-		return "? " + unit + "/s"
+// digits, in English: 3.14G nodes/s, 1.20M solutions/s, 255 MB/s.
+func humanRate(x float64, unit string) string { return rateIn(i18n.For(i18n.English), x, unit) }
+
+// rateIn is humanRate in p's language: 每秒 3.14G 个节点.
+func rateIn(p *i18n.Printer, x float64, unit string) string {
+	v := "?"
+	if !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 {
+		v = sig3(x, unit == "bytes").format(x, true)
 	}
 	if unit == "bytes" {
-		return sig3(x, true).format(x, true) + "/s"
+		if v == "?" {
+			v = "? B"
+		}
+		return v + "/s"
 	}
-	return sig3(x, false).format(x, true) + " " + unit + "/s"
+	return p.T(unitKeys[unit][1], i18n.Args{"V": v})
+}
+
+// unitKeys are the messages of an amount and of a rate of each unit of a
+// progress view.
+var unitKeys = map[string][2]string{
+	"units":     {"cli.progress.units", "cli.progress.rate.units"},
+	"nodes":     {"cli.progress.nodes", "cli.progress.rate.nodes"},
+	"solutions": {"cli.progress.solutions", "cli.progress.rate.solutions"},
+	"queens":    {"cli.progress.queens", "cli.progress.rate.queens"},
+	"runs":      {"cli.progress.runs", "cli.progress.rate.runs"},
 }

@@ -8,8 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // latinWord is a run of Latin letters: an English word, unless the
@@ -22,7 +25,8 @@ var latinWord = regexp.MustCompile(`[A-Za-z]+`)
 // placeholders of usage (FILE, A-B).
 var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA",
 	"ok", "Ctrl", "NAME", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
-	"text", "bash", "fish", "powershell", "zsh"}
+	"text", "bash", "fish", "powershell", "zsh",
+	"k", "G", "T"} // 3.14G: the prefixes of SI
 
 // notWords are what the check leaves out of a line before it looks for
 // words: flags, paths and file names, OEIS numbers, and what the user
@@ -120,6 +124,29 @@ func TestChineseMessages(t *testing.T) {
 			}
 			if bad := zhEnglishWords(errOut.String()); len(bad) > 0 {
 				t.Errorf("%s %v: English words %v in %q", how, tc.args, bad, errOut.String())
+			}
+		}
+	}
+}
+
+// TestChineseProgress: the progress line and bar say their units, rates
+// and ETA in Chinese, and line up by the columns a Chinese character takes.
+func TestChineseProgress(t *testing.T) {
+	zh := i18n.For(i18n.Chinese)
+	for _, unit := range []string{"units", "nodes", "solutions", "queens", "runs", "bytes"} {
+		v := &progressView{p: zh, label: "count 19", unit: unit}
+		for _, p := range []progressState{
+			{Done: 1234, Units: 4159, Nodes: count.U128(4e10), Elapsed: 10 * time.Second, Note: zh.T("cli.solve.shuffling", nil)},
+			{Done: 1_883_461, Elapsed: time.Second},
+		} {
+			left, right := v.layout(80, p)
+			for _, s := range []string{v.line(p), left + " " + right} {
+				if bad := zhEnglishWords(s); len(bad) > 0 {
+					t.Errorf("%s: English words %v in %q", unit, bad, s)
+				}
+			}
+			if w := displayWidth(left + right); w > 80-minBar {
+				t.Errorf("%s: %q and %q take %d columns, over %d", unit, left, right, w, 80-minBar)
 			}
 		}
 	}

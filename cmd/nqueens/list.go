@@ -119,7 +119,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", o.quiet)
+	view := newProgressView(o.stderr, o.printer(), fmt.Sprintf("list %d", o.n), "solutions", o.quiet)
 	opts := solve.ListOptions{Unique: o.unique, Workers: o.workers, Limit: uint64(o.limit),
 		Progress: func(p solve.ListProgress) { view.update(progressState{Done: int(p.Solutions), Units: o.expected()}) }}
 	res, err := solve.WriteList(ctx, out, o.n, o.f, opts)
@@ -144,7 +144,7 @@ func (o *listOptions) run(ctx context.Context) error {
 // runVariant lists the solutions of a variant board (--torus, --queens, …)
 // one at a time, or with --unique one of each class.
 func (o *listOptions) runVariant(ctx context.Context) error {
-	view := newProgressView(o.stderr, fmt.Sprintf("list %d", o.n), "solutions", o.quiet)
+	view := newProgressView(o.stderr, o.printer(), fmt.Sprintf("list %d", o.n), "solutions", o.quiet)
 	s := *o.spec
 	classes := variant.Unique(ctx, s)
 	if !o.unique {

@@ -74,7 +74,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 			size += fi.Size()
 		}
 	}
-	view := newProgressView(o.stderr, "merge of "+plural(len(o.paths), "ledger"), "bytes", o.quiet)
+	view := newProgressView(o.stderr, o.printer(), o.printer().N("cli.merge.label", len(o.paths), nil), "bytes", o.quiet)
 	defer view.finish(false)
 	files := make([]*ledger.File, 0, len(o.paths))
 	for _, path := range o.paths {

@@ -3,12 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
@@ -38,6 +41,7 @@ func fromCount(p count.Progress) progressState {
 // While the bar is drawn, everything else written to stderr through the
 // command's lockedWriter goes above the bar.
 type progressView struct {
+	p     *i18n.Printer // of the words; nil for English
 	label string
 	unit  string // what Done counts: "units", "queens", "solutions", "bytes"
 
@@ -71,8 +75,8 @@ var (
 
 // newProgressView starts the view of a job on w, which counts its work in
 // unit.
-func newProgressView(w io.Writer, label, unit string, quiet bool) *progressView {
-	v := &progressView{w: w, label: label, unit: unit, quiet: quiet, start: time.Now(),
+func newProgressView(w io.Writer, p *i18n.Printer, label, unit string, quiet bool) *progressView {
+	v := &progressView{w: w, p: p, label: label, unit: unit, quiet: quiet, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	v.tty, v.lock = terminalOf(w)
 	if v.tty != nil {
@@ -167,9 +171,23 @@ func (v *progressView) finish(ok bool) {
 // its nodes the ETA is remaining nodes over this run's node rate; otherwise
 // it is remaining units over this run's unit rate.
 func (v *progressView) eta(p progressState) string {
+	d, ok := v.etaTime(p)
+	if !ok {
+		return "?"
+	}
+	return dur(d).Localize(v.printer())
+}
+
+// etaPart is "ETA 35s" in the view's language.
+func (v *progressView) etaPart(p progressState) string {
+	return v.printer().T("cli.progress.eta", i18n.Args{"Time": v.eta(p)})
+}
+
+// etaTime is the time eta says, if it can say one.
+func (v *progressView) etaTime(p progressState) (time.Duration, bool) {
 	doneHere := p.Done - p.Resumed
 	if doneHere <= 0 || p.Elapsed <= 0 || p.Units <= 0 {
-		return "?"
+		return 0, false
 	}
 	v.mu.Lock()
 	est := v.estNodes
@@ -177,11 +195,11 @@ func (v *progressView) eta(p progressState) string {
 	if nodes := p.Nodes.Float64(); est > 0 && nodes > 0 {
 		left := est - nodes
 		if left > 0 {
-			return formatDuration(time.Duration(float64(p.Elapsed) / nodes * left))
+			return time.Duration(float64(p.Elapsed) / nodes * left), true
 		}
 	}
 	left := p.Units - p.Done
-	return formatDuration(time.Duration(float64(p.Elapsed) / float64(doneHere) * float64(left)))
+	return time.Duration(float64(p.Elapsed) / float64(doneHere) * float64(left)), true
 }
 
 // rate is nodes per second for a job that counts nodes, else its own unit
@@ -191,35 +209,53 @@ func (v *progressView) rate(p progressState) string {
 	if p.Elapsed <= 0 {
 		return "?"
 	}
-	if p.Nodes != (count.Uint128{}) || v.unit == "units" {
-		return humanRate(p.Nodes.Float64()/p.Elapsed.Seconds(), "nodes")
+	if v.countsNodes(p) {
+		return rateIn(v.printer(), p.Nodes.Float64()/p.Elapsed.Seconds(), "nodes")
 	}
-	return humanRate(float64(p.Done-p.Resumed)/p.Elapsed.Seconds(), v.unit)
+	return rateIn(v.printer(), float64(p.Done-p.Resumed)/p.Elapsed.Seconds(), v.unit)
+}
+
+// countsNodes reports whether the rate is of nodes rather than of the
+// view's own unit.
+func (v *progressView) countsNodes(p progressState) bool {
+	return p.Nodes != (count.Uint128{}) || v.unit == "units"
+}
+
+// printer is the printer of the view's words.
+func (v *progressView) printer() *i18n.Printer {
+	if v.p == nil {
+		return i18n.For(i18n.English)
+	}
+	return v.p
 }
 
 // barRate is rate without the unit's name when it is the counters' own
 // (942k/s beside 1.9M/14.8M solutions), for the room of the bar.
 func (v *progressView) barRate(p progressState) string {
-	r := v.rate(p)
-	if s, ok := strings.CutSuffix(r, " "+v.unit+"/s"); ok {
-		return s + "/s"
+	if p.Elapsed <= 0 || v.countsNodes(p) {
+		return v.rate(p)
 	}
-	return r
+	x := float64(p.Done-p.Resumed) / p.Elapsed.Seconds()
+	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		return "?/s"
+	}
+	return sig3(x, v.unit == "bytes").format(x, true) + "/s"
 }
 
 // line is the status line of p.
 func (v *progressView) line(p progressState) string {
+	pr := v.printer()
 	var s string
 	if p.Units > 0 {
-		s = fmt.Sprintf("nqueens: %s: %d/%d %s (%.1f%%), %s, ETA %s", v.label, p.Done, p.Units, v.unit,
-			100*float64(p.Done)/float64(p.Units), v.rate(p), v.eta(p))
+		s = pr.T("cli.progress.line", i18n.Args{"Label": v.label, "Amount": v.amount(fmt.Sprintf("%d/%d", p.Done, p.Units)),
+			"Pct": fmt.Sprintf("%.1f", 100*float64(p.Done)/float64(p.Units)), "Rate": v.rate(p), "ETA": v.etaPart(p)})
 	} else {
-		s = fmt.Sprintf("nqueens: %s: %d %s, %s", v.label, p.Done, v.unit, v.rate(p))
+		s = pr.T("cli.progress.line.open", i18n.Args{"Label": v.label, "Amount": v.amount(strconv.Itoa(p.Done)), "Rate": v.rate(p)})
 	}
 	if p.Note != "" {
-		s += ", " + p.Note
+		s = pr.T("cli.progress.note", i18n.Args{"Line": s, "Note": p.Note})
 	}
-	return s
+	return "nqueens: " + s
 }
 
 // counters writes done of all (or done alone when all is unknown) for the
@@ -227,16 +263,25 @@ func (v *progressView) line(p progressState) string {
 // (it mixed 1883461/95.8M, and wrote bytes as 259M bytes).
 func (v *progressView) counters(p progressState) string {
 	sc := scaleOf(float64(max(p.Units, p.Done)), v.unit == "bytes")
-	unit := " " + v.unit
-	if sc.suffix != "" && v.unit == "bytes" {
-		unit = ""
-	}
+	s := sc.format(float64(p.Done), true)
 	if p.Units > 0 {
 		// Bytes carry their unit once (121/259 MB), numbers their suffix
 		// on both (1.9M/95.8M).
-		return sc.format(float64(p.Done), v.unit != "bytes") + "/" + sc.format(float64(p.Units), true) + unit
+		s = sc.format(float64(p.Done), v.unit != "bytes") + "/" + sc.format(float64(p.Units), true)
 	}
-	return sc.format(float64(p.Done), true) + unit
+	return v.amount(s)
+}
+
+// amount is s, a number or done/all, with the view's unit: "4042/4159
+// units", "4042/4159 个单元"; bytes have theirs in s already (121/259 MB).
+func (v *progressView) amount(s string) string {
+	if v.unit == "bytes" {
+		if strings.HasSuffix(s, "B") {
+			return s
+		}
+		return s + " B"
+	}
+	return v.printer().T(unitKeys[v.unit][0], i18n.Args{"V": s})
 }
 
 // barView is the mpb bar of a view on a terminal.
@@ -289,14 +334,14 @@ func (v *progressView) layout(width int, p progressState) (left, right string) {
 	}
 	parts = append(parts, v.barRate(p))
 	if p.Units > 0 {
-		parts = append(parts, "ETA "+v.eta(p))
+		parts = append(parts, v.etaPart(p))
 	}
 	note := p.Note
 	room := width - minBar
 	size := func() int {
-		n := len([]rune(label)) + 1 + len([]rune(counters)) + len([]rune(strings.Join(parts, "  ")))
+		n := displayWidth(label) + 1 + displayWidth(counters) + displayWidth(strings.Join(parts, "  "))
 		if note != "" {
-			n += 2 + len([]rune(note))
+			n += 2 + displayWidth(note)
 		}
 		return n
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/cluster/ledger"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -105,7 +106,7 @@ func (o *shardCount) run(ctx context.Context) error {
 	if l.Repaired > 0 {
 		o.note("%s:%d: removed a last line cut short while it was written (a kill, a crash or a full disk)", o.ledger, l.Repaired)
 	}
-	view := newProgressView(o.stderr, fmt.Sprintf("shard %s of N = %d", sh, n), "units", o.quiet)
+	view := newProgressView(o.stderr, o.printer(), o.printer().T("cli.shard.label", i18n.Args{"Shard": sh.String(), "N": n}), "units", o.quiet)
 	p, err := ledger.RunShard(ctx, n, sh, l, ledger.ShardOptions{
 		Workers:   o.workers,
 		SaveEvery: o.saveEvery,

@@ -195,7 +195,7 @@ func (o *solveOptions) run(ctx context.Context) error {
 	}
 	// The search's bar said --random; this phase's label is short, for
 	// the room of its bar.
-	label := fmt.Sprintf("solve %d: writing", o.n)
+	label := o.printer().T("cli.solve.label.writing", i18n.Args{"N": strconv.Itoa(o.n)})
 	return o.writeOutputShown(ctx, o.output, label, outputSize(o.n, o.f), func(w *bufio.Writer) error { return board.Write(w, sol, o.f) })
 }
 
@@ -285,11 +285,11 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 		return nil, err
 	}
 	n := o.n
-	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random", n), "queens", o.quiet)
+	view := newProgressView(o.stderr, o.printer(), fmt.Sprintf("solve %d --random", n), "queens", o.quiet)
 	opts := solve.RandomOptions{Seed: o.seed, Progress: func(done, total int) {
 		view.update(progressState{Done: done, Units: total})
 	}}
-	view.update(progressState{Units: n, Note: "shuffling"}) // the set-up: seconds on large boards
+	view.update(progressState{Units: n, Note: o.printer().T("cli.solve.shuffling", nil)}) // the set-up: seconds on large boards
 	start := time.Now()
 	sol, err := solve.Random(ctx, n, opts)
 	view.finish(err == nil)
@@ -311,7 +311,7 @@ func (o *solveOptions) solveRandom(ctx context.Context) (board.Placement, error)
 // verifyRandom checks the board the local search found, showing its
 // progress (seconds for 10^8 queens).
 func (o *solveOptions) verifyRandom(ctx context.Context, p board.Placement) error {
-	view := newProgressView(o.stderr, fmt.Sprintf("solve %d --random: checking", o.n), "queens", o.quiet)
+	view := newProgressView(o.stderr, o.printer(), o.printer().T("cli.solve.label.checking", i18n.Args{"N": strconv.Itoa(o.n)}), "queens", o.quiet)
 	err := board.VerifyProgress(ctx, p, func(rows int) { view.update(progressState{Done: rows, Units: o.n}) })
 	view.finish(err == nil)
 	switch {
@@ -342,7 +342,7 @@ func (s *streams) writeOutputShown(ctx context.Context, path, label string, tota
 	}
 	written := &countingWriter{w: out}
 	if label != "" {
-		view := newProgressView(s.stderr, label, "bytes", s.quiet)
+		view := newProgressView(s.stderr, s.printer(), label, "bytes", s.quiet)
 		view.update(progressState{Units: int(total)})
 		written.shown = func(n int64) { view.update(progressState{Done: int(n), Units: int(max(total, n))}) }
 		defer func() { view.finish(err == nil) }()

@@ -143,7 +143,7 @@ func (o *solveOptions) runVariant(ctx context.Context) error {
 		if err := o.checkSearch(ctx, s, found.Nodes, rate); err != nil {
 			return err
 		}
-		view := newProgressView(o.stderr, "solve "+s.String(), "runs", o.quiet)
+		view := newProgressView(o.stderr, o.printer(), "solve "+s.String(), "runs", o.quiet)
 		found, err = variant.Find(ctx, s, variant.FindOptions{Seed: o.seed, Progress: func(nodes uint64, runs int) {
 			view.update(progressState{Done: runs, Nodes: count.U128(nodes)})
 		}})
