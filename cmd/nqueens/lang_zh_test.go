@@ -91,6 +91,9 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"completion", "fsh"}},
 		{nil, "", []string{"count", "--range", "1-3", "--algo", "stack"}},
 		{nil, "", []string{"compare", "8", "--timeout", "-1s"}},
+		{nil, "", []string{"solve", "8", "--torus", "--cols", "9"}},
+		{nil, "", []string{"count", "8", "--cols", "0"}},
+		{nil, "", []string{"show"}},
 		// Interruptions.
 		{stopped, "", []string{"solve", "1000000", "--random", "-o", filepath.Join(dir, "q")}},
 		{stopped, empty20, []string{"complete", "--count", "--yes"}},

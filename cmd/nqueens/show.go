@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
@@ -109,12 +110,12 @@ func (o *showOptions) run(ctx context.Context) error {
 				return err
 			}
 			if rec.Err != nil {
-				return fmt.Errorf("%s: line %d: %w", name, rec.Line, rec.Err)
+				return i18n.Wrap(rec.Err, "cli.where.line", i18n.Args{"Name": name, "Line": rec.Line})
 			}
 			o.note(name, rec)
 			imgs, err := images(rec.Board, o.sym, o.orbit)
 			if err != nil {
-				return fmt.Errorf("%s: line %d: %w", name, rec.Line, err)
+				return i18n.Wrap(err, "cli.where.line", i18n.Args{"Name": name, "Line": rec.Line})
 			}
 			for _, img := range imgs {
 				if err := s.add(img); err != nil {
@@ -150,7 +151,7 @@ func (s *showStream) add(b board.Partial) error {
 		s.first = &b
 		return nil
 	case f.IsPicture():
-		return usagef("%s holds more than one board; a %s picture shows one", s.name, f)
+		return usageT("cli.show.picture", i18n.Args{"Name": s.name, "Format": string(f)})
 	case s.first != nil:
 		first := *s.first
 		s.first = nil
@@ -176,7 +177,7 @@ func (s *showStream) end() error {
 	case s.first != nil:
 		return board.WritePartial(s.w, *s.first, s.o.f)
 	case s.written == 0:
-		return fmt.Errorf("%s: no board found", s.name)
+		return errT("cli.verify.none", i18n.Args{"Name": s.name})
 	}
 	return nil
 }
@@ -193,7 +194,7 @@ func (o *showOptions) note(name string, rec board.Record) {
 		if rules.Queens == 0 {
 			rules.Queens = rules.Rows
 		}
-		fmt.Fprintf(o.stderr, "nqueens: %s: line %d: not a placement of %v (drawn as given): %v\n", name, rec.Line, rules, err)
+		fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().T("cli.show.notplacement", i18n.Args{"Name": name, "Line": rec.Line, "Variant": rules, "Err": err}))
 	}
 }
 

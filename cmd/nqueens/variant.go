@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/variant"
 	"github.com/spf13/cobra"
 )
@@ -54,10 +56,10 @@ func (v *variantFlags) active(given func(string) bool) bool {
 // check reports a flag out of range as a usage error.
 func (v *variantFlags) check(given func(string) bool) error {
 	if given("cols") && (v.cols < 1 || v.cols > variant.MaxSide) {
-		return usagef("--cols must be between 1 and %d, got %d", variant.MaxSide, v.cols)
+		return usageT("cli.variant.cols", i18n.Args{"Max": variant.MaxSide, "Value": strconv.Itoa(v.cols)})
 	}
 	if given("queens") && v.queens < 1 {
-		return usagef("--queens must be 1 or more, got %d", v.queens)
+		return usageT("cli.variant.queens", i18n.Args{"Value": strconv.Itoa(v.queens)})
 	}
 	return nil
 }
@@ -82,7 +84,7 @@ func (v *variantFlags) spec(n int, given func(string) bool) (variant.Spec, error
 		return s, err
 	}
 	if v.torus && given("cols") && v.cols != n {
-		return s, usagef("--torus needs a square board: --cols %d differs from N = %d", v.cols, n)
+		return s, usageT("cli.variant.torus", i18n.Args{"Cols": v.cols, "N": n})
 	}
 	if err := s.Validate(); err != nil {
 		return s, &usageError{err}
@@ -151,18 +153,18 @@ func (o *solveOptions) runVariant(ctx context.Context) error {
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return interruptedf("the search for %v stopped after %d nodes, having found none", s, found.Nodes)
+		return interruptedT("cli.variant.int.search", i18n.Args{"Variant": s, "Nodes": strconv.FormatUint(found.Nodes, 10)})
 	case err != nil:
 		return err
 	case found.Placement == nil:
-		return &failure{code: 1, msg: fmt.Sprintf("there is no placement of %v: %s", s, found.How)}
+		return failureT(1, "cli.variant.none", i18n.Args{"Variant": s, "How": found.How})
 	}
 	// Find checked it; so does every board solve prints, here too.
 	if err := variant.Verify(s, found.Placement); err != nil {
-		return fmt.Errorf("internal error, the placement of %v found is invalid: %w", s, err)
+		return i18n.Wrap(err, "cli.variant.invalid", i18n.Args{"Variant": s})
 	}
 	if took := time.Since(start); took > reportAfter {
-		o.note("%v: found by %s in %s", s, found.How, took.Round(time.Millisecond))
+		o.noteT("cli.variant.found", i18n.Args{"Variant": s, "How": found.How, "Time": dur(took.Round(time.Millisecond))})
 	}
 	var sol board.Columns = found.Placement
 	if s.Cols != s.Rows {
@@ -186,12 +188,12 @@ func (o *solveOptions) checkSearch(ctx context.Context, s variant.Spec, nodes ui
 		return err
 	}
 	secs := restartFactor * e.Nodes / rate
-	what := fmt.Sprintf("no placement of %v in the first %d nodes of the search; going through the whole tree may take up to about %s (%.3g ± %.1g nodes, searched up to %d times over by the restarts, at %.3g nodes/s; an estimate, which puts the placements at about %.2g)",
-		s, nodes, formatSeconds(secs), e.Nodes, e.NodesErr, restartFactor, rate, e.Total)
+	a := i18n.Args{"Variant": s, "First": strconv.FormatUint(nodes, 10), "Time": estSecs(secs), "Nodes": fmt.Sprintf("%.3g", e.Nodes),
+		"Err": fmt.Sprintf("%.1g", e.NodesErr), "Times": restartFactor, "Rate": fmt.Sprintf("%.3g", rate), "Total": fmt.Sprintf("%.2g", e.Total)}
 	if secs > longRun.Seconds() && !o.yes {
-		return usagef("%s; add --yes to search on (Ctrl-C stops it)", what)
+		return usageT("cli.variant.search.long", a)
 	}
-	o.note("%s: searching on (Ctrl-C stops it)", what)
+	o.noteT("cli.variant.search", a)
 	return nil
 }
 
