@@ -21,6 +21,13 @@ type Backing struct {
 	// of the voters list) behind a block decided by votes: 0 when one
 	// rests on the shared credential alone.
 	MinCredentials int
+	// Plain is the units of the coordinator's recounts that the plain
+	// search (count.RecountUnit), sharing no code with the engine, counted
+	// a third time and found the same: one per block recounted past the
+	// published counts. PlainSeconds is set instead when a unit would take
+	// it longer than the coordinator allows (about that many seconds).
+	Plain        int
+	PlainSeconds float64
 }
 
 // Independent reports whether the total rests on a check that no single
@@ -46,7 +53,27 @@ func (b Backing) String() string {
 	if b.ByVotes > 0 {
 		parts = append(parts, fmt.Sprintf("%s recounted (%d of %d blocks)", percent(b.Fraction), b.Recounted, b.Blocks))
 	}
+	switch {
+	case b.PlainSeconds > 0:
+		parts = append(parts, fmt.Sprintf("no unit counted again by the independent plain search (a unit would take it about %s on one core)", plainTime(b.PlainSeconds)))
+	case b.Plain > 0:
+		parts = append(parts, fmt.Sprintf("%d units of the recounted blocks, one a block, counted again by the independent plain search, which agreed", b.Plain))
+	}
 	return strings.Join(parts, ", ")
+}
+
+// plainTime says about how long seconds is, in the largest unit that
+// fits.
+func plainTime(seconds float64) string {
+	for _, u := range []struct {
+		name string
+		secs float64
+	}{{"years", 365.25 * 86400}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}} {
+		if seconds >= 2*u.secs {
+			return fmt.Sprintf("%.0f %s", seconds/u.secs, u.name)
+		}
+	}
+	return fmt.Sprintf("%.0f seconds", seconds)
 }
 
 func percent(f float64) string {

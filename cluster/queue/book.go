@@ -38,6 +38,7 @@ type book struct {
 	labels   map[string]string // the label each banned identity was last seen with
 	voters   map[string]bool   // ballot identities with a vote that counts
 	starving bool              // fewer eligible voters than Replicas: the coordinator counts the rest
+	plain    int               // units of its recounts the plain search counted again (recount.go)
 
 	// Filled by the methods, drained by the coordinator.
 	recounts []int  // blocks to count again, in order
@@ -328,7 +329,10 @@ func (b *book) result() (count.Result, error) {
 
 // backing says what stands behind the decided blocks.
 func (b *book) backing() Backing {
-	bk := Backing{Blocks: len(b.ballots), Fraction: b.fraction, Replicas: b.run.Replicas}
+	bk := Backing{Blocks: len(b.ballots), Fraction: b.fraction, Replicas: b.run.Replicas, Plain: b.plain}
+	if pastTable(b.run.N) && !plainAffordable(b.run.N) {
+		bk.PlainSeconds = count.RecountSeconds(b.run.N)
+	}
 	for _, bl := range b.ballots {
 		switch {
 		case bl.verdict == nil:

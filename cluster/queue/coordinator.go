@@ -176,6 +176,9 @@ func (c *coordinator) loop(ctx context.Context) error {
 				return fmt.Errorf("run %s: counting %s again: %w", c.run.ID, c.run.block(r.k), r.err)
 			}
 			c.book.recounted(r.k, r.units)
+			if r.plain >= 0 {
+				c.book.plain++
+			}
 		case r := <-checked:
 			c.estimated(r)
 		case <-tick.C:

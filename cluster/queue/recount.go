@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/nqueens/nqueens/count"
@@ -16,13 +17,20 @@ type recounter = pool[int, recount]
 type recount struct {
 	k     int
 	units []count.UnitResult
+	// plain is the unit of the block that the independent plain search
+	// counted again too and found the same (see plainCheck), −1 for none.
+	plain int
 	err   error
 }
 
 func startRecounter(ctx context.Context, run Run, workers int) *recounter {
 	return startPool(ctx, workers, func(ctx context.Context, k int) recount {
 		units, err := countBlock(ctx, run, run.block(k))
-		return recount{k: k, units: units, err: err}
+		r := recount{k: k, units: units, plain: -1, err: err}
+		if err == nil && plainAffordable(run.N) {
+			r.plain, r.err = plainCheck(ctx, run.N, units, rand.IntN)
+		}
+		return r
 	})
 }
 
@@ -40,4 +48,45 @@ func countBlock(ctx context.Context, run Run, b Block) ([]count.UnitResult, erro
 	}})
 	slices.SortFunc(out, func(a, b count.UnitResult) int { return a.Index - b.Index })
 	return out, err
+}
+
+// Past the published counts, the coordinator's own count of a block is
+// the truth its workers are judged by, yet it comes from the same engine
+// as theirs: a bug of the engine would pass every vote and recount. So
+// there one unit of each block it counts again, drawn at random, is
+// counted a third time by count.RecountUnit, a plain backtracking search
+// that shares no code with the engines; a difference stops the run. It
+// is thousands of times slower than the join, so only one unit per block,
+// and only where a unit takes at most plainLimit seconds by its estimate
+// ([count.RecountSeconds]): none from N = 25 on, where a unit takes the
+// plain search days to years (Backing says so).
+const plainLimit = 3600
+
+// pastTable reports whether N has no published count; a variable, so that
+// tests can take a small N past the table.
+var pastTable = func(n int) bool {
+	_, _, known := count.Known(n)
+	return !known
+}
+
+// plainAffordable reports whether the coordinator's recounts of N's
+// blocks include the plain search's check of a unit.
+func plainAffordable(n int) bool { return pastTable(n) && count.RecountSeconds(n) <= plainLimit }
+
+// plainCheck recounts units[pick(len(units))], the coordinator's count of
+// a unit, by the plain search, and returns its index, or a
+// *count.RecountError if the two differ.
+func plainCheck(ctx context.Context, n int, units []count.UnitResult, pick func(int) int) (int, error) {
+	if len(units) == 0 {
+		return -1, nil
+	}
+	u := units[pick(len(units))]
+	re, err := count.RecountUnit(ctx, n, u.Index)
+	if err != nil {
+		return -1, err
+	}
+	if err := count.CheckRecount(n, u, re); err != nil {
+		return -1, err
+	}
+	return u.Index, nil
 }
