@@ -55,6 +55,9 @@ var zhWords = map[string]bool{
 	"count": true, "solve": true, "complete": true, "estimate": true, "verify": true, "trace": true,
 	"compare": true, "merge": true, "show": true, "dominate": true, "coordinator": true, "worker": true,
 	"serve": true, "site": true, "FILE": true, "OTHER": true, "NAME": true, "A": true, "B": true, "Ctrl": true,
+	"LEDGER": true, "I": true, "K": true,
+	// The messaging system the cluster runs on, a proper name.
+	"NATS": true,
 	// Text encodings, by their names.
 	"UTF": true, "ASCII": true,
 }

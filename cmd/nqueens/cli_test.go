@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
@@ -270,8 +271,8 @@ func TestPlurals(t *testing.T) {
 		t.Errorf("show: %q", errOut)
 	}
 	for k, want := range map[int]string{0: "0 units", 1: "1 unit", 2: "2 units"} {
-		if got := plural(k, "unit"); got != want {
-			t.Errorf("plural(%d) = %q", k, got)
+		if got := i18n.For(i18n.English).N("cli.n.units", k, nil); got != want {
+			t.Errorf("cli.n.units(%d) = %q", k, got)
 		}
 	}
 }

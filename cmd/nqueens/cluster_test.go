@@ -17,6 +17,7 @@ import (
 	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/seal"
 )
@@ -370,12 +371,12 @@ func TestCoordinatorFlagsOfARun(t *testing.T) {
 // TestWorkerSummary: a ban is an alarm in the worker's last line (it said
 // "0 alarm(s)" right after its ALARM), and counts take their plurals.
 func TestWorkerSummary(t *testing.T) {
-	got := workerSummary("liar", queue.WorkerReport{Units: 1, Banned: []string{"n14-0ee160a3ee"}}, 2*time.Second)
+	got := workerSummary(i18n.For(i18n.English), "liar", queue.WorkerReport{Units: 1, Banned: []string{"n14-0ee160a3ee"}}, 2*time.Second)
 	want := "nqueens: worker liar: 1 unit counted, 0 counted again with the same result, 0 declined, 1 alarm, 0 failures in 2s"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	got = workerSummary("w", queue.WorkerReport{Units: 8, Discarded: 3}, time.Second)
+	got = workerSummary(i18n.For(i18n.English), "w", queue.WorkerReport{Units: 8, Discarded: 3}, time.Second)
 	want = "nqueens: worker w: 8 units counted, 0 counted again with the same result, 0 declined, 0 alarms, 0 failures, 3 forged block messages removed in 1s"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -474,7 +475,7 @@ func TestRunStateNote(t *testing.T) {
 		{queue.RunProgress{Workers: 3, Checking: 3, Failed: make([]queue.Block, 2)}, "3 workers, 3 blocks being counted again here (2 out of deliveries)"},
 		{queue.RunProgress{}, "0 workers"},
 	} {
-		if got := runState(tc.p).Note; got != tc.want {
+		if got := runState(i18n.For(i18n.English), tc.p).Note; got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
 		}
 	}

@@ -9,11 +9,13 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -112,28 +114,28 @@ func (o *coordinatorOptions) validate(args []string) error {
 	o.n = n
 	switch {
 	case o.ackWait < time.Second:
-		return usagef("--ack-wait must be at least 1s, got %s", o.ackWait)
+		return usageT("cli.flag.atleast", i18n.Args{"Flag": "--ack-wait", "Min": "1s", "Value": o.ackWait.String()})
 	case o.maxDeliver < 1:
-		return usagef("--max-deliver must be at least 1, got %d", o.maxDeliver)
+		return usageT("cli.flag.atleast", i18n.Args{"Flag": "--max-deliver", "Min": "1", "Value": strconv.Itoa(o.maxDeliver)})
 	case o.blockSize < 0 || o.blockSize > queue.MaxBlockSize:
-		return usagef("--block-size must be 1 to %d (or 0 for automatic), got %d", queue.MaxBlockSize, o.blockSize)
+		return usageT("cli.coord.blocksize", i18n.Args{"Max": strconv.Itoa(queue.MaxBlockSize), "Value": strconv.Itoa(o.blockSize)})
 	case o.replicas < 1 || o.replicas > queue.MaxReplicas:
-		return usagef("--replicas must be 1 to %d, got %d", queue.MaxReplicas, o.replicas)
+		return usageT("cli.flag.range", i18n.Args{"Flag": "--replicas", "Min": "1", "Max": strconv.Itoa(queue.MaxReplicas), "Value": strconv.Itoa(o.replicas)})
 	case o.streamReps < 1 || o.streamReps > 5:
-		return usagef("--stream-replicas must be 1 to 5, got %d", o.streamReps)
+		return usageT("cli.flag.range", i18n.Args{"Flag": "--stream-replicas", "Min": "1", "Max": "5", "Value": strconv.Itoa(o.streamReps)})
 	case !(o.verifyFraction >= 0 && o.verifyFraction <= 1):
-		return usagef("--verify-fraction must be 0 to 1, got %g", o.verifyFraction)
+		return usageT("cli.flag.range", i18n.Args{"Flag": "--verify-fraction", "Min": "0", "Max": "1", "Value": strconv.FormatFloat(o.verifyFraction, 'g', -1, 64)})
 	case o.verifyWorkers < 1:
-		return usagef("--verify-workers must be at least 1, got %d", o.verifyWorkers)
+		return usageT("cli.flag.atleast", i18n.Args{"Flag": "--verify-workers", "Min": "1", "Value": strconv.Itoa(o.verifyWorkers)})
 	case o.every <= 0:
-		return usagef("--progress-every must be positive, got %s", o.every)
+		return usageT("cli.count.every", i18n.Args{"Flag": "--progress-every", "Value": o.every.String()})
 	}
 	embedded := o.tokenFile != "" || o.serverCert != "" || o.given("listen") || o.given("store")
 	if o.nats.url != "" && embedded {
-		return usagef("--listen, --store, --auth-token-file and --server-tls-* are for the embedded server; with --nats the server is yours")
+		return usageT("cli.coord.embedded", nil)
 	}
 	if o.nats.url == "" && o.nats.any() {
-		return usagef("--nats-creds, --nats-nkey, --nats-token-file and the --tls flags go with --nats; the embedded server takes --auth-token-file, --auth-nkeys and --server-tls-*")
+		return usageT("cli.coord.external", nil)
 	}
 	return nil
 }
@@ -173,8 +175,8 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		conn = srv.Conn()
 		conn.Name = "nqueens coordinator"
 		if !o.quiet {
-			fmt.Fprintf(stderr, "nqueens: coordinator: embedded NATS server at %s, files in %s; start workers with: %s\n",
-				srv.ClientURL(), o.store, o.workerCommand(srv.ClientURL(), key.Path()))
+			fmt.Fprintf(stderr, "nqueens: coordinator: %s\n", say(ctx).T("cli.coord.embedded.note", i18n.Args{"URL": srv.ClientURL(),
+				"Store": o.store, "Command": o.workerCommand(srv.ClientURL(), key.Path())}))
 		}
 	}
 	// Unlike workers, which wait for a server, a coordinator with no
@@ -194,10 +196,10 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 			return
 		}
 		if tty {
-			view.update(runState(p))
+			view.update(runState(say(ctx), p))
 			return
 		}
-		fmt.Fprintln(stderr, view.line(runState(p)))
+		fmt.Fprintln(stderr, view.line(runState(say(ctx), p)))
 	}
 	qo := o.queueOptions()
 	qo.Key, qo.Voters, qo.Log, qo.Progress, qo.StoreHealth, qo.Revoke = key, voters, logger, progress, storeHealth, revoke
@@ -207,17 +209,16 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		return &usageError{err}
 	}
 	if err != nil && ctx.Err() != nil {
-		where := "the NATS server"
 		if o.nats.url == "" {
-			where = o.store
+			return interruptedT("cli.coord.int", i18n.Args{"How": howStopped{err}, "Store": o.store})
 		}
-		return interruptedf("%s; the run's stream and bucket in %s keep every finished block: run the same command again to resume", stoppedHow(err), where)
+		return interruptedT("cli.coord.int.nats", i18n.Args{"How": howStopped{err}})
 	}
 	if err != nil {
 		return err
 	}
 	if _, _, known := count.Known(o.n); !known && !o.quiet {
-		fmt.Fprintf(stderr, "nqueens: coordinator: N = %d is past the published counts: backed by %s, the total within the estimate's spread\n", o.n, r.Backing)
+		fmt.Fprintf(stderr, "nqueens: coordinator: %s\n", say(ctx).T("cli.coord.pastknown", i18n.Args{"N": o.n, "Backing": r.Backing}))
 	}
 	return printCountResult(o.stdout, r.Result, o.jsonOut)
 }
@@ -278,18 +279,19 @@ func loopbackHost(host string) bool {
 }
 
 // runState is the coordinator's progress.
-func runState(p queue.RunProgress) progressState {
-	note := plural(p.Workers, "worker")
+func runState(pr *i18n.Printer, p queue.RunProgress) progressState {
+	a := i18n.Args{"Workers": pr.N("cli.n.workers", p.Workers, nil), "Blocks": pr.N("cli.n.blocks", p.Checking, nil), "Failed": len(p.Failed)}
+	note := pr.T("cli.coord.note", a)
 	if p.Checking > 0 {
-		note += ", " + plural(p.Checking, "block") + " being counted again here"
+		note = pr.T("cli.coord.note.checking", a)
 		if len(p.Failed) > 0 {
 			// Blocks no worker finished are counted here too.
-			note += fmt.Sprintf(" (%d out of deliveries)", len(p.Failed))
+			note = pr.T("cli.coord.note.failed", a)
 		}
 	}
 	if len(p.Banned) > 0 {
 		// Worker names are the workers' own choice: escaped.
-		note += fmt.Sprintf(", BANNED: %s", escapeText(strings.Join(p.Banned, ", ")))
+		note = pr.T("cli.coord.note.banned", i18n.Args{"Note": note, "Names": escapeText(strings.Join(p.Banned, ", "))})
 	}
 	return progressState{Done: p.Done, Units: p.Run.Units, Resumed: p.Resumed, Nodes: p.Nodes, Elapsed: p.Elapsed, Note: note}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
@@ -55,7 +56,7 @@ func newMergeCmd() *cobra.Command {
 
 func (o *mergeOptions) validate(args []string) error {
 	if len(args) == 0 {
-		return usagef("merge needs at least one ledger file")
+		return usageT("cli.merge.none", nil)
 	}
 	o.paths = args
 	return nil
@@ -92,7 +93,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 			done += fi.Size()
 		}
 		if lf.Truncated > 0 {
-			fmt.Fprintf(o.stderr, "nqueens: warning: %s:%d: ignoring a last line cut short while it was written (a kill, a crash or a full disk); rerun its shard to redo those units\n", path, lf.Truncated)
+			fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().T("cli.merge.truncated", i18n.Args{"Path": path, "Line": lf.Truncated}))
 		}
 		files = append(files, lf)
 	}
@@ -109,18 +110,13 @@ func (o *mergeOptions) run(ctx context.Context) error {
 		return err
 	}
 	if rep.Duplicates > 0 {
-		was := "was"
-		if rep.Duplicates != 1 {
-			was = "were"
-		}
-		fmt.Fprintf(o.stderr, "nqueens: %s %s counted more than once, with equal results\n", plural(rep.Duplicates, "unit"), was)
+		fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().N("cli.merge.duplicates", strconv.Itoa(rep.Duplicates), nil))
 	}
 	if _, _, known := count.Known(rep.Result.N); !known {
 		if err := count.CheckSpread(ctx, rep.Result); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.stderr, "nqueens: N = %d is past the published counts: backed by %s sealed under %s, every unit present once, the total within the estimate's spread\n",
-			rep.Result.N, plural(rep.Files, "ledger"), key)
+		fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().N("cli.merge.pastknown", rep.Files, i18n.Args{"N": rep.Result.N, "Key": key}))
 	}
 	return printCountResult(o.stdout, rep.Result, o.jsonOut)
 }

@@ -124,11 +124,3 @@ func threeDigits(x float64) string {
 	scale := math.Pow(10, float64(3-digits))
 	return strconv.FormatFloat(math.Round(x*scale)/scale, 'f', -1, 64)
 }
-
-// plural writes k things: "1 unit", "3 units", "0 alarms".
-func plural(k int, one string) string {
-	if k == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(k) + " " + one + "s"
-}

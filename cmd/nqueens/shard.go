@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/nqueens/nqueens/cluster/ledger"
@@ -67,23 +67,23 @@ func (o *shardCount) resolve() (ledger.Shard, error) {
 	var err error
 	switch {
 	case o.ledger == "":
-		return sh, usagef("a shard needs --ledger FILE to write its results to")
+		return sh, usageT("cli.shard.ledger", nil)
 	case o.shard != "":
 		if sh, err = ledger.ParseShard(o.shard); err != nil {
-			return sh, usagef("--shard: %v", err)
+			return sh, &usageError{i18n.Wrap(err, "cli.where", i18n.Args{"Name": "--shard"})}
 		}
 	case o.fromEnv:
 		if o.shards < 1 {
-			return sh, usagef("--shards K is the number of array tasks, at least 1; got %d", o.shards)
+			return sh, usageT("cli.shard.shards", i18n.Args{"Value": strconv.Itoa(o.shards)})
 		}
 		if sh, err = ledger.ShardFromEnv(o.shards, os.Getenv); err != nil {
-			return sh, usagef("--shard-from-env: %v", err)
+			return sh, &usageError{i18n.Wrap(err, "cli.where", i18n.Args{"Name": "--shard-from-env"})}
 		}
 	default:
-		return sh, usagef("--ledger needs --shard I/K or --shard-from-env --shards K")
+		return sh, usageT("cli.shard.needshard", nil)
 	}
 	if o.saveEvery <= 0 {
-		return sh, usagef("--ledger-every must be positive, got %s", o.saveEvery)
+		return sh, usageT("cli.count.every", i18n.Args{"Flag": "--ledger-every", "Value": o.saveEvery.String()})
 	}
 	return sh, nil
 }
@@ -104,7 +104,7 @@ func (o *shardCount) run(ctx context.Context) error {
 	l.Worker, _ = os.Hostname()
 	l.Shard = sh.String()
 	if l.Repaired > 0 {
-		o.note("%s:%d: removed a last line cut short while it was written (a kill, a crash or a full disk)", o.ledger, l.Repaired)
+		o.noteT("cli.shard.repaired", i18n.Args{"Path": o.ledger, "Line": l.Repaired})
 	}
 	view := newProgressView(o.stderr, o.printer(), o.printer().T("cli.shard.label", i18n.Args{"Shard": sh.String(), "N": n}), "units", o.quiet)
 	p, err := ledger.RunShard(ctx, n, sh, l, ledger.ShardOptions{
@@ -116,13 +116,13 @@ func (o *shardCount) run(ctx context.Context) error {
 	})
 	view.finish(err == nil)
 	if p.Resumed > 0 {
-		o.note("shard %s of N = %d: %d of its %s were already in %s", sh, n, p.Resumed, plural(p.Units, "unit"), o.ledger)
+		o.noteN("cli.shard.resumed", strconv.Itoa(p.Units), i18n.Args{"Shard": sh.String(), "N": n, "Resumed": strconv.Itoa(p.Resumed), "Path": o.ledger})
 	}
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-			return interruptedf("%s; the ledger %s keeps the finished units, run the same command again to continue", stoppedHow(err), o.ledger)
+			return interruptedT("cli.shard.int", i18n.Args{"How": howStopped{err}, "Path": o.ledger})
 		}
-		return fmt.Errorf("%w; the ledger %s keeps the units synced before, run the same command again to continue once this is fixed", err, o.ledger)
+		return i18n.Wrap(err, "cli.shard.failed", i18n.Args{"Path": o.ledger})
 	}
 	if o.jsonOut {
 		return writeJSONLine(o.stdout, struct {
@@ -134,7 +134,6 @@ func (o *shardCount) run(ctx context.Context) error {
 			Ledger  string  `json:"ledger"`
 		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), o.ledger})
 	}
-	o.note("shard %s of N = %d complete: %s in %s (%s); add up all shards with: nqueens merge LEDGER…",
-		sh, n, plural(p.Units, "unit"), o.ledger, formatDuration(p.Elapsed))
+	o.noteN("cli.shard.done", strconv.Itoa(p.Units), i18n.Args{"Shard": sh.String(), "N": n, "Path": o.ledger, "Time": dur(p.Elapsed)})
 	return nil
 }

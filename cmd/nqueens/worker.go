@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/cluster/queue"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -114,14 +116,14 @@ func (o *workerOptions) validate([]string) error {
 		return err
 	}
 	if o.idle < 0 {
-		return usagef("--exit-when-idle must not be negative, got %s", o.idle)
+		return usageT("cli.worker.idle", i18n.Args{"Value": o.idle.String()})
 	}
 	if o.name == "" {
 		host, _ := os.Hostname()
 		o.name = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
 	if err := queue.CheckName(o.name); err != nil {
-		return usagef("--name: %v", err)
+		return &usageError{i18n.Wrap(err, "cli.where", i18n.Args{"Name": "--name"})}
 	}
 	return nil
 }
@@ -153,23 +155,22 @@ func (o *workerOptions) run(ctx context.Context) error {
 		Workers: o.workers, Name: o.name, IdleExit: o.idle, Log: logger, Key: key, Identity: id,
 	})
 	if !o.quiet {
-		fmt.Fprintln(stderr, workerSummary(escapeText(o.name), rep, time.Since(start)))
+		fmt.Fprintln(stderr, workerSummary(o.printer(), escapeText(o.name), rep, time.Since(start)))
 	}
 	if len(rep.Banned) > 0 {
-		runs := "run " + rep.Banned[0]
-		if len(rep.Banned) > 1 {
-			runs = "runs " + strings.Join(rep.Banned, ", ")
+		if len(rep.Banned) == 1 {
+			return errT("cli.worker.banned", i18n.Args{"Runs": rep.Banned[0]})
 		}
-		return fmt.Errorf("the coordinator banned this worker from %s: its results were wrong; check this machine", runs)
+		return errT("cli.worker.banned.runs", i18n.Args{"Runs": strings.Join(rep.Banned, ", ")})
 	}
 	if len(rep.Refused) > 0 {
 		// Reasons come from the coordinator: escaped.
 		r := rep.Refused[0]
-		return fmt.Errorf("the coordinator of run %s refused this worker's results, which can never count there: %s", r.Run, escapeText(r.Reason))
+		return errT("cli.worker.refused", i18n.Args{"Run": r.Run, "Reason": escapeText(r.Reason)})
 	}
 	var ce *queue.CredentialError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("the NATS server refused this worker's credentials (%v): %s", ce.Err, o.nats.credentialHint())
+		return errT("cli.worker.creds", i18n.Args{"Err": ce.Err, "Hint": o.nats.credentialHint()})
 	}
 	if err != nil && ctx.Err() != nil {
 		return nil // stopped by a signal: units in hand were handed back
@@ -179,28 +180,29 @@ func (o *workerOptions) run(ctx context.Context) error {
 
 // workerSummary is the worker's last line: what it did. Bans are alarms
 // too: each came with an ALARM line.
-func workerSummary(name string, rep queue.WorkerReport, took time.Duration) string {
-	forged := ""
+func workerSummary(p *i18n.Printer, name string, rep queue.WorkerReport, took time.Duration) string {
+	a := i18n.Args{"Name": name, "Units": p.N("cli.n.units", strconv.Itoa(rep.Units), nil), "Again": strconv.Itoa(rep.Duplicates),
+		"Declined": strconv.Itoa(rep.Declined), "Alarms": p.N("cli.n.alarms", rep.Conflicts+len(rep.Banned), nil),
+		"Failures": p.N("cli.n.failures", rep.Failures, nil), "Time": dur(took)}
+	key := "cli.worker.summary"
 	if rep.Discarded > 0 {
-		forged = ", " + plural(rep.Discarded, "forged block message") + " removed"
+		key, a["Forged"] = "cli.worker.summary.forged", p.N("cli.n.forged", strconv.Itoa(rep.Discarded), nil)
 	}
-	return fmt.Sprintf("nqueens: worker %s: %s counted, %d counted again with the same result, %d declined, %s, %s%s in %s",
-		name, plural(rep.Units, "unit"), rep.Duplicates, rep.Declined, plural(rep.Conflicts+len(rep.Banned), "alarm"),
-		plural(rep.Failures, "failure"), forged, formatDuration(took))
+	return "nqueens: " + p.T(key, a)
 }
 
 // credentialHint names the flag that gives the credential this worker
 // sent, or the flags that give one when it sent none.
-func (f *natsFlags) credentialHint() string {
+func (f *natsFlags) credentialHint() *i18n.Error {
 	switch {
 	case f.tokenFile != "":
-		return "check the token in --nats-token-file " + f.tokenFile
+		return i18n.NewError("cli.worker.hint.token", i18n.Args{"Path": f.tokenFile})
 	case f.nkey != "":
-		return "check that the coordinator admits the key of --nats-nkey " + f.nkey + " (an embedded server also shuts out a key the coordinator banned for wrong results)"
+		return i18n.NewError("cli.worker.hint.nkey", i18n.Args{"Path": f.nkey})
 	case f.creds != "":
-		return "check --nats-creds " + f.creds
+		return i18n.NewError("cli.worker.hint.creds", i18n.Args{"Path": f.creds})
 	case strings.Contains(f.url, "@"):
-		return "check the user and password in --nats"
+		return i18n.NewError("cli.worker.hint.user", nil)
 	}
-	return "the server wants credentials: give --nats-token-file, --nats-nkey or --nats-creds"
+	return i18n.NewError("cli.worker.hint.none", nil)
 }
