@@ -58,6 +58,8 @@ var zhWords = map[string]bool{
 	"LEDGER": true, "I": true, "K": true,
 	// The messaging system the cluster runs on, a proper name.
 	"NATS": true,
+	// The language the program is written in, a proper name.
+	"Go": true,
 	// Text encodings, by their names.
 	"UTF": true, "ASCII": true,
 }

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/web"
 	"github.com/spf13/cobra"
 )
@@ -104,8 +105,8 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.stderr, "nqueens: serving on http://%s/ (Ctrl-C stops)\n", ln.Addr())
+	fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().T("cli.serve.on", i18n.Args{"URL": fmt.Sprintf("http://%s/", ln.Addr())}))
 	err = srv.Serve(ctx, ln, o.grace)
-	fmt.Fprintln(o.stderr, "nqueens: server stopped")
+	fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().T("cli.serve.stopped", nil))
 	return err
 }

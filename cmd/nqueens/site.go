@@ -3,13 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/web"
 	"github.com/spf13/cobra"
 )
@@ -57,7 +57,7 @@ Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
 func (o *siteOptions) validate(args []string) error {
 	o.dir = args[0]
 	if o.source != "" && !isSource(o.source) {
-		return usagef("--source %s: no go.mod of %s there", o.source, modulePath)
+		return usageT("cli.site.nomod", i18n.Args{"Path": o.source, "File": "go.mod", "Module": modulePath})
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func (o *siteOptions) run(ctx context.Context) error {
 	if err := web.CheckSiteDir(o.dir); err != nil {
 		return err
 	}
-	o.note("compiling the WebAssembly module with go build (about a minute the first time)…")
+	o.noteT("cli.site.compiling", i18n.Args{"Command": "go build"})
 	m, err := web.BuildWasm(ctx, src)
 	if err != nil {
 		return err
@@ -81,9 +81,9 @@ func (o *siteOptions) run(ctx context.Context) error {
 		return err
 	}
 	mb := func(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
-	o.note("wrote %d files into %s: the page, %s (%s; %s as stored, compressed) and Go's %s (%s)",
-		len(info.Files), o.dir, info.Module, mb(info.ModuleBytes), mb(info.ModuleDownloadBytes), info.Loader, info.Go)
-	o.note("serve it with any static file server, such as: cd %s && python3 -m http.server 8000", o.dir)
+	o.noteT("cli.site.wrote", i18n.Args{"Files": len(info.Files), "Dir": o.dir, "Module": info.Module, "Size": mb(info.ModuleBytes),
+		"Stored": mb(info.ModuleDownloadBytes), "Loader": info.Loader, "Go": info.Go})
+	o.noteT("cli.site.serve", i18n.Args{"Command": fmt.Sprintf("cd %s && python3 -m http.server 8000", o.dir)})
 	if o.jsonOut {
 		return writeJSONLine(o.stdout, info)
 	}
@@ -113,7 +113,7 @@ func siteSource(given string) (string, error) {
 			return dir, nil
 		}
 	}
-	return "", errors.New("site compiles the WebAssembly module from the nqueens source, and none was found: run it inside a clone of the repository, or give --source")
+	return "", errT("cli.site.nosource", nil)
 }
 
 // isSource reports whether dir holds the go.mod of the nqueens module.
