@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,7 +47,7 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(),
 	hb := headerBytes(r)
 	if hb > maxHeaderBytes {
 		rw.Header().Set("Connection", "close")
-		return release, errorf(http.StatusRequestHeaderFieldsTooLarge, "request headers are larger than the limit of %d bytes (%d)", maxHeaderBytes, hb)
+		return release, errorT(http.StatusRequestHeaderFieldsTooLarge, "error.headers.large", i18n.Args{"Limit": strconv.Itoa(maxHeaderBytes), "Size": strconv.Itoa(hb)})
 	}
 	hasBody := r.Body != nil && r.Body != http.NoBody
 	// A body refused unread is not read after the answer either (the HTTP
@@ -60,7 +61,7 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(),
 		size = r.ContentLength
 		if size > s.cfg.MaxBodyBytes {
 			refuseBody()
-			return release, errorf(http.StatusRequestEntityTooLarge, "request body is larger than the limit of %d bytes", s.cfg.MaxBodyBytes)
+			return release, errorT(http.StatusRequestEntityTooLarge, "error.body.large", i18n.Args{"Limit": strconv.FormatInt(s.cfg.MaxBodyBytes, 10)})
 		}
 		if size < 0 {
 			size = s.cfg.MaxBodyBytes // chunked: as large as it may be
@@ -158,14 +159,14 @@ func (s *Server) readBody(rw http.ResponseWriter, r *http.Request, size int64) e
 	case errors.Is(context.Cause(r.Context()), errShuttingDown):
 		return context.Canceled
 	case errors.As(err, &tooBig):
-		return errorf(http.StatusRequestEntityTooLarge, "request body is larger than the limit of %d bytes", tooBig.Limit)
+		return errorT(http.StatusRequestEntityTooLarge, "error.body.large", i18n.Args{"Limit": strconv.FormatInt(tooBig.Limit, 10)})
 	case timeout:
 		rw.Header().Set("Connection", "close")
-		return errorf(http.StatusRequestTimeout, "the request body did not arrive within the time limit of %v", s.cfg.SlowClientTimeout)
+		return errorT(http.StatusRequestTimeout, "error.body.slow", i18n.Args{"Limit": s.cfg.SlowClientTimeout.String()})
 	case r.Context().Err() != nil:
 		return r.Context().Err() // the client hung up
 	}
-	return badRequest("cannot read the request body: %v", err)
+	return errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.body.read", nil))
 }
 
 // discardBody reads the body of r to its end into no buffer, within

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // decodeJSON reads the request body, one JSON object with only the fields of
@@ -41,9 +42,9 @@ func decodeJSON(r *http.Request, v any) error {
 	}
 	switch {
 	case err != nil:
-		return badRequest("cannot read the request body: %v", err)
+		return errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.body.read", nil))
 	case len(bytes.TrimSpace(body)) == 0:
-		return badRequest("request body is empty; want a JSON object")
+		return errorT(http.StatusBadRequest, "error.body.empty", nil)
 	}
 	// A bytes.Buffer is read in place, without a copy. Duplicate names
 	// are let through to be refused by name below.
@@ -53,9 +54,9 @@ func decodeJSON(r *http.Request, v any) error {
 	}
 	if _, err := d.dec.ReadToken(); err != io.EOF {
 		if err == nil {
-			return badRequest("request body holds more than one JSON value")
+			return errorT(http.StatusBadRequest, "error.body.twovalues", nil)
 		}
-		return badRequest("unexpected data after the JSON object")
+		return errorT(http.StatusBadRequest, "error.body.after", nil)
 	}
 	return nil
 }
@@ -66,14 +67,14 @@ func decodeJSON(r *http.Request, v any) error {
 func checkJSONType(h http.Header) error {
 	types := h.Values("Content-Type")
 	if len(types) == 0 {
-		return errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json; the request has none")
+		return errorT(http.StatusUnsupportedMediaType, "error.type.none", i18n.Args{"Header": "Content-Type", "Type": "application/json"})
 	}
 	mt, params, err := mime.ParseMediaType(types[0])
 	if err != nil || mt != "application/json" || len(types) > 1 {
-		return errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json, got %q", strings.Join(types, ", "))
+		return errorT(http.StatusUnsupportedMediaType, "error.type.other", i18n.Args{"Header": "Content-Type", "Type": "application/json", "Value": strconv.Quote(strings.Join(types, ", "))})
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
-		return errorf(http.StatusUnsupportedMediaType, "Content-Type: JSON is UTF-8: charset %q is not accepted", cs)
+		return errorT(http.StatusUnsupportedMediaType, "error.type.charset", i18n.Args{"Header": "Content-Type", "Type": "application/json", "Value": strconv.Quote(cs)})
 	}
 	return nil
 }
@@ -257,11 +258,11 @@ func (d *decoder) malformed(err error) error {
 	var syntax *jsontext.SyntacticError
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return badRequest("request body ends in the middle of the JSON object")
+		return errorT(http.StatusBadRequest, "error.body.cut", nil)
 	case errors.As(err, &syntax):
-		return badRequest("malformed JSON at byte %d: %v", syntax.ByteOffset, syntax.Err)
+		return errorOf(http.StatusBadRequest, i18n.Wrap(syntax.Err, "error.body.malformed", i18n.Args{"Byte": strconv.FormatInt(syntax.ByteOffset, 10)}))
 	}
-	return badRequest("malformed JSON at byte %d: %v", d.dec.InputOffset(), err)
+	return errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.body.malformed", i18n.Args{"Byte": strconv.FormatInt(d.dec.InputOffset(), 10)}))
 }
 
 // setNumber sets v to the JSON number raw, which must be a whole number

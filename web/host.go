@@ -6,7 +6,10 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // The Host check. A page of another site can make a browser send requests
@@ -85,8 +88,7 @@ func (s *Server) checkHost(r *http.Request) error {
 			}
 		}
 	}
-	return errorf(http.StatusMisdirectedRequest, "host %q is not served here (a request must name this server's address, or a name it was started with); start the server with --allow-host %s to serve it",
-		r.Host, clipHost(r.Host))
+	return errorT(http.StatusMisdirectedRequest, "error.host", i18n.Args{"Host": strconv.Quote(r.Host), "Allow": clipHost(r.Host)})
 }
 
 // clipHost is the host of a Host header without its port, as a user would
@@ -113,7 +115,7 @@ func checkSite(r *http.Request) error {
 	switch site := r.Header.Get("Sec-Fetch-Site"); site {
 	case "", "same-origin", "none":
 	default:
-		return errorf(http.StatusForbidden, "a request from another site (Sec-Fetch-Site: %.20q) may not start work here; open the page of this server itself", site)
+		return errorT(http.StatusForbidden, "error.site", i18n.Args{"Header": "Sec-Fetch-Site", "Site": fmt.Sprintf("%.20q", site)})
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -121,7 +123,7 @@ func checkSite(r *http.Request) error {
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) {
-		return errorf(http.StatusForbidden, "a request from another origin (Origin: %.60q) may not start work here; open the page of this server itself", origin)
+		return errorT(http.StatusForbidden, "error.origin", i18n.Args{"Header": "Origin", "Origin": fmt.Sprintf("%.60q", origin)})
 	}
 	return nil
 }

@@ -131,3 +131,27 @@ func TestProseLang(t *testing.T) {
 		wantError(t, rec, tc.want)
 	}
 }
+
+// TestBodyErrorsLang: the errors of a request's body and host are said in
+// the request's language.
+func TestBodyErrorsLang(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, tc := range []struct {
+		body, want string
+	}{
+		{"", "请求体为空；需要一个 JSON 对象"},
+		{`{"queens":[1,2`, "请求体在 JSON 对象的中间就结束了"},
+		{`{"queens":[1]} {}`, "请求体中有不止一个 JSON 值"},
+	} {
+		rec := do(s, http.MethodPost, "/api/verify?lang=zh", tc.body)
+		if rec.Code != http.StatusBadRequest {
+			t.Errorf("%q: status %d", tc.body, rec.Code)
+		}
+		wantError(t, rec, tc.want)
+	}
+	req := newRequest(http.MethodGet, "/api/trace?n=4&lang=zh", nil)
+	req.Host = "elsewhere.example"
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	wantError(t, rec, `这里不为主机 "elsewhere.example" 提供服务`)
+}
