@@ -153,7 +153,7 @@ func (o *estimateOptions) writeHuman(e count.Estimate, j estimateJSON, w int, pr
 	line := func(label, key string, args i18n.Args) {
 		fmt.Fprintln(out, padRight(labels[label], width)+p.T(key, args))
 	}
-	fmt.Fprintln(out, p.N("cli.estimate.head", strconv.Itoa(e.Units), i18n.Args{"N": strconv.Itoa(o.n), "Probes": strconv.Itoa(e.Probes),
+	fmt.Fprintln(out, p.N("cli.estimate.head", e.Units, i18n.Args{"Count": strconv.Itoa(e.Units), "N": strconv.Itoa(o.n), "Probes": strconv.Itoa(e.Probes),
 		"Seed": strconv.FormatUint(o.seed, 10), "Time": dur(probeTime)}))
 	a := i18n.Args{"V": fmt.Sprintf("%.4g", e.Total), "E": fmt.Sprintf("%.2g", e.TotalErr)}
 	if j.Reference != nil {

@@ -110,7 +110,7 @@ func (o *mergeOptions) run(ctx context.Context) error {
 		return err
 	}
 	if rep.Duplicates > 0 {
-		fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().N("cli.merge.duplicates", strconv.Itoa(rep.Duplicates), nil))
+		fmt.Fprintf(o.stderr, "nqueens: %s\n", o.printer().N("cli.merge.duplicates", rep.Duplicates, i18n.Args{"Count": strconv.Itoa(rep.Duplicates)}))
 	}
 	if _, _, known := count.Known(rep.Result.N); !known {
 		if err := count.CheckSpread(ctx, rep.Result); err != nil {

@@ -116,7 +116,7 @@ func (o *shardCount) run(ctx context.Context) error {
 	})
 	view.finish(err == nil)
 	if p.Resumed > 0 {
-		o.noteN("cli.shard.resumed", strconv.Itoa(p.Units), i18n.Args{"Shard": sh.String(), "N": n, "Resumed": strconv.Itoa(p.Resumed), "Path": o.ledger})
+		o.noteN("cli.shard.resumed", p.Units, i18n.Args{"Count": strconv.Itoa(p.Units), "Shard": sh.String(), "N": n, "Resumed": strconv.Itoa(p.Resumed), "Path": o.ledger})
 	}
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
@@ -134,6 +134,6 @@ func (o *shardCount) run(ctx context.Context) error {
 			Ledger  string  `json:"ledger"`
 		}{n, sh.String(), p.Units, p.Resumed, p.Elapsed.Seconds(), o.ledger})
 	}
-	o.noteN("cli.shard.done", strconv.Itoa(p.Units), i18n.Args{"Shard": sh.String(), "N": n, "Path": o.ledger, "Time": dur(p.Elapsed)})
+	o.noteN("cli.shard.done", p.Units, i18n.Args{"Count": strconv.Itoa(p.Units), "Shard": sh.String(), "N": n, "Path": o.ledger, "Time": dur(p.Elapsed)})
 	return nil
 }

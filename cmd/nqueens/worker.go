@@ -181,12 +181,12 @@ func (o *workerOptions) run(ctx context.Context) error {
 // workerSummary is the worker's last line: what it did. Bans are alarms
 // too: each came with an ALARM line.
 func workerSummary(p *i18n.Printer, name string, rep queue.WorkerReport, took time.Duration) string {
-	a := i18n.Args{"Name": name, "Units": p.N("cli.n.units", strconv.Itoa(rep.Units), nil), "Again": strconv.Itoa(rep.Duplicates),
+	a := i18n.Args{"Name": name, "Units": p.N("cli.n.units", rep.Units, i18n.Args{"Count": strconv.Itoa(rep.Units)}), "Again": strconv.Itoa(rep.Duplicates),
 		"Declined": strconv.Itoa(rep.Declined), "Alarms": p.N("cli.n.alarms", rep.Conflicts+len(rep.Banned), nil),
 		"Failures": p.N("cli.n.failures", rep.Failures, nil), "Time": dur(took)}
 	key := "cli.worker.summary"
 	if rep.Discarded > 0 {
-		key, a["Forged"] = "cli.worker.summary.forged", p.N("cli.n.forged", strconv.Itoa(rep.Discarded), nil)
+		key, a["Forged"] = "cli.worker.summary.forged", p.N("cli.n.forged", rep.Discarded, i18n.Args{"Count": strconv.Itoa(rep.Discarded)})
 	}
 	return "nqueens: " + p.T(key, a)
 }
