@@ -25,6 +25,8 @@ var zhWords = map[string]bool{
 	// The On-Line Encyclopedia of Integer Sequences: a proper name, which
 	// Chinese texts write in Latin letters.
 	"OEIS": true,
+	// The greatest common divisor, as Chinese textbooks write it: gcd(N, 6).
+	"gcd": true,
 	// The variables of the strategies' pseudocode, which the step
 	// sentences name as the code does: queens[3] = 2, free = all & ~(cols
 	// | ld | rd), grid[2][4] = 1, diag[10].

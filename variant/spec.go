@@ -92,42 +92,55 @@ func (s Spec) Square() bool { s = s.Normal(); return s.Rows == s.Cols }
 // superqueens) on an N × N torus when gcd(N, 6) ≠ 1 (Pólya, 1918), which a
 // search took 14.7 s to find out at N = 20.
 func (s Spec) NoneFit() string {
-	if why := s.noneFit(); why != "" {
-		return why + ", so the count is 0"
+	if why := s.NoneFitWhy(); why != nil {
+		return i18n.NewError("count.variant.nonefit", i18n.Args{"Why": why}).Error()
 	}
 	return ""
 }
 
-// noneFit is the sentence of NoneFit without its conclusion.
+// noneFit is the sentence of NoneFit without its conclusion, in English.
 func (s Spec) noneFit() string {
+	if why := s.NoneFitWhy(); why != nil {
+		return why.Error()
+	}
+	return ""
+}
+
+// NoneFitWhy is the rule that proves no placement exists, as a message of
+// the catalogs ("9 queens cannot stand on a 6 × 6 board without two
+// sharing a row or column (at most 6 can)"); nil when there is none.
+func (s Spec) NoneFitWhy() *i18n.Error {
 	s = s.Normal()
+	super := s.Piece == Superqueen
 	if m := min(s.Rows, s.Cols); s.Queens > m {
-		return fmt.Sprintf("%d %ss cannot stand on %s without two sharing a row or column (at most %d can)",
-			s.Queens, s.Piece, s.boardName(), m)
+		key := "count.variant.rows.queen"
+		if super {
+			key = "count.variant.rows.super"
+		}
+		return i18n.NewError(key, i18n.Args{"Queens": strconv.Itoa(s.Queens), "Board": boardName(s), "Max": strconv.Itoa(m)})
 	}
 	if s.Torus && s.Rows == s.Cols && s.Queens == s.Rows && s.Rows > 1 {
 		if g := gcd(s.Rows, 6); g != 1 {
-			also := ""
-			if s.Piece == Superqueen {
-				also = "; a superqueen is a queen too"
+			key := "count.variant.polya.queen"
+			if super {
+				key = "count.variant.polya.super"
 			}
-			return fmt.Sprintf("N %ss fit on an N × N torus only when gcd(N, 6) = 1 (Pólya%s), and gcd(%d, 6) = %d",
-				s.Piece, also, s.Rows, g)
+			return i18n.NewError(key, i18n.Args{"N": strconv.Itoa(s.Rows), "G": strconv.Itoa(g), "Who": "Pólya"})
 		}
 	}
-	return ""
+	return nil
 }
 
-func (s Spec) boardName() string {
-	kind := "board"
-	if s.Torus {
-		kind = "torus"
-	}
-	article := "a"
-	if s.Rows == 8 || s.Rows == 11 || s.Rows == 18 {
-		article = "an"
-	}
-	return fmt.Sprintf("%s %d × %d %s", article, s.Rows, s.Cols, kind)
+// boardNames are the messages of a board's name, by torus and article.
+var boardNames = map[[2]bool]string{
+	{false, false}: "count.variant.board", {false, true}: "count.variant.board.an",
+	{true, false}: "count.variant.torus", {true, true}: "count.variant.torus.an",
+}
+
+// boardName names s's board: "a 6 × 6 board", "an 8 × 8 torus".
+func boardName(s Spec) *i18n.Error {
+	an := s.Rows == 8 || s.Rows == 11 || s.Rows == 18
+	return i18n.NewError(boardNames[[2]bool{s.Torus, an}], i18n.Args{"Rows": strconv.Itoa(s.Rows), "Cols": strconv.Itoa(s.Cols)})
 }
 
 // String names the variant as a person would: "8 queens on an 8 × 8

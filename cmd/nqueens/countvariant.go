@@ -88,7 +88,9 @@ func (o *variantCount) run(ctx context.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if r.Note != "" {
+	if why := s.NoneFitWhy(); why != nil {
+		o.noteT("count.variant.nonefit", i18n.Args{"Why": why}) // r.Note, in the reader's language
+	} else if r.Note != "" {
 		o.note("%s", r.Note)
 	}
 	return printVariantResult(o.stdout, r, o.jsonOut)

@@ -26,7 +26,9 @@ var latinWord = regexp.MustCompile(`[A-Za-z]+`)
 var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA",
 	"ok", "Ctrl", "NAME", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
 	"text", "bash", "fish", "powershell", "zsh",
-	"k", "G", "T"} // 3.14G: the prefixes of SI
+	"k", "G", "T", // 3.14G: the prefixes of SI
+	"open", "stat", "mkdir", "remove", "rename", // the system's calls, which a file error names
+	"gcd", "Pólya"}
 
 // notWords are what the check leaves out of a line before it looks for
 // words: flags, paths and file names, OEIS numbers, and what the user
@@ -41,8 +43,8 @@ func zhEnglishWords(s string) []string {
 		allowed = append(allowed, c.Name())
 	}
 	for _, name := range allowed {
-		if strings.Contains(name, "-") {
-			s = strings.ReplaceAll(s, name, " ") // brute-combinations
+		if latinWord.FindString(name) != name {
+			s = strings.ReplaceAll(s, name, " ") // brute-combinations, Pólya
 		}
 	}
 	var bad []string
@@ -94,6 +96,11 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"solve", "8", "--torus", "--cols", "9"}},
 		{nil, "", []string{"count", "8", "--cols", "0"}},
 		{nil, "", []string{"show"}},
+		{nil, "", []string{"count", "6", "--queens", "9"}},
+		{nil, "", []string{"solve", "6", "--torus"}},
+		{nil, "", []string{"count", "8", "--torus", "--super"}},
+		{nil, "", []string{"verify", "/nonexistent/boards"}},
+		{nil, "", []string{"merge", "/nonexistent/ledger"}},
 		// Interruptions.
 		{stopped, "", []string{"solve", "1000000", "--random", "-o", filepath.Join(dir, "q")}},
 		{stopped, empty20, []string{"complete", "--count", "--yes"}},

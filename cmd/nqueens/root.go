@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -302,6 +303,9 @@ func oneLine(s string) string {
 // itself in it: the error on one line, and typo suggestions, if any, on
 // lines of their own below it.
 func errorText(p *i18n.Printer, err error) string {
+	if pe, ok := err.(*fs.PathError); ok {
+		err = pathError{pe}
+	}
 	head, hint, found := strings.Cut(p.Err(err), strings.TrimRight(suggestion, "\n"))
 	// Errors carry text from files and peers: it is escaped, never sent
 	// to the terminal as is.

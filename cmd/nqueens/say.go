@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
@@ -149,4 +151,27 @@ func (e withNear) Localize(p *i18n.Printer) string {
 		return e.err.Localize(p)
 	}
 	return e.err.Localize(p) + suggestion + "\t" + strings.Join(e.near, "\n\t") + "\n"
+}
+
+// pathErrors are the messages of the file errors a user meets most, by
+// their errno: "open x: no such file or directory", "x：文件或文件夹不存在".
+var pathErrors = map[syscall.Errno]string{
+	syscall.ENOENT: "cli.os.notexist",
+	syscall.EACCES: "cli.os.permission",
+	syscall.EISDIR: "cli.os.isdir",
+	syscall.ENOSPC: "cli.os.nospace",
+}
+
+// pathError is a file error in the reader's language when its errno has
+// a message, else in Go's words.
+type pathError struct{ *fs.PathError }
+
+func (e pathError) Localize(p *i18n.Printer) string {
+	var errno syscall.Errno
+	if errors.As(e.Err, &errno) {
+		if key, ok := pathErrors[errno]; ok {
+			return p.T(key, i18n.Args{"Op": e.Op, "Path": e.Path})
+		}
+	}
+	return e.Error()
 }

@@ -157,7 +157,11 @@ func (o *solveOptions) runVariant(ctx context.Context) error {
 	case err != nil:
 		return err
 	case found.Placement == nil:
-		return failureT(1, "cli.variant.none", i18n.Args{"Variant": s, "How": found.How})
+		var how any = found.How
+		if why := s.NoneFitWhy(); why != nil {
+			how = why // found.How, in the reader's language
+		}
+		return failureT(1, "cli.variant.none", i18n.Args{"Variant": s, "How": how})
 	}
 	// Find checked it; so does every board solve prints, here too.
 	if err := variant.Verify(s, found.Placement); err != nil {
