@@ -255,8 +255,8 @@ func TestFormatSeconds(t *testing.T) {
 		1.5 * year: "1.5 years", 267 * year: "267 years", 4741 * year: "4740 years",
 		16.3 * year: "16.3 years", 2.3e7 * year: "2.3e+07 years", 45: "45s",
 	} {
-		if got := formatSeconds(secs); got != want {
-			t.Errorf("formatSeconds(%g) = %q, want %q", secs, got, want)
+		if got := estSecs(secs).Localize(i18n.For(i18n.English)); got != want {
+			t.Errorf("estSecs(%g) = %q, want %q", secs, got, want)
 		}
 	}
 }

@@ -165,7 +165,7 @@ func (o *coordinatorOptions) run(ctx context.Context) error {
 		srv, err := queue.StartServer(queue.ServerOptions{Listen: o.listen, StoreDir: o.store,
 			TokenFile: o.tokenFile, NKeysFile: o.nkeysFile, TLSCert: o.serverCert, TLSKey: o.serverKey})
 		if errors.Is(err, queue.ErrOpenServer) {
-			return usagef("--listen %s: %v", o.listen, err)
+			return &usageError{i18n.Wrap(err, "cli.where", i18n.Args{"Name": "--listen " + o.listen})}
 		}
 		if err != nil {
 			return err

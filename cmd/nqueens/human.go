@@ -68,11 +68,9 @@ func (s scale) format(x float64, withSuffix bool) string {
 	return out
 }
 
-// humanRate writes a rate of x unit a second with three significant
-// digits, in English: 3.14G nodes/s, 1.20M solutions/s, 255 MB/s.
-func humanRate(x float64, unit string) string { return rateIn(i18n.For(i18n.English), x, unit) }
-
-// rateIn is humanRate in p's language: 每秒 3.14G 个节点.
+// rateIn writes a rate of x unit a second with three significant
+// digits, in p's language: 3.14G nodes/s, 1.20M solutions/s, 255 MB/s;
+// 每秒 3.14G 个节点.
 func rateIn(p *i18n.Printer, x float64, unit string) string {
 	v := "?"
 	if !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 {

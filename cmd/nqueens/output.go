@@ -107,13 +107,6 @@ func seconds(s float64) time.Duration {
 	return time.Duration(s * float64(time.Second))
 }
 
-// formatDuration prints a duration for people, in English: 850ms, 42s,
-// 3m20s, 5h10m, 12 days, 31.7 years (dur in any language).
-func formatDuration(d time.Duration) string { return dur(d).Localize(i18n.For(i18n.English)) }
-
-// formatSeconds is formatDuration for estimates, which may pass 290 years.
-func formatSeconds(s float64) string { return estSecs(s).Localize(i18n.For(i18n.English)) }
-
 // threeDigits writes x ≥ 1 to three significant digits, in e-notation
 // only from a million on: 267, 4740, 1.5e+07 (4.74e+03 read badly).
 func threeDigits(x float64) string {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // TestHumanNumbers: the bar writes its numbers in one scale and its rates
@@ -46,8 +47,8 @@ func TestHumanNumbers(t *testing.T) {
 		{0, "nodes", "0.0 nodes/s"},
 		{512, "bytes", "512 B/s"},
 	} {
-		if got := humanRate(tc.x, tc.unit); got != tc.want {
-			t.Errorf("humanRate(%g, %s) = %q, want %q", tc.x, tc.unit, got, tc.want)
+		if got := rateIn(i18n.For(i18n.English), tc.x, tc.unit); got != tc.want {
+			t.Errorf("rateIn(%g, %s) = %q, want %q", tc.x, tc.unit, got, tc.want)
 		}
 	}
 }

@@ -235,8 +235,6 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
-
 // failure carries an explicit exit status, for commands whose result is a
 // verdict (verify exits 1 when a board is invalid, after printing why).
 type failure struct {
@@ -288,11 +286,6 @@ func stoppedEarly(ctx context.Context, err error, what, kept any) error {
 		how = i18n.NewError("cli.stopped.what", i18n.Args{"What": what})
 	}
 	return interruptedT("cli.stopped.kept", i18n.Args{"How": how, "Kept": kept})
-}
-
-// interruptedf says what an interrupted command kept.
-func interruptedf(format string, args ...any) error {
-	return &interrupted{kept: fmt.Sprintf(format, args...)}
 }
 
 func oneLine(s string) string {
