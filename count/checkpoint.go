@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/bounded"
 	"github.com/nqueens/nqueens/seal"
 )
@@ -69,20 +71,20 @@ func (c *Checkpoint) Marshal(key *seal.Key) ([]byte, error) {
 func parseCheckpoint(data []byte, key *seal.Key) (*Checkpoint, error) {
 	var f checkpointBody
 	if err := key.Open(data, &f); err != nil {
-		return nil, fmt.Errorf("checkpoint refused: %w", err)
+		return nil, i18n.Wrap(err, "count.checkpoint.refused", nil)
 	}
 	if f.Format != checkpointFormat {
-		return nil, fmt.Errorf("not a count checkpoint (format %q, want %q)", f.Format, checkpointFormat)
+		return nil, i18n.NewError("count.checkpoint.format", i18n.Args{"Format": strconv.Quote(f.Format), "Want": strconv.Quote(checkpointFormat)})
 	}
 	if f.Units == nil {
-		return nil, errors.New("checkpoint has no units list")
+		return nil, i18n.NewError("count.checkpoint.nounits", nil)
 	}
 	if f.N < 1 || f.N > MaxN {
-		return nil, fmt.Errorf("checkpoint is for N = %d, outside 1..%d", f.N, MaxN)
+		return nil, i18n.NewError("count.checkpoint.range", i18n.Args{"N": f.N, "Max": MaxN})
 	}
 	for i, u := range f.Units {
 		if u.Index < 0 || (i > 0 && u.Index <= f.Units[i-1].Index) {
-			return nil, fmt.Errorf("checkpoint unit %d is out of order or repeated", u.Index)
+			return nil, i18n.NewError("count.checkpoint.order", i18n.Args{"Unit": strconv.Itoa(u.Index)})
 		}
 	}
 	return &Checkpoint{Fingerprint: f.Fingerprint, N: f.N, Units: f.Units}, nil
@@ -92,10 +94,10 @@ func parseCheckpoint(data []byte, key *seal.Key) (*Checkpoint, error) {
 // same fingerprint (unit scheme and engine version), units in range.
 func (c *Checkpoint) Check(n int) error {
 	if c.N != n {
-		return fmt.Errorf("checkpoint is for N = %d, not N = %d", c.N, n)
+		return i18n.NewError("count.checkpoint.othern", i18n.Args{"Held": c.N, "N": n})
 	}
 	if fp := Fingerprint(n); c.Fingerprint != fp {
-		return fmt.Errorf("checkpoint was written by another engine or unit scheme (%q; this one is %q)", c.Fingerprint, fp)
+		return i18n.NewError("count.checkpoint.engine", i18n.Args{"Held": strconv.Quote(c.Fingerprint), "Want": strconv.Quote(fp)})
 	}
 	t, err := NewTally(n)
 	if err != nil {
@@ -158,7 +160,7 @@ func ReadCheckpoint(ctx context.Context, path string, n int, key *seal.Key) (*Ch
 	// A checkpoint is written whole by renaming a file over it: anything
 	// but a file (a device, a FIFO) is not one.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, fmt.Errorf("%s is not a regular file, as a checkpoint is", path)
+		return nil, i18n.NewError("count.checkpoint.notfile", i18n.Args{"Path": path})
 	}
 	data, err := bounded.ReadFile(ctx, path, "a checkpoint", maxCheckpointBytes)
 	if err != nil {
@@ -166,13 +168,13 @@ func ReadCheckpoint(ctx context.Context, path string, n int, key *seal.Key) (*Ch
 	}
 	c, err := parseCheckpoint(data, key)
 	if err != nil {
-		return nil, fmt.Errorf("%s:1: %w", path, err)
+		return nil, i18n.Wrap(err, "count.checkpoint.at", i18n.Args{"Path": path})
 	}
 	if n == 0 {
 		n = c.N
 	}
 	if err := c.Check(n); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", path, err)
+		return nil, i18n.Wrap(err, "count.checkpoint.at", i18n.Args{"Path": path})
 	}
 	return c, nil
 }
@@ -206,7 +208,7 @@ func CreateCheckpoint(path string, n int, every time.Duration, key *seal.Key) (*
 		return nil, fmt.Errorf("checkpoint %s already exists: %w", path, ErrCheckpointExists)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s cannot be written: %w", path, err)
+		return nil, i18n.Wrap(err, "count.checkpoint.unwritable", i18n.Args{"Path": path})
 	}
 	f.Close()
 	c := &CheckpointFile{path: path, key: key, every: every, ck: *NewCheckpoint(n), dirty: true}
@@ -266,7 +268,7 @@ func (c *CheckpointFile) save(force bool) error {
 		return nil
 	}
 	if err := WriteCheckpoint(c.path, &c.ck, c.key); err != nil {
-		return fmt.Errorf("checkpoint %s not saved: %w", c.path, err)
+		return i18n.Wrap(err, "count.checkpoint.notsaved", i18n.Args{"Path": c.path})
 	}
 	c.dirty, c.saved = false, time.Now()
 	return nil

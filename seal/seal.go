@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/bounded"
 )
 
@@ -199,13 +200,13 @@ func (k *Key) mac(body []byte) []byte {
 // Errors of [Key.Open].
 var (
 	// ErrMalformed: the data is not a JSON object, or was cut short.
-	ErrMalformed = errors.New("it is cut short, or not JSON")
+	ErrMalformed error = i18n.NewError("error.seal.malformed", nil)
 	// ErrUnsealed: the object has no seal, as files of nqueens before
 	// keyed seals, or not made by nqueens at all.
-	ErrUnsealed = errors.New("it has no keyed seal (made by an older nqueens, or not by nqueens)")
+	ErrUnsealed error = i18n.NewError("error.seal.unsealed", nil)
 	// ErrBroken: the seal does not match the content under the key in
 	// use: the object was damaged, or edited by someone without the key.
-	ErrBroken = errors.New("its content does not match its seal: it was damaged, or edited without the key")
+	ErrBroken error = i18n.NewError("error.seal.broken", nil)
 )
 
 // KeyError reports an object sealed under another key than the one in use.
@@ -214,8 +215,11 @@ type KeyError struct {
 	InUse  *Key
 }
 
-func (e *KeyError) Error() string {
-	return fmt.Sprintf("it was sealed under key %s, not under the %s in use; give that key with --key-file, or it was made by someone else", e.Sealed, e.InUse)
+func (e *KeyError) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+// Localize is the error in p's language.
+func (e *KeyError) Localize(p *i18n.Printer) string {
+	return p.T("error.seal.key", i18n.Args{"Sealed": e.Sealed, "InUse": fmt.Sprint(e.InUse), "Flag": "--key-file"})
 }
 
 // Open checks the seal of data, one object written by [Key.Seal] (white

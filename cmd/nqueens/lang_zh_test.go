@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,6 +64,10 @@ func TestChineseMessages(t *testing.T) {
 	stopped, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := t.TempDir()
+	unsealed := filepath.Join(dir, "old.json")
+	if err := os.WriteFile(unsealed, []byte(`{"format":"x"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	empty20 := strings.Repeat("0 ", 20) + "\n"
 	for _, tc := range []struct {
 		ctx   context.Context
@@ -78,6 +83,7 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"count", "--range", "5-3"}},
 		{nil, "", []string{"count", "--stats"}},
 		{nil, "", []string{"count", "--resume", dir}},
+		{nil, "", []string{"count", "9", "--resume", unsealed}},
 		{nil, "", []string{"list", "8", "--limit", "-1"}},
 		{nil, "", []string{"solve", "8", "--seed", "3"}},
 		{nil, "", []string{"solve", "8", "--no-verify"}},
