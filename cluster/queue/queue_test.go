@@ -112,7 +112,8 @@ func TestQueueInProcess(t *testing.T) {
 	}{{"plain", 1, 0}, {"quorum and spot checks", 2, 0.5}} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
-			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+			// A run of 9 queens takes seconds; the bound only tells a hang.
+			ctx, cancel := context.WithTimeout(context.Background(), testkit.Patient(testkit.WaitLimit))
 			defer cancel()
 			const n = 9
 			// The workers stop when the coordinator is done: every vote it
@@ -339,7 +340,8 @@ func TestGiveUpCounted(t *testing.T) {
 	for _, coordinatorFirst := range []bool{true, false} {
 		t.Run(fmt.Sprintf("coordinator running %v", coordinatorFirst), func(t *testing.T) {
 			_, url := startServer(t, t.TempDir())
-			ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+			// A run of 9 queens takes seconds; the bound only tells a hang.
+			ctx, cancel := context.WithTimeout(context.Background(), testkit.Patient(testkit.WaitLimit))
 			defer cancel()
 			var logged syncbuf.Buffer
 			o := CoordinatorOptions{AckWait: time.Second, MaxDeliver: 1, BlockSize: 16, ProgressEvery: time.Second, Key: testKey,

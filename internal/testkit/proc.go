@@ -65,14 +65,15 @@ func (p *Proc) Done() bool {
 	}
 }
 
-// Wait waits up to WaitLimit for the process to end and returns its exit
-// code.
+// Wait waits up to WaitLimit (times [Patience]) for the process to end
+// and returns its exit code.
 func (p *Proc) Wait(t testing.TB) int {
 	t.Helper()
+	limit := Patient(WaitLimit)
 	select {
 	case <-p.done:
-	case <-time.After(WaitLimit):
-		t.Fatalf("%s still runs after %s; stderr:\n%s", p.Name, WaitLimit, p.Stderr.String())
+	case <-time.After(limit):
+		t.Fatalf("%s still runs after %s; stderr:\n%s", p.Name, limit.Round(time.Second), p.Stderr.String())
 	}
 	var ee *exec.ExitError
 	if errors.As(p.err, &ee) {

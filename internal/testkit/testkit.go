@@ -60,9 +60,10 @@ func Golden(t testing.TB, path string, got []byte) {
 	}
 }
 
-// WaitLimit bounds every wait of [WaitFor]: a condition that has not held
-// after a minute is a hang on any machine, so no test's outcome depends on
-// this number, only how soon a hang is reported.
+// WaitLimit bounds every wait of [WaitFor] on an idle machine, times
+// [Patience] on a loaded one: a condition that has not held after a minute
+// of an idle machine is a hang, so no test's outcome depends on this
+// number, only how soon a hang is reported.
 const WaitLimit = time.Minute
 
 // WaitFor polls cond every few milliseconds until it holds, and fails the
@@ -70,10 +71,11 @@ const WaitLimit = time.Minute
 // the failure.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(WaitLimit)
+	limit := Patient(WaitLimit)
+	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("gave up after %s waiting for %s", WaitLimit, what)
+			t.Fatalf("gave up after %s waiting for %s", limit.Round(time.Second), what)
 		}
 		time.Sleep(5 * time.Millisecond) // polling: each turn checks, none guesses
 	}
@@ -83,11 +85,12 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 // within [WaitLimit]. what names the value in the failure.
 func Receive[T any](t testing.TB, what string, c <-chan T) T {
 	t.Helper()
+	limit := Patient(WaitLimit)
 	select {
 	case v := <-c:
 		return v
-	case <-time.After(WaitLimit):
-		t.Fatalf("gave up after %s waiting for %s", WaitLimit, what)
+	case <-time.After(limit):
+		t.Fatalf("gave up after %s waiting for %s", limit.Round(time.Second), what)
 		var zero T
 		return zero
 	}
