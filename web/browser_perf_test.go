@@ -60,18 +60,24 @@ func measureStream(b *browser) streamFigures {
 }
 
 // TestPageStreamSmooth: while the page reads the 100,000 steps of 20
-// queens, its thread never blocks for long. The bound is loose, and the best
-// of three runs counts, so that a loaded machine (which only adds time)
-// cannot fail it, while a page that parsed the events on its own thread
-// (hundreds of milliseconds at a time) would fail all three;
-// BenchmarkPageStream gives the figures.
+// queens, its thread never blocks for long. What would block it is the
+// trace worker's work done on the page's thread: parsing the events and
+// building the trace's columns, which the test times on the page's thread
+// itself after each run (parseCost), on the same machine under the same
+// load. The longest task while the trace streamed in must stay under half
+// of that (and may always take 200 ms), the longest time between two
+// frames under all of it (or 400 ms): a page that parsed the trace itself
+// at once would fail, a machine slowed by other work slows both sides. The
+// best of three runs counts; BenchmarkPageStream gives the figures.
 func TestPageStreamSmooth(t *testing.T) {
 	b := newBrowser(t, Config{})
 	var best streamFigures
+	bestParse := 0.0
 	for run := range 3 {
 		f := measureStream(b)
-		t.Logf("run %d: %d steps in %.2f s: %d frames (%.0f per second), the longest gap %.0f ms; %d long tasks, the longest %.0f ms",
-			run+1, f.Steps, f.Seconds, f.Frames, f.FPS, f.Gap, f.Tasks, f.Task)
+		parse := parseCost(b)
+		t.Logf("run %d: %d steps in %.2f s: %d frames (%.0f per second), the longest gap %.0f ms; %d long tasks, the longest %.0f ms; the parse on the page's thread takes %.0f ms",
+			run+1, f.Steps, f.Seconds, f.Frames, f.FPS, f.Gap, f.Tasks, f.Task, parse)
 		if f.Steps != 100_000 {
 			t.Fatalf("%d steps received, want 100,000", f.Steps)
 		}
@@ -81,14 +87,36 @@ func TestPageStreamSmooth(t *testing.T) {
 				t.Errorf("the page's trace of 20 queens came from %s, %.0f bytes on the wire for %.0f: not compact and compressed, under 3 MB", f.URL, f.Wire, f.Body)
 			}
 		}
-		if run == 0 || f.Task < best.Task {
-			best = f
+		if run == 0 || f.Task/max(200, parse/2) < best.Task/max(200, bestParse/2) {
+			best, bestParse = f, parse
 		}
-		if best.Task <= 200 && best.Gap <= 400 {
+		if best.Task <= max(200, bestParse/2) && best.Gap <= max(400, bestParse) {
 			return
 		}
 	}
-	t.Errorf("the page's thread was blocked while the trace streamed in, in each of three runs: at best a task of %.0f ms, a frame gap of %.0f ms (want under 200 and 400)", best.Task, best.Gap)
+	t.Errorf("the page's thread was blocked while the trace streamed in, in each of three runs: at best a task of %.0f ms, a frame gap of %.0f ms, against %.0f ms to parse the trace on the page's thread (want under half of it and all of it, or 200 and 400 ms)", best.Task, best.Gap, bestParse)
+}
+
+// parseCost times, on the page's thread, the work the trace worker did for
+// the trace just streamed: the events of its body (fetched again) parsed
+// and built into the trace's columns, with the page's own modules.
+func parseCost(b *browser) float64 {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](`(async () => {
+		const r = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/trace')).pop();
+		const text = await (await fetch(r.name)).text();
+		const [{ splitEvents }, { TraceBuilder }] = await Promise.all([import('./js/sse.js'), import('./js/tracestore.js')]);
+		const n = Number(new URL(r.name).searchParams.get('n'));
+		const t0 = performance.now();
+		const builder = new TraceBuilder(n);
+		splitEvents(text, (name, data) => { const v = JSON.parse(data); if (name === 'message') builder.add(v); });
+		builder.take();
+		return performance.now() - t0;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return v
 }
 
 // BenchmarkPageStream reports frames per second and the longest task of

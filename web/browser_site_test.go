@@ -509,8 +509,12 @@ func siteStarts(b *browser, files *fileLog) (first, second, playable time.Durati
 // visitor with an empty cache: a bar and the bytes received show the
 // download; then a second visit, whose module comes from the browser's
 // cache (no request for it). Issue 24 asks for the solver to answer within
-// 3 s and 1 s: the bounds here are looser, so that a loaded machine cannot
-// fail the test, and BenchmarkSiteStart gives the figures. A browser
+// 3 s and 1 s, issue 33 for a playable board within 0.5 s on the second
+// visit: BenchmarkSiteStart gives those figures. This test holds the times
+// to what the same tab measures of the module itself on the same link and
+// machine (its download and compilation, which no page can do without), so
+// that a loaded machine, which slows both, cannot fail it: the first visit
+// adds little to it, the second is a small part of the first. A browser
 // without WebAssembly is told so, and what to do, and nothing is
 // downloaded.
 func TestSiteStart(t *testing.T) {
@@ -519,10 +523,20 @@ func TestSiteStart(t *testing.T) {
 	b := newTab(t, path, ts.URL+"/nqueens", chromedp.WithNewBrowserContext())
 	throttle(b)
 	first, second, playable := siteStarts(b, files)
-	t.Logf("at 10 Mbit/s and 40 ms the solver answered %v after the page was asked for on a first visit, the page %v on a second, with a playable board at %v",
-		first.Round(time.Millisecond), second.Round(time.Millisecond), playable.Round(time.Millisecond))
-	if first > 5*time.Second || second > 2*time.Second || playable > 2*time.Second {
-		t.Errorf("the solver answered %v after the page was asked for on a first visit, %v on a second (want under 5 s and 2 s here, 3 s and 1 s on a quiet machine)", first, second)
+	module := moduleCost(b)
+	t.Logf("at 10 Mbit/s and 40 ms the solver answered %v after the page was asked for on a first visit, the page %v on a second, with a playable board at %v; the module alone took %v to download and compile",
+		first.Round(time.Millisecond), second.Round(time.Millisecond), playable.Round(time.Millisecond), module.Round(time.Millisecond))
+	// The first visit: the module, then the Go program's start and the
+	// first answers, which load slows as it slows the compilation; the
+	// page's own files come beside the module. (Measured at load 8: 5.0 s
+	// against 2.8 s.)
+	if first > 3*module+time.Second {
+		t.Errorf("the solver answered %v after the page was asked for on a first visit, more than three times the module's own download and compilation (%v) and a second", first, module)
+	}
+	// The second visit downloads nothing and waits for no solver: a
+	// page that did would take about as long as the first.
+	if second > first/3 || playable > first/2 {
+		t.Errorf("the second visit answered at %v, its board playable at %v, against %v for the first: want under a third and a half of it", second, playable, first)
 	}
 
 	// Without WebAssembly.
@@ -544,6 +558,26 @@ func TestSiteStart(t *testing.T) {
 		}
 	}
 	b.screenshot("site-no-wasm")
+}
+
+// moduleCost is how long the page in b takes to download the static
+// build's module over its link, uncompress and compile it, as the solver's
+// worker does on a first visit, with no cache: the least a first visit
+// costs on this link and machine now.
+func moduleCost(b *browser) time.Duration {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](`(async () => {
+		const site = await (await fetch('site.json', {cache: 'no-store'})).json();
+		const t0 = performance.now();
+		const res = await fetch(new URL(site.module, location.href), {cache: 'no-store'});
+		const body = res.body.pipeThrough(new DecompressionStream('gzip'));
+		await WebAssembly.compileStreaming(new Response(body, {headers: {'Content-Type': 'application/wasm'}}));
+		return performance.now() - t0;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return time.Duration(v * float64(time.Millisecond))
 }
 
 // BenchmarkSiteStart reports how long after the page was asked for the

@@ -194,8 +194,17 @@ func newTab(t testing.TB, path, base string, opts ...chromedp.ContextOption) *br
 	tab, closeTab := chromedp.NewContext(chromium.ctx, opts...)
 	t.Cleanup(closeTab)
 	// One bound for the whole test, so that a hung page fails the test
-	// instead of hanging it.
-	ctx, cancel := context.WithTimeout(tab, 4*time.Minute)
+	// instead of hanging it: 4 minutes of an idle machine, at least, and
+	// before go test's own limit, which would end the binary unreported.
+	bound := time.Now().Add(testkit.Patient(4 * time.Minute))
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if end, ok := d.Deadline(); ok {
+			if last := end.Add(-30 * time.Second); last.Before(bound) {
+				bound = last
+			}
+		}
+	}
+	ctx, cancel := context.WithDeadline(tab, bound)
 	t.Cleanup(cancel)
 	b := &browser{t: t, ctx: ctx, base: base, out: testOut(t), close: closeTab}
 	if err := chromedp.Listen(ctx, func(ev any) {
@@ -251,13 +260,15 @@ func eval[T any](b *browser, expr string) T {
 	return v
 }
 
-// waitJS waits until a JavaScript condition holds. A poll that starts
-// while a navigation replaces the page can lose its JavaScript context
-// ("Cannot find context with specified id"); it is started again on the
-// new page, within the same time.
+// waitJS waits until a JavaScript condition holds, for d on an idle
+// machine, times testkit.Patience on a loaded one: the waits tell a hung
+// page from a slow one, what must be fast is measured by the benchmarks.
+// A poll that starts while a navigation replaces the page can lose its
+// JavaScript context ("Cannot find context with specified id"); it is
+// started again on the new page, within the same time.
 func (b *browser) waitJS(what, cond string, d time.Duration) {
 	b.t.Helper()
-	deadline := time.Now().Add(d)
+	deadline := time.Now().Add(testkit.Patient(d))
 	var err error
 	for {
 		_, err = chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
