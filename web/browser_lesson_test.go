@@ -34,6 +34,7 @@ func TestLessonPage(t *testing.T) {
 		{"race", testRace},
 		{"cost", testCost},
 		{"lesson", testLessonChapters},
+		{"lesson-player", testLessonPlayer},
 		{"lesson-layout", testLessonLayout},
 		{"watch-layout", testWatchLayout},
 	})
@@ -620,6 +621,40 @@ func inView(b *browser, what string, ids ...string) {
 		if r.H == 0 || r.Top < -0.5 || r.Bottom > w.H+0.5 || r.Left < -0.5 || r.Right > w.W+0.5 {
 			b.t.Errorf("%s at %.0f×%.0f: #%s spans %.0f–%.0f px down, %.0f–%.0f across: not whole in the window", what, w.W, w.H, id, r.Top, r.Bottom, r.Left, r.Right)
 		}
+	}
+}
+
+// testLessonPlayer uses the lesson's player by its buttons: Step and Back
+// move one step, and Play runs at the speed its control says: the steps
+// shown, read twice on the page's own clock, come at that many a second,
+// within a factor of 1.5 (on a loaded machine frames come late, and a
+// frame shows every step that has come due since the last one).
+func testLessonPlayer(b *browser) {
+	openChapter(b, 6)
+	b.do("step, step, back", chromedp.Click(chromedp.ID("lesson-step")), chromedp.Click(chromedp.ID("lesson-step")), chromedp.Click(chromedp.ID("lesson-back")))
+	if s := b.text("lesson-event"); !strings.HasPrefix(s, "Step 1 of ") {
+		b.t.Fatalf("after Step, Step and Back the lesson shows %q", s)
+	}
+	eval[bool](b, `(() => { const s = document.getElementById('lesson-speed'); s.value = 70; s.dispatchEvent(new Event('input')); return true; })()`)
+	speed := math.Round(math.Pow(200, 0.7)) // the control's scale: 0 → 1 step a second, 100 → 200
+	want := fmt.Sprintf("%.0f steps a second", speed)
+	if s, v := b.text("lesson-speed-value"), eval[string](b, `document.getElementById('lesson-speed').getAttribute('aria-valuetext')`); s != want || v != want {
+		b.t.Fatalf("the speed control at 70 says %q (to a screen reader %q), want %q", s, v, want)
+	}
+	b.do("play", chromedp.Click(chromedp.ID("lesson-play")))
+	b.waitJS("a few steps", `document.getElementById('lesson').dataset.playing === 'true' && /^Step ([4-9]|\d\d)/.test(document.getElementById('lesson-event').textContent)`, 20*time.Second)
+	sample := func() (step, ms float64) {
+		v := eval[[]float64](b, `[Number(document.getElementById('lesson-event').textContent.match(/^Step ([\d,]+)/)[1].replaceAll(',', '')), performance.now()]`)
+		return v[0], v[1]
+	}
+	step0, ms0 := sample()
+	time.Sleep(2 * time.Second) // the span sampled; the clock is the page's
+	step1, ms1 := sample()
+	b.do("pause", chromedp.Click(chromedp.ID("lesson-play")))
+	rate := (step1 - step0) / ((ms1 - ms0) / 1000)
+	b.t.Logf("the lesson played %.0f steps in %.0f ms: %.1f a second at a speed of %.0f", step1-step0, ms1-ms0, rate, speed)
+	if rate < speed/1.5 || rate > speed*1.5 {
+		b.t.Errorf("the lesson played %.0f steps in %.0f ms, %.1f a second, at a speed of %.0f a second", step1-step0, ms1-ms0, rate, speed)
 	}
 }
 

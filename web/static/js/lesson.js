@@ -17,6 +17,7 @@ import { int, t, tn } from './i18n.js';
 import { fill } from './lang.js';
 import * as strategies from './strategies.js';
 import { $, setStatus } from './text.js';
+import { Pace } from './timeline.js';
 import { loadTrace } from './trace.js';
 import { PLACE, REJECT, TraceStore } from './tracestore.js';
 
@@ -39,6 +40,7 @@ export class LessonPanel {
     this.pos = -1;       // the step (trace) or board shown
     this.length = 0;
     this.playing = false;
+    this.pace = new Pace();
     this.asking = false; // the board waits for the learner's square
     this.board = new Board($('lesson-board'), { labelKey: 'lesson.board.label', onActivate: (r, c) => this.answerSquare(r, c) });
     this.board.el.classList.remove('clickable');
@@ -283,8 +285,7 @@ export class LessonPanel {
     this.stopAsking();
     this.bare = false;
     this.playing = true;
-    this.last = performance.now();
-    this.budget = 1;
+    this.pace.start();
     this.refresh();
     this.inView();
     requestAnimationFrame(this.tick);
@@ -308,11 +309,8 @@ export class LessonPanel {
 
   tick(now) {
     if (!this.playing) return;
-    this.budget += (now - this.last) / 1000 * this.speed;
-    this.last = now;
-    const steps = Math.floor(this.budget);
+    const steps = this.pace.due(now, this.speed);
     if (steps > 0) {
-      this.budget -= steps;
       this.go(this.pos + steps);
       if (this.pos >= this.length - 1) this.pause();
     }

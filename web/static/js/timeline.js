@@ -6,6 +6,32 @@
 import { t } from './i18n.js';
 import { $ } from './text.js';
 
+// Pace turns a player's animation frames into steps at a speed (steps a
+// second), drawing once a frame however many steps came due: the watch
+// panel's timeline and the lesson's player both play so.
+export class Pace {
+  constructor() { this.last = 0; this.budget = 0; }
+
+  // start is called when Play starts: the next step is due at once.
+  start() {
+    this.last = performance.now();
+    this.budget = 1;
+  }
+
+  // due is how many whole steps have come due at frame time now; the
+  // fraction left carries over to the next frame.
+  due(now, speed) {
+    this.budget += (now - this.last) / 1000 * speed;
+    this.last = now;
+    const steps = Math.floor(this.budget);
+    this.budget -= steps;
+    return steps;
+  }
+
+  // idle forgets what came due: waiting costs no steps.
+  idle() { this.budget = 0; }
+}
+
 export class Timeline {
   constructor(onChange) {
     this.onChange = onChange;
@@ -14,8 +40,7 @@ export class Timeline {
     this.loading = false;  // more steps may come
     this.playing = false;
     this.speed = 10;       // steps per second
-    this.budget = 0;
-    this.last = 0;
+    this.pace = new Pace();
     this.isSolution = () => false;
     this.beforePlay = () => true; // false: the panel does something else first
     this.onPlay = () => {};       // called when Play starts
@@ -85,8 +110,7 @@ export class Timeline {
   play() {
     if (this.atEnd) return;
     this.playing = true;
-    this.last = performance.now();
-    this.budget = 1; // the next step at once
+    this.pace.start();
     requestAnimationFrame(this.tick);
     this.refresh();
     this.onPlay();
@@ -103,11 +127,8 @@ export class Timeline {
   // is, and stops on a solution when asked to.
   tick(now) {
     if (!this.playing) return;
-    this.budget += (now - this.last) / 1000 * this.speed;
-    this.last = now;
-    let steps = Math.floor(this.budget);
+    const steps = this.pace.due(now, this.speed);
     if (steps > 0) {
-      this.budget -= steps;
       let next = Math.min(this.length - 1, this.pos + steps);
       if ($('watch-pause-solution').checked) {
         for (let p = this.pos + 1; p <= next; p++) {
@@ -118,7 +139,7 @@ export class Timeline {
           }
         }
       }
-      if (next === this.pos) this.budget = 0; // waiting for the stream costs no steps
+      if (next === this.pos) this.pace.idle(); // waiting for the stream costs no steps
       this.pos = next;
       if (this.atEnd) this.playing = false;
       this.refresh();
