@@ -351,6 +351,31 @@ func testChineseStates(b *browser) {
 	shows("the gallery's board")
 	checkAxe(b, "the gallery's board in Chinese")
 
+	// A random solution of Huge N: its status, caption and picture's text
+	// follow the switch, with no new solve.
+	b.visit("/?lang=zh&panel=huge&n=2000&method=random&seed=3")
+	b.do("solve", chromedp.Click(chromedp.ID("huge-go")))
+	b.waitJS("the random solution", `document.getElementById('huge').dataset.state === 'done'`, 60*time.Second)
+	shows("Huge N's random solution")
+	hugeText := func() []string {
+		return eval[[]string](b, `['huge-status', 'huge-caption'].map((id) => document.getElementById(id).textContent).concat(document.getElementById('huge-img').alt)`)
+	}
+	zh := hugeText()
+	switchLang(b, "en")
+	en := hugeText()
+	for i, s := range en {
+		if hanRE.MatchString(s) || !strings.Contains(s, "2,000") || !hanRE.MatchString(zh[i]) || !strings.Contains(zh[i], "2,000") {
+			b.t.Errorf("Huge N's random solution of 2,000 says %q in Chinese, %q switched to English", zh[i], s)
+		}
+	}
+	if !strings.Contains(en[1], "each pixel is a block of") {
+		b.t.Errorf("the caption of the random solution of 2,000 in English: %q", en[1])
+	}
+	switchLang(b, "zh")
+	if again := hugeText(); !slices.Equal(again, zh) {
+		b.t.Errorf("Huge N's random solution switched back to Chinese says %q, first %q", again, zh)
+	}
+
 	// On a phone the Chinese page fits the width, as the English one does.
 	b.viewport(390, 844)
 	for _, p := range langPanels {

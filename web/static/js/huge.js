@@ -16,8 +16,9 @@
 import * as api from './api.js';
 import { readInt, setRange } from './field.js';
 import { t, tn } from './i18n.js';
+import { say } from './lang.js';
 import { symmetryTo } from './symmetry.js';
-import { $, group, setStatus } from './text.js';
+import { $, group, setStatus, status } from './text.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -55,7 +56,15 @@ export class HugePanel {
 
   leave() {}
 
-  relang() { if (this.shown && this.shown.method === 'construct') this.solve(); }
+  // relang writes the panel again in the language chosen: a construction
+  // is asked for again (its rule is the server's text); a random solution's
+  // status and caption are rewritten by translate (lang.js say), its
+  // picture's text here.
+  relang() {
+    if (!this.shown) return;
+    if (this.shown.method === 'construct') this.solve();
+    else $('huge-img').alt = t('huge.alt.random', { N: group(this.shown.n) });
+  }
 
   urlState() {
     const q = { n: $('huge-n').value, method: $('huge-method').value };
@@ -83,15 +92,16 @@ export class HugePanel {
     const go = $('huge-go');
     const t0 = performance.now();
     go.disabled = true;
-    setStatus($('huge-status'), t('huge.solving', { N: group(n) }));
+    status($('huge-status'), 'huge.solving', { N: group(n) });
     $('huge-figure').hidden = true;
     $('huge-downloads').hidden = true;
     img.onload = () => {
       go.disabled = false;
       const s = ((performance.now() - t0) / 1000).toFixed(2);
-      setStatus($('huge-status'), t('huge.solved', { N: group(n), Seconds: s }), 'good');
+      status($('huge-status'), 'huge.solved', { N: group(n), Seconds: s }, 'good');
       const block = Math.ceil(n / img.naturalWidth);
-      $('huge-caption').textContent = block > 1 ? t('huge.caption.random.blocks', { N: group(n), Block: group(block) }) : t('huge.caption.random', { N: group(n) });
+      if (block > 1) say($('huge-caption'), 'huge.caption.random.blocks', { N: group(n), Block: group(block) });
+      else say($('huge-caption'), 'huge.caption.random', { N: group(n) });
       $('huge-figure').hidden = false;
       $('huge-downloads').hidden = false;
       $('huge').dataset.state = 'done';
@@ -151,9 +161,7 @@ export class HugePanel {
     const small = n <= cellsUpTo;
     $('huge-svg').replaceChildren(small ? drawCells(c) : drawLines(c));
     const longest = Math.max(...c.runs.map((r) => r.count));
-    $('huge-caption').textContent = small
-      ? tn('huge.caption.cells', c.runs.length, { N: group(n), Longest: group(longest) })
-      : tn('huge.caption.lines', c.runs.length, { N: group(n), Longest: group(longest) });
+    say($('huge-caption'), small ? 'huge.caption.cells' : 'huge.caption.lines', { Count: c.runs.length, N: group(n), Longest: group(longest) });
     this.article(c);
     $('huge-figure').hidden = false;
     $('huge-downloads').hidden = false;
