@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // The static build (nqueens site) in Chromium: the site, built once per
@@ -527,11 +528,11 @@ func TestSiteStart(t *testing.T) {
 	t.Logf("at 10 Mbit/s and 40 ms the solver answered %v after the page was asked for on a first visit, the page %v on a second, with a playable board at %v; the module alone took %v to download and compile",
 		first.Round(time.Millisecond), second.Round(time.Millisecond), playable.Round(time.Millisecond), module.Round(time.Millisecond))
 	// The first visit: the module, then the Go program's start and the
-	// first answers, which load slows as it slows the compilation; the
-	// page's own files come beside the module. (Measured at load 8: 5.0 s
-	// against 2.8 s.)
-	if first > 3*module+time.Second {
-		t.Errorf("the solver answered %v after the page was asked for on a first visit, more than three times the module's own download and compilation (%v) and a second", first, module)
+	// first answers, which load slows more than the compilation; the
+	// page's own files come beside the module. (Measured: 5.0 s against
+	// 2.8 s at load 8, 7.6 s against 2.7 s at load 11.)
+	if slack := testkit.Patient(2 * time.Second); first > 3*module+slack {
+		t.Errorf("the solver answered %v after the page was asked for on a first visit, more than three times the module's own download and compilation (%v) and %v", first, module, slack.Round(time.Millisecond))
 	}
 	// The second visit downloads nothing and waits for no solver: a
 	// page that did would take about as long as the first.
