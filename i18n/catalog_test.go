@@ -57,7 +57,7 @@ var zhWords = map[string]bool{
 	"count": true, "solve": true, "complete": true, "estimate": true, "verify": true, "trace": true,
 	"compare": true, "merge": true, "show": true, "dominate": true, "coordinator": true, "worker": true,
 	"serve": true, "site": true, "FILE": true, "OTHER": true, "NAME": true, "A": true, "B": true, "Ctrl": true,
-	"LEDGER": true, "I": true, "K": true,
+	"LEDGER": true, "I": true, "K": true, "DIR": true,
 	// The messaging system the cluster runs on, a proper name.
 	"NATS": true,
 	// The language the program is written in, a proper name.

@@ -148,7 +148,7 @@ func (f *failure) Localize(p *i18n.Printer) string {
 
 // argsError is the usage error of cmd, which needs n arguments, names,
 // given got.
-func argsError(cmd *cobra.Command, n int, names string, got int) error {
+func argsError(cmd *cobra.Command, n int, names any, got int) error {
 	key := "cli.args.need"
 	if n == 0 {
 		key = "cli.args.none"

@@ -25,7 +25,7 @@ var latinWord = regexp.MustCompile(`[A-Za-z]+`)
 // types), flags and file paths: symbols, units, proper names, and the
 // placeholders of usage (FILE, A-B).
 var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA",
-	"ok", "Ctrl", "NAME", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
+	"ok", "Ctrl", "NAME", "DIR", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
 	"text", "bash", "fish", "powershell", "zsh",
 	"k", "G", "T", // 3.14G: the prefixes of SI
 	"open", "stat", "mkdir", "remove", "rename", // the system's calls, which a file error names
@@ -102,6 +102,7 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"solve", "8", "--torus", "--cols", "9"}},
 		{nil, "", []string{"count", "8", "--cols", "0"}},
 		{nil, "", []string{"show"}},
+		{nil, "", []string{"site"}},
 		{nil, "", []string{"count", "6", "--queens", "9"}},
 		{nil, "", []string{"solve", "6", "--torus"}},
 		{nil, "", []string{"count", "8", "--torus", "--super"}},

@@ -312,8 +312,9 @@ func errorText(p *i18n.Printer, err error) string {
 	return out
 }
 
-// exactArgs is cobra.ExactArgs with a usage error.
-func exactArgs(n int, names string) cobra.PositionalArgs {
+// exactArgs is cobra.ExactArgs with a usage error; names (a string or an
+// i18n.Localizer) says what the arguments are.
+func exactArgs(n int, names any) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
 			return argsError(cmd, n, names, len(args))

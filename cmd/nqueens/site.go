@@ -45,7 +45,7 @@ site written before, whose files are replaced.
 Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
 		Example: `  nqueens site public
   cd public && python3 -m http.server 8000    # then open http://localhost:8000/`,
-		Args: exactArgs(1, "the folder to write (DIR)"),
+		Args: exactArgs(1, i18n.NewError("cli.args.site", nil)),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.source, "source", "", "folder of the nqueens source to compile (default: the module around the working directory, or this binary's)")
