@@ -261,10 +261,10 @@ const probeTimeout = 5 * time.Second
 // probe finds a server that can store no more (a full disk, JetStream's
 // limits), which stalls a run without a word: it asks StoreHealth, then
 // writes a small record; a refusal for lack of room ends the run with a
-// [*StoreFullError], and so does a write that gets no answer at two
-// probes in a row while the server answers reads (answered: the check's
-// read of the consumer) — JetStream answers nothing to a write that its
-// disk refused.
+// [*StoreFullError], and so does a write that gets no answer at every
+// probe for silentStoreAfter while the server answers reads (answered:
+// the check's read of the consumer) — JetStream answers nothing to a
+// write that its disk refused.
 func (c *coordinator) probe(ctx context.Context, answered bool) error {
 	full := c.storeFull
 	if c.o.StoreHealth != nil {
@@ -272,6 +272,7 @@ func (c *coordinator) probe(ctx context.Context, answered bool) error {
 			return full(err)
 		}
 	}
+	sent := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	err := c.io.put(pctx, "probe.coordinator", []byte(time.Now().UTC().Format(time.RFC3339)))
@@ -279,8 +280,8 @@ func (c *coordinator) probe(ctx context.Context, answered bool) error {
 	switch {
 	case storageError(err):
 		return full(err)
-	case c.pace.unanswered(timedOut && answered):
-		return full(fmt.Errorf("%w at %d probes in a row (%v)", errSilentStore, unansweredProbes, err))
+	case c.pace.unanswered(timedOut && answered, sent):
+		return full(fmt.Errorf("%w at %d probes in a row over %s (%v)", errSilentStore, c.pace.silent, sent.Sub(c.pace.silentAt).Round(time.Second), err))
 	}
 	return nil
 }

@@ -46,6 +46,7 @@ type pacer struct {
 	stalls    int       // checks in a row that found the consumer idle
 	probed    int       // units decided at the last check
 	silent    int       // store probes in a row with no answer
+	silentAt  time.Time // when the first of them was sent
 	waitSaid  time.Time // when the run last said it waits for voters
 	decided   int       // units decided when last seen to change
 	decidedAt time.Time // when that was (the start, at first)
@@ -102,19 +103,30 @@ func (p *pacer) probe(decided int) bool {
 
 // unansweredProbes is how many store probes in a row may get no answer
 // from a server that answers reads before the coordinator takes its store
-// for full.
-const unansweredProbes = 2
+// for full, and silentStoreAfter how long they must span at least: a
+// server that is merely slow (a flood of messages, a machine at load 12)
+// lets a write wait past probeTimeout now and then, and two such probes
+// 10 s apart ended a healthy run (TestProcessRogueFlood on a loaded
+// machine); a full disk stays silent for good.
+const (
+	unansweredProbes = 2
+	silentStoreAfter = 2 * time.Minute
+)
 
-// unanswered records whether a store probe got no answer while the server
-// answered reads, and reports whether that happened at unansweredProbes
-// probes in a row.
-func (p *pacer) unanswered(noAnswer bool) bool {
+// unanswered records whether the store probe sent at sent got no answer
+// while the server answered reads, and reports whether that happened at
+// unansweredProbes probes in a row, the first silentStoreAfter before
+// the last.
+func (p *pacer) unanswered(noAnswer bool, sent time.Time) bool {
 	if !noAnswer {
 		p.silent = 0
 		return false
 	}
+	if p.silent == 0 {
+		p.silentAt = sent
+	}
 	p.silent++
-	return p.silent >= unansweredProbes
+	return p.silent >= unansweredProbes && sent.Sub(p.silentAt) >= silentStoreAfter
 }
 
 // sayWait decides whether the check at now says that the run waits for

@@ -651,8 +651,9 @@ func TestCoordinatorProbesTheStore(t *testing.T) {
 
 // TestCoordinatorProbesASilentStore: a server whose disk is full answers
 // reads and no write at all; the coordinator's probe gives up waiting
-// after probeTimeout, and the second probe in a row with no answer ends
-// the run.
+// after probeTimeout, and a probe with no answer silentStoreAfter after
+// the first of a row of them ends the run (a slow server, which answers
+// one of them, does not: TestCoordinatorSlowStoreGoesOn).
 func TestCoordinatorProbesASilentStore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
@@ -661,18 +662,45 @@ func TestCoordinatorProbesASilentStore(t *testing.T) {
 		run.mem.mu.Lock()
 		run.mem.silent = true
 		run.mem.mu.Unlock()
-		at(start, time.Minute)
+		at(start, 4*time.Minute)
 		err := run.stop()
 		var full *StoreFullError
 		if !errors.As(err, &full) || !strings.Contains(err.Error(), "it answers reads and no writes, as JetStream does when the disk of its store is full") ||
-			!strings.Contains(err.Error(), "no answer to a write at 2 probes in a row") {
+			!strings.Contains(err.Error(), "no answer to a write at 25 probes in a row over 2m0s") {
 			t.Fatalf("loop: %v, want a StoreFullError", err)
 		}
 		// Probes at 5 s, at 10 s (no answer by 15 s), at the next tick,
-		// 15 s (no answer by 20 s): the end.
-		want := []event{{5 * time.Second, "probe.coordinator"}, {15 * time.Second, "probe.coordinator (no answer)"}, {20 * time.Second, "probe.coordinator (no answer)"}}
+		// 15 s (no answer by 20 s), and so on every 5 s until the probe
+		// sent at 130 s, 2 minutes after the first silent one: the end.
+		want := []event{{5 * time.Second, "probe.coordinator"}}
+		for s := 15; s <= 135; s += 5 {
+			want = append(want, event{time.Duration(s) * time.Second, "probe.coordinator (no answer)"})
+		}
 		if got := run.mem.events(&run.mem.puts); !slices.Equal(got, want) {
 			t.Errorf("probes %v, want %v", got, want)
+		}
+	})
+}
+
+// TestCoordinatorSlowStoreGoesOn: a server that answers no write for 50 s
+// (flooded, or on an overloaded machine), then answers again, does not
+// end the run: two silent probes 10 s apart ended it as a full disk.
+func TestCoordinatorSlowStoreGoesOn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		run := startFakeRun(t, CoordinatorOptions{}, false, map[int]int{0: 1, 1: 1, 2: 1, 3: 1, 4: 1})
+		at(start, 7*time.Second)
+		run.mem.mu.Lock()
+		run.mem.silent = true
+		run.mem.mu.Unlock()
+		at(start, time.Minute)
+		run.mem.mu.Lock()
+		run.mem.silent = false
+		run.mem.mu.Unlock()
+		at(start, 4*time.Minute)
+		var full *StoreFullError
+		if err := run.stop(); errors.As(err, &full) {
+			t.Fatalf("loop: %v, want the run still going when stopped", err)
 		}
 	})
 }
