@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,20 +171,20 @@ func TestCompactTraceDecodes(t *testing.T) {
 	}
 }
 
-// TestCompactTraceSize measures the streams on the wire, as the server
-// sends them (issue 24's targets: the 8-queens stack trace under 400 KB,
-// N = 20 at the default event limit under 3 MB): the compact form the
-// page reads, with gzip (what a browser asks for over plain HTTP) and
-// with brotli, and the full form with brotli.
+// TestCompactTraceSize measures the streams on the wire, as `nqueens
+// serve` sends them (issue 24's targets: the 8-queens stack trace under
+// 400 KB, N = 20 at the default event limit under 3 MB): the compact form
+// the page reads, with gzip (what a browser asks for over plain HTTP) and
+// with brotli, and the full form with brotli. The server is the command,
+// built without the race detector: the race detector adds nothing to a
+// size, and made the test's 600,000 events take 72 s to compress.
 func TestCompactTraceSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs traces of 200,000 steps (-short)")
 	}
-	s := newServer(t, Config{})
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
+	_, base := serveBinary(t)
 	size := func(query, accept string) (wire, events int) {
-		req, _ := http.NewRequest("GET", ts.URL+"/api/trace?"+query, nil)
+		req, _ := http.NewRequest("GET", base+"/api/trace?"+query, nil)
 		req.Header.Set("Accept-Encoding", accept)
 		res, err := http.DefaultTransport.RoundTrip(req)
 		if err != nil {

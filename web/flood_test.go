@@ -37,19 +37,7 @@ func TestVerifyFlood(t *testing.T) {
 	// loaded machine some take longer than the 10 s a slow client is
 	// given (and get 408), which is not what this test is about
 	// (TestSlowBodyTimeout is): here they have two minutes.
-	cmd := exec.Command(testkit.BuildBinary(t), "serve", "--addr", "127.0.0.1:0", "--quiet", "--slow-client-timeout", "2m")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	base, ok := strings.CutPrefix(strings.TrimSpace(line), "nqueens: serving on ")
-	if err != nil || !ok {
-		t.Fatalf("serve said %q, %v", line, err)
-	}
-	base, _, _ = strings.Cut(base, " ")
-	base = strings.TrimSuffix(base, "/")
+	cmd, base := serveBinary(t, "--slow-client-timeout", "2m")
 	body := []byte(denseBody(1<<20, `{"partial":true,"queens":[`, "0", "]}"))
 	rounds := []struct {
 		clients int
@@ -86,6 +74,26 @@ func TestVerifyFlood(t *testing.T) {
 	if rss > 100<<20 {
 		t.Errorf("RSS still %d MB two minutes after the flood", rss>>20)
 	}
+}
+
+// serveBinary starts `nqueens serve` on a free port of 127.0.0.1, with
+// args, until the test ends, and returns it and its address. It is built
+// without the race detector, which slows compression tenfold.
+func serveBinary(t *testing.T, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(testkit.BuildBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--quiet"}, args...)...)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	base, ok := strings.CutPrefix(strings.TrimSpace(line), "nqueens: serving on ")
+	if err != nil || !ok {
+		t.Fatalf("serve said %q, %v", line, err)
+	}
+	base, _, _ = strings.Cut(base, " ")
+	return cmd, strings.TrimSuffix(base, "/")
 }
 
 // flood posts body to base's /api/verify from clients connections at once
