@@ -8,9 +8,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"time"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/join"
 	"github.com/nqueens/nqueens/internal/kernel"
 	"github.com/nqueens/nqueens/internal/sample"
@@ -288,9 +290,13 @@ type SpreadError struct {
 	Probes             int
 }
 
-func (e *SpreadError) Error() string {
-	return fmt.Sprintf("N = %d: the total %s lies %.0f standard errors from the estimate %.4g ± %.2g (%d random probes); it cannot be the count, and was not printed",
-		e.N, e.Total, math.Abs(e.Total.Float64()-e.Estimate)/e.StdError, e.Estimate, e.StdError, e.Probes)
+func (e *SpreadError) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+// Localize is the error in p's language.
+func (e *SpreadError) Localize(p *i18n.Printer) string {
+	return p.T("count.spread", i18n.Args{"N": e.N, "Total": e.Total.String(),
+		"Sigmas": fmt.Sprintf("%.0f", math.Abs(e.Total.Float64()-e.Estimate)/e.StdError), "Estimate": fmt.Sprintf("%.4g", e.Estimate),
+		"Err": fmt.Sprintf("%.2g", e.StdError), "Probes": strconv.Itoa(e.Probes)})
 }
 
 // CheckSpread checks a total past the published table against Knuth's

@@ -27,12 +27,12 @@ const maxShards = 1 << 20
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
-		return Shard{}, fmt.Errorf("shard %q is not I/K (like 0/4)", s)
+		return Shard{}, i18n.NewError("count.shard.form", i18n.Args{"Value": strconv.Quote(s)})
 	}
 	i, err1 := strconv.Atoi(a)
 	k, err2 := strconv.Atoi(b)
 	if err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("shard %q is not I/K with whole numbers I and K", s)
+		return Shard{}, i18n.NewError("count.shard.whole", i18n.Args{"Value": strconv.Quote(s)})
 	}
 	sh := Shard{i, k}
 	return sh, sh.check()
@@ -40,10 +40,10 @@ func ParseShard(s string) (Shard, error) {
 
 func (s Shard) check() error {
 	if s.K < 1 || s.K > maxShards {
-		return fmt.Errorf("shard count K = %d is outside 1..%d", s.K, maxShards)
+		return i18n.NewError("count.shard.k", i18n.Args{"K": strconv.Itoa(s.K), "Max": strconv.Itoa(maxShards)})
 	}
 	if s.I < 0 || s.I >= s.K {
-		return fmt.Errorf("shard index %d is outside 0..%d (shards are numbered from 0)", s.I, s.K-1)
+		return i18n.NewError("count.shard.i", i18n.Args{"I": strconv.Itoa(s.I), "Max": strconv.Itoa(s.K - 1)})
 	}
 	return nil
 }

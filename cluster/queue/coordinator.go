@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Coordinate runs the count of N on the work queue reached through nc: it
@@ -209,7 +211,7 @@ func (c *coordinator) loop(ctx context.Context) error {
 // interrupted reports the state of a run whose ctx ended, and says so.
 func (c *coordinator) interrupted(ctx context.Context) error {
 	c.report()
-	return fmt.Errorf("run %s interrupted with %d of %d units counted: %w", c.run.ID, c.book.decided, c.run.Units, ctx.Err())
+	return i18n.Stopped(i18n.NewError("count.run.stopped", i18n.Args{"Run": c.run.ID, "Done": strconv.Itoa(c.book.decided), "Units": strconv.Itoa(c.run.Units)}), ctx.Err())
 }
 
 // errWatcherStopped is the loop's error when the bucket's watcher ends

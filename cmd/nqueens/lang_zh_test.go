@@ -103,6 +103,8 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"count", "8", "--cols", "0"}},
 		{nil, "", []string{"show"}},
 		{nil, "", []string{"site"}},
+		{nil, "", []string{"count", "8", "--shard", "5/4", "--ledger", filepath.Join(dir, "l.jsonl")}},
+		{nil, "", []string{"count", "8", "--shard", "x", "--ledger", filepath.Join(dir, "l.jsonl")}},
 		{nil, "", []string{"count", "6", "--queens", "9"}},
 		{nil, "", []string{"solve", "6", "--torus"}},
 		{nil, "", []string{"count", "8", "--torus", "--super"}},
