@@ -69,9 +69,10 @@ func TestRecountEveryUnit(t *testing.T) {
 
 // TestRecountSampled recounts a sample of the units of N = 15 to 20
 // with NQUEENS_LONG=1 (about a minute), or of the N listed in
-// NQUEENS_RECOUNT (such as "21,22"; a join unit of N = 21 takes the
+// NQUEENS_RECOUNT (such as "21,22"; a mean join unit of N = 21 takes the
 // recount minutes, of 23 hours): the first unit, the middle one up to
-// N = 20, the last join unit, and the first and last rotation units.
+// N = 20 and units 2 and 5 past it, the last join unit, and the first
+// and last rotation units.
 func TestRecountSampled(t *testing.T) {
 	var ns []int
 	if longTests() {
@@ -96,6 +97,11 @@ func TestRecountSampled(t *testing.T) {
 		sample := []int{0, js.layout.Units() - 1, js.layout.Units(), Units(n) - 1}
 		if n <= 20 {
 			sample = append(sample, js.layout.Units()/2)
+		} else {
+			// Near the first, whose left half's queens crowd the top
+			// rows, units are small but not empty: at N = 21 units 2
+			// and 5 have 732 and 2,744 solutions, 3 to 4 s each.
+			sample = append(sample, 2, 5)
 		}
 		for _, u := range sample {
 			t0 := time.Now()
