@@ -2,27 +2,37 @@ package join
 
 import "math/bits"
 
+// rowList is the part of a quarter's table with one set of rows: its
+// placements with the column set C are w0[off[C]] … w0[off[C+1]−1] (and
+// w1 alike). A view into [Tables] or a list of its own ([Worker] builds
+// them when the tables would not fit).
+type rowList struct {
+	off    []uint32
+	w0, w1 []uint64
+	next   []uint32 // buildList's cursor per column set, kept for reuse
+}
+
 // half appends to out the patterns (w1) of the left half's placements with
 // a queen in each row of e, avoiding the squares sm of the separator: each
-// a top-quarter placement joined with a bottom one on the other columns,
-// sharing no diagonal with it. If out0 is not nil, the placements' w0
-// words are appended to *out0 too, in step (their separator bits let the
-// caller filter for other separator placements later). o does the joins.
-func (t *Tables) half(o *matchOps, out []uint64, out0 *[]uint64, e uint32, sm uint64) []uint64 {
+// a top-quarter placement (of top, the rows of e in the top quarter)
+// joined with a bottom one (of bot) on the other columns, sharing no
+// diagonal with it. Only the top column sets cells[0] … cells[1]−1 (their
+// index among those of their size) are joined. If out0 is not nil, the
+// placements' w0 words are appended to *out0 too, in step (their
+// separator bits let the caller filter for other separator placements
+// later). o does the joins.
+func (t *Layout) half(o *matchOps, out []uint64, out0 *[]uint64, top, bot rowList, k int, cells [2]int, sm uint64) []uint64 {
 	cl := uint(t.CL)
-	r1 := e & (1<<t.TR - 1)
-	r2 := e >> t.TR
 	full := uint32(1)<<cl - 1
 	inner := uint64(1)<<(2*cl-2) - 1
-	top, bot := &t.top, &t.bot
-	for _, c1 := range t.subsets[bits.OnesCount32(r1)] {
-		ti := r1<<cl | c1
-		tlo, thi := top.off[ti], top.off[ti+1]
+	subsets := t.subsets[k]
+	for _, c1 := range subsets[cells[0]:min(cells[1], len(subsets))] {
+		tlo, thi := top.off[c1], top.off[c1+1]
 		if tlo == thi {
 			continue
 		}
-		bi := r2<<cl | (full ^ c1)
-		blo, bhi := bot.off[bi], bot.off[bi+1]
+		c2 := full ^ c1
+		blo, bhi := bot.off[c2], bot.off[c2+1]
 		if blo == bhi {
 			continue
 		}

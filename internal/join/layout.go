@@ -22,7 +22,12 @@ type Layout struct {
 	M  int // the crossing diagonals, bits of a half's pattern: 4·CL − 2
 
 	seps []sep
-	keys []Key
+	// subsets[k] lists the column sets of size k of a half, in order.
+	subsets [][]uint32
+	// cw0[r][c], cw1[r][c]: what a queen at (r, c) of the left half adds
+	// to a quarter placement's words (see [Layout.contrib]).
+	cw0, cw1 [MaxN][MaxN / 2]uint64
+	keys     []Key
 	// units[u] … units[u+1]−1 are the keys of unit u.
 	units []int32
 }
@@ -72,6 +77,16 @@ func NewLayout(n, s int) (*Layout, error) {
 	}
 	l := &Layout{N: n, S: s, CL: cl, TR: n / 2, M: 4*cl - 2}
 	l.seps = l.separators()
+	l.subsets = make([][]uint32, cl+1)
+	for c := uint32(0); c < 1<<cl; c++ {
+		k := bits.OnesCount32(c)
+		l.subsets[k] = append(l.subsets[k], c)
+	}
+	for r := range n {
+		for c := range cl {
+			l.cw0[r][c], l.cw1[r][c] = l.contrib(r, c)
+		}
+	}
 	l.keys = l.canonicalKeys()
 	l.units = l.group()
 	return l, nil

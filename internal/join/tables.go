@@ -16,8 +16,6 @@ import (
 type Tables struct {
 	*Layout
 	top, bot quarter
-	// subsets[k] lists the column sets of size k of a half, in order.
-	subsets [][]uint32
 }
 
 // quarter is the table of the placements of rows [r0, r0+nr) of the left
@@ -69,11 +67,6 @@ func NewTables(l *Layout, limit int64, stop *atomic.Bool) (*Tables, error) {
 // if mirror is set (the tests compare it with the bottom quarter walked).
 func newTables(l *Layout, limit int64, stop *atomic.Bool, mirror bool) (*Tables, error) {
 	t := &Tables{Layout: l}
-	t.subsets = make([][]uint32, l.CL+1)
-	for c := uint32(0); c < 1<<l.CL; c++ {
-		k := bits.OnesCount32(c)
-		t.subsets[k] = append(t.subsets[k], c)
-	}
 	t.top = quarter{r0: 0, nr: l.TR}
 	t.bot = quarter{r0: l.TR, nr: l.N - l.TR}
 	// Even N (no separator): the mirror in the middle row maps the top
@@ -350,9 +343,8 @@ func (l *Layout) walk(p *piece, stop *atomic.Bool, next []uint32) bool {
 	q := p.q
 	k := &walker{r1: q.r0 + q.nr, cl: l.CL, full: 1<<l.CL - 1, pin: p.pin, pattern: p.pattern, stop: stop, budget: 1 << 16, q: q, next: next}
 	for r := q.r0; r < q.r0+q.nr; r++ {
-		for c := range l.CL {
-			k.cw0[r][c], k.cw1[r][c] = l.contrib(r, c)
-		}
+		copy(k.cw0[r][:], l.cw0[r][:])
+		copy(k.cw1[r][:], l.cw1[r][:])
 	}
 	k.walk(q.r0, 0, 0, 0, 0, 0, 0, 0)
 	if next == nil {

@@ -1,6 +1,9 @@
 package join
 
-import "sync/atomic"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // matchOps are the inner loops, in Go or in vector instructions. Each
 // implementation is listed once (goOps here, the others beside their
@@ -25,73 +28,167 @@ var allOps = []*matchOps{&goOps}
 // ops is the fastest of allOps.
 var ops = &goOps
 
-// Worker counts the units of a layout from its tables. Its buffers grow to
-// the longest half met and are kept; one Worker per goroutine.
+// Worker counts the units of a layout, from its [Tables] or, where those
+// would not fit, from lists of the quarter placements on each rows set
+// that a key needs, built as it needs them. Its buffers grow to the
+// longest half part met and are kept; one Worker per goroutine.
 type Worker struct {
-	t           *Tables
+	l           *Layout
+	t           *Tables // nil: the lists are built per rows set
 	ops         *matchOps
+	part        int // halfPart, or less in tests
 	left, left0 []uint64
 	xs, ys      []uint64
 	mt          matcher
+	// The lists of the left half's top and bottom quarter and the right
+	// half's, with the rows they were built for (bounded workers).
+	lists [4]rowList
+	rows  [4]uint32
+	built [4]bool
+	peak  int64
 }
 
 // NewWorker returns a worker for the units of t.
-func NewWorker(t *Tables) *Worker { return &Worker{t: t, ops: ops} }
+func NewWorker(t *Tables) *Worker {
+	return &Worker{l: t.Layout, t: t, ops: ops, part: halfPart}
+}
+
+// NewListWorker returns a worker for the units of l that needs no
+// [Tables]: it builds the quarter placements of each rows set a key
+// needs, as it needs them (see [Worker.Bytes] for its memory).
+func NewListWorker(l *Layout) *Worker { return &Worker{l: l, ops: ops, part: halfPart} }
+
+// Bytes returns the most memory the worker's lists and buffers have held
+// (its tables aside).
+func (w *Worker) Bytes() int64 { return w.peak }
+
+func (w *Worker) notePeak() {
+	b := int64(cap(w.left)+cap(w.left0)+cap(w.xs)+cap(w.ys)+cap(w.mt.cx)+cap(w.mt.cy)+cap(w.mt.scratch)) * 8
+	for i := range w.lists {
+		b += w.lists[i].bytes()
+	}
+	w.peak = max(w.peak, b)
+}
+
+// list returns the quarter placements on rows r (relative to the
+// quarter's first row) of the top (slot 0 and 2) or bottom (1 and 3)
+// quarter: a view of the tables, or slot's list, built again if its rows
+// changed.
+func (w *Worker) list(slot int, r uint32) rowList {
+	top := slot%2 == 0
+	if w.t != nil {
+		if top {
+			return w.t.rowsOf(&w.t.top, r)
+		}
+		return w.t.rowsOf(&w.t.bot, r)
+	}
+	if !w.built[slot] || w.rows[slot] != r {
+		r0, nr := 0, w.l.TR
+		if !top {
+			r0, nr = w.l.TR, w.l.N-w.l.TR
+		}
+		w.l.buildList(&w.lists[slot], r0, nr, r)
+		w.rows[slot], w.built[slot] = r, true
+	}
+	return w.lists[slot]
+}
 
 // CountUnit counts the keys of unit u: the sum of their solutions times
 // their weights, and the pairs of half placements compared. It gives up,
 // returning ok = false, once stop is set (it looks between blocks of 512
 // pairs' rows). Cost: about pairs/500 vector steps plus the placements of
-// the halves, and memory for the longest half.
+// the halves, and memory for the longest half part.
 func (w *Worker) CountUnit(u int, stop *atomic.Bool) (total, pairs uint64, ok bool) {
-	return w.CountKeys(w.t.UnitKeys(u), stop)
+	return w.CountKeys(w.l.UnitKeys(u), stop)
 }
 
 // CountKeys is CountUnit for any keys of the layout, sorted by rows.
 func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, ok bool) {
-	t := w.t
-	full := uint32(1)<<t.N - 1
+	l := w.l
+	full := uint32(1)<<l.N - 1
+	low := uint32(1)<<l.TR - 1
 	for i := 0; i < len(keys); {
 		e := keys[i].E
 		j := i + 1
 		for j < len(keys) && keys[j].E == e {
 			j++
 		}
+		ltop, lbot := w.list(0, e&low), w.list(1, e>>l.TR)
+		k1 := bits.OnesCount32(e & low)
+		cells := len(l.subsets[k1])
 		// The left half of e once, for every separator placement of its
-		// keys.
-		shared := t.S > 0 && j-i > 1
+		// keys, if it is one part.
+		shared := l.S > 0 && j-i > 1 && l.halfFits(ltop, lbot, k1, w.part)
 		if shared {
 			w.left0 = w.left0[:0]
-			w.left = t.half(w.ops, w.left[:0], &w.left0, e, 0)
+			w.left = l.half(w.ops, w.left[:0], &w.left0, ltop, lbot, k1, [2]int{0, cells}, 0)
 		}
 		for _, k := range keys[i:j] {
-			sp := &t.seps[k.Sep]
-			if shared {
-				w.xs = w.ops.filter(w.xs[:0], w.left, w.left0, sp.mask)
-			} else {
-				w.xs = t.half(w.ops, w.xs[:0], nil, e, sp.mask)
-			}
-			if len(w.xs) == 0 {
-				continue
-			}
-			// The right half, mirrored into the left: its rows, the
-			// mirrored separator, and the pattern reversed (the mirror
-			// maps the crossing diagonals of one half onto the other's in
-			// reverse order).
+			sp := &l.seps[k.Sep]
 			f := full &^ e &^ sp.rows
-			w.ys = t.half(w.ops, w.ys[:0], nil, f, t.seps[sp.mirror].mask)
-			if len(w.ys) == 0 {
-				continue
+			rtop, rbot := w.list(2, f&low), w.list(3, f>>l.TR)
+			k2 := bits.OnesCount32(f & low)
+			for c := 0; c < cells; {
+				if shared {
+					w.xs = w.ops.filter(w.xs[:0], w.left, w.left0, sp.mask)
+					c = cells
+				} else {
+					w.xs, c = w.halfPart(w.xs[:0], ltop, lbot, k1, c, sp.mask)
+				}
+				if len(w.xs) == 0 {
+					continue
+				}
+				// The right half, mirrored into the left: its rows, the
+				// mirrored separator, and the pattern reversed (the mirror
+				// maps the crossing diagonals of one half onto the other's
+				// in reverse order).
+				for d := 0; d < len(l.subsets[k2]); {
+					w.ys, d = w.halfPart(w.ys[:0], rtop, rbot, k2, d, l.seps[sp.mirror].mask)
+					if len(w.ys) == 0 {
+						continue
+					}
+					w.ops.reverse(w.ys, 64-l.M)
+					n, compared, ok := w.mt.countDisjoint(w.ops, w.xs, w.ys, stop)
+					if !ok {
+						return 0, 0, false
+					}
+					total += uint64(k.Weight) * n
+					pairs += compared
+					w.notePeak()
+				}
 			}
-			w.ops.reverse(w.ys, 64-t.M)
-			c, compared, ok := w.mt.countDisjoint(w.ops, w.xs, w.ys, stop)
-			if !ok {
-				return 0, 0, false
-			}
-			total += uint64(k.Weight) * c
-			pairs += compared
 		}
 		i = j
 	}
 	return total, pairs, true
+}
+
+// halfPart appends to out the half of the cells from c on (see
+// [Layout.half]) until it holds w.part patterns or more, and returns the
+// first cell not joined.
+func (w *Worker) halfPart(out []uint64, top, bot rowList, k, c int, sm uint64) ([]uint64, int) {
+	cells := len(w.l.subsets[k])
+	if c == 0 && w.l.halfFits(top, bot, k, w.part) {
+		// Most halves are one part: joined at once (the same patterns in
+		// the same order as cell by cell).
+		return w.l.half(w.ops, out, nil, top, bot, k, [2]int{0, cells}, sm), cells
+	}
+	for ; c < cells && len(out) < w.part; c++ {
+		out = w.l.half(w.ops, out, nil, top, bot, k, [2]int{c, c + 1}, sm)
+	}
+	return out, c
+}
+
+// halfFits reports whether the pairs of quarter placements that the
+// half of top and bot joins, at least its length, are at most limit.
+func (l *Layout) halfFits(top, bot rowList, k, limit int) bool {
+	full := uint32(1)<<l.CL - 1
+	n := 0
+	for _, c1 := range l.subsets[k] {
+		n += int(top.off[c1+1]-top.off[c1]) * int(bot.off[full^c1+1]-bot.off[full^c1])
+		if n > limit {
+			return false
+		}
+	}
+	return true
 }
