@@ -28,8 +28,12 @@ type Layout struct {
 	// to a quarter placement's words (see [Layout.contrib]).
 	cw0, cw1 [MaxN][MaxN / 2]uint64
 	keys     []Key
-	// units[u] … units[u+1]−1 are the keys of unit u.
+	// units[u] … units[u+1]−1 are the keys of unit u (N < RankedFrom).
 	units []int32
+	// Ranked layouts (N ≥ RankedFrom): unit u is the rows sets of ranks
+	// [u·per, (u+1)·per) of sets, nunits units.
+	sets, per uint64
+	nunits    int
 }
 
 // sep is one placement of the separator columns [CL, CL+S): the row of
@@ -64,7 +68,10 @@ const unitTarget = 4096
 // (N − s even, s ≤ 2, and at most 64 bits of what a quarter placement must
 // avoid). Cost: one test per rows set and separator placement (about
 // 2·10⁷ for N = 23).
-func NewLayout(n, s int) (*Layout, error) {
+func NewLayout(n, s int) (*Layout, error) { return newLayout(n, s, n >= RankedFrom) }
+
+// newLayout is NewLayout, ranked or not (the tests rank small boards).
+func newLayout(n, s int, ranked bool) (*Layout, error) {
 	if n < 4 || n > MaxN {
 		return nil, ErrSize
 	}
@@ -87,21 +94,36 @@ func NewLayout(n, s int) (*Layout, error) {
 			l.cw0[r][c], l.cw1[r][c] = l.contrib(r, c)
 		}
 	}
+	if ranked {
+		l.ranked()
+		return l, nil
+	}
 	l.keys = l.canonicalKeys()
 	l.units = l.group()
 	return l, nil
 }
 
 // Units returns the number of units.
-func (l *Layout) Units() int { return len(l.units) - 1 }
+func (l *Layout) Units() int {
+	if l.Ranked() {
+		return l.nunits
+	}
+	return len(l.units) - 1
+}
 
-// Keys returns all the keys, unit after unit. The slice is shared; do not
-// change it.
+// Keys returns all the keys, unit after unit (none for a ranked layout).
+// The slice is shared; do not change it.
 func (l *Layout) Keys() []Key { return l.keys }
 
 // UnitKeys returns the keys of unit u, sorted by rows and separator. The
-// slice is shared; do not change it.
-func (l *Layout) UnitKeys(u int) []Key { return l.keys[l.units[u]:l.units[u+1]] }
+// slice is shared; do not change it. A ranked layout makes them: about
+// N·per canonical tests.
+func (l *Layout) UnitKeys(u int) []Key {
+	if l.Ranked() {
+		return l.rankedUnitKeys(u)
+	}
+	return l.keys[l.units[u]:l.units[u+1]]
+}
 
 // separators lists the placements of the separator columns in the order of
 // their codes, with the indexes of their mirror images.
@@ -164,21 +186,8 @@ func (l *Layout) canonicalKeys() []Key {
 		if int(sp.mirror) < si || int(sp.flip) < si || int(m.flip) < si {
 			continue // an image has a smaller code
 		}
-		free := full &^ sp.rows
-		for e := range subsetsOf(free, l.CL) {
-			f := free &^ e
-			imgs := [4][2]uint32{{e, uint32(si)}, {l.revRows(e), uint32(sp.flip)}, {f, uint32(sp.mirror)}, {l.revRows(f), uint32(m.flip)}}
-			weight, canon := 0, true
-			for i, im := range imgs {
-				if im[1] == uint32(si) && im[0] > e {
-					canon = false
-					break
-				}
-				if !slices.Contains(imgs[:i], im) {
-					weight++
-				}
-			}
-			if canon {
+		for e := range subsetsOf(full&^sp.rows, l.CL) {
+			if weight, ok := l.canonical(e, si); ok {
 				out = append(out, Key{E: e, Sep: uint16(si), Weight: uint8(weight)})
 			}
 		}
@@ -190,6 +199,28 @@ func (l *Layout) canonicalKeys() []Key {
 		return int(a.Sep) - int(b.Sep)
 	})
 	return out
+}
+
+// canonical reports whether the key (e, si) comes first among its images
+// (see canonicalKeys), and the number of its distinct images; the rows of
+// e and of the separator placement si are disjoint.
+func (l *Layout) canonical(e uint32, si int) (weight int, ok bool) {
+	sp := &l.seps[si]
+	m := &l.seps[sp.mirror]
+	if int(sp.mirror) < si || int(sp.flip) < si || int(m.flip) < si {
+		return 0, false
+	}
+	f := (uint32(1)<<l.N - 1) &^ sp.rows &^ e
+	imgs := [4][2]uint32{{e, uint32(si)}, {l.revRows(e), uint32(sp.flip)}, {f, uint32(sp.mirror)}, {l.revRows(f), uint32(m.flip)}}
+	for i, im := range imgs {
+		if im[1] == uint32(si) && im[0] > e {
+			return 0, false
+		}
+		if !slices.Contains(imgs[:i], im) {
+			weight++
+		}
+	}
+	return weight, true
 }
 
 // group cuts the keys into units of whole rows groups, about unitTarget
