@@ -27,7 +27,7 @@ var _ [kernel.MaxN - MaxN]struct{}
 // EngineVersion names the unit scheme and search engine. It changes whenever
 // unit numbering or per-unit results could change, so that checkpoints and
 // ledgers from another version are refused.
-const EngineVersion = "5"
+const EngineVersion = "6"
 
 // UnitResult is what one unit contributes. Every field is already multiplied
 // by the size of the constellation's orbit, so results of different units

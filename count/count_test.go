@@ -353,7 +353,7 @@ func TestEstimateEngine(t *testing.T) {
 			t.Errorf("Engine(%d) = %q, want %q", c.n, got, c.want)
 		}
 	}
-	for _, n := range []int{12, 14, 26} {
+	for _, n := range []int{12, 14, 33} {
 		e, err := EstimateTree(ctx, n, 100, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -533,20 +533,26 @@ func TestSplitEstimate(t *testing.T) {
 	}
 }
 
-// TestSplitTables checks the public tables switch to the split scheme at
-// SplitFrom, name it in the fingerprint, and stop at SplitTo.
+// TestSplitTables checks the tree's tables switch to the split scheme at
+// SplitFrom and stop at SplitTo (the join counts those N; the split
+// tables serve the probes of CheckSpread), and that a tree N's public
+// tables and fingerprint are the unsplit ones.
 func TestSplitTables(t *testing.T) {
 	for _, n := range []int{SplitFrom - 1, SplitFrom, SplitTo + 1} {
-		s, err := Unit(n, Units(n)-1)
-		if err != nil {
-			t.Fatal(err)
+		u := units(n)
+		s := u[len(u)-1]
+		if isSplit := n >= SplitFrom && n <= SplitTo; (s.Row >= 0) != isSplit {
+			t.Errorf("N=%d: last unit %+v; split should be %v", n, s, isSplit)
 		}
-		fp := Fingerprint(n)
-		if isSplit := n >= SplitFrom && n <= SplitTo; (s.Row >= 0) != isSplit || strings.Contains(fp, "-split ") != isSplit {
-			t.Errorf("N=%d: last unit %+v, fingerprint %q; split should be %v", n, s, fp, isSplit)
+		if j, ok := indexIn(u, s); !ok || j != len(u)-1 {
+			t.Errorf("N=%d: the index of the last unit = %d, %v", n, j, ok)
 		}
-		if j, ok := UnitIndex(n, s); !ok || j != Units(n)-1 {
-			t.Errorf("N=%d: UnitIndex of the last unit = %d, %v", n, j, ok)
-		}
+	}
+	const n = SplitTo + 1
+	if fp := Fingerprint(n); strings.Contains(fp, "-split ") || !strings.Contains(fp, "border-constellations") {
+		t.Errorf("N=%d: fingerprint %q", n, fp)
+	}
+	if j, ok := UnitIndex(n, units(n)[0]); !ok || j != 0 {
+		t.Errorf("N=%d: UnitIndex of the first unit = %d, %v", n, j, ok)
 	}
 }

@@ -1,6 +1,7 @@
 package count
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"slices"
@@ -163,18 +164,45 @@ func TestJoinChecks(t *testing.T) {
 	}
 }
 
-// TestJoinMemory refuses a join whose tables pass the memory limit, with
-// a message that says how much is needed.
+// TestJoinMemory counts N = 14 to 16 (17 outside -short) where the
+// system has 1 MB free, so that the quarter tables never fit and every
+// worker builds the quarter placements of each rows set: the published
+// counts, and each worker within the memory allowed. Within 64 kB, less
+// than N = 16's lists and halves take, the count fails and says so.
 func TestJoinMemory(t *testing.T) {
 	old := memoryLimit
-	memoryLimit = func() int64 { return 1 << 20 }
+	memoryLimit = func() int64 { return 1 << 10 }
 	defer func() { memoryLimit = old }()
-	schemes.Delete(16)
-	defer schemes.Delete(16)
-	_, err := Count(context.Background(), 16, Options{Workers: 1})
-	if err == nil || !strings.Contains(err.Error(), "the join of N = 16 needs") {
-		t.Fatalf("count of N = 16 in 1 MB: %v", err)
+	ref := referenceCounts(t)
+	maxN := 17
+	if testing.Short() {
+		maxN = 16
 	}
+	for n := JoinFrom; n <= maxN; n++ {
+		schemes.Delete(n)
+		r, err := Count(context.Background(), n, Options{Workers: 2})
+		s := schemeOf(n).(*joinScheme)
+		if err != nil || r.Total != ref[n][0] || r.Unique != ref[n][1] {
+			t.Errorf("N=%d in 1 kB: %v, %v; want %s", n, r.Total, err, ref[n][0])
+		}
+		if !s.lists || s.tables != nil {
+			t.Errorf("N=%d in 1 kB: the quarter tables were built", n)
+		}
+		for _, w := range s.workers {
+			if w.Bytes() > Memory() || w.Bytes() == 0 {
+				t.Errorf("N=%d: a worker took %d bytes, allowed %d", n, w.Bytes(), Memory())
+			}
+		}
+		schemes.Delete(n)
+	}
+	SetMemory(64 << 10)
+	defer SetMemory(0)
+	_, err := Count(context.Background(), 16, Options{Workers: 1})
+	var me *MemoryError
+	if !errors.As(err, &me) || me.N != 16 || me.Used <= me.Limit || !strings.Contains(err.Error(), "the join of N = 16 took") {
+		t.Fatalf("count of N = 16 in 64 kB: %v", err)
+	}
+	schemes.Delete(16)
 }
 
 // TestJoinResume resumes a count of a join N (14) from half of its units,

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,11 @@ type Estimate struct {
 	// search, see [MeasureRate]).
 	Seconds    float64
 	SecondsErr float64
+	// The join's memory: the most one worker's lists and halves took in
+	// the probes, the quarter tables its workers share (0 where they would
+	// pass half of [Memory] and each worker builds lists per rows set),
+	// and what those tables take or would take (0 if not known).
+	WorkerBytes, TableBytes, TablesNeed int64
 }
 
 // EstimateTree runs probes random probes (Knuth, Math. Comp. 29, 1975) over
@@ -60,6 +66,13 @@ func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, er
 	}
 	if usesJoin(n) {
 		s := schemeOf(n).(*joinScheme)
+		if s.layout.Ranked() {
+			all := make([]int, s.len())
+			for i := range all {
+				all[i] = i
+			}
+			return estimateRanked(ctx, s, all, probes, seed)
+		}
 		return estimateJoin(ctx, s, s.layout.Keys(), s.len(), probes, seed)
 	}
 	return estimateOver(ctx, n, units(n), probes, seed)
@@ -78,9 +91,15 @@ func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed u
 			if i < 0 || i >= s.len() {
 				return Estimate{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", i, s.len()-1, n)
 			}
+			if s.layout.Ranked() {
+				continue
+			}
 			if i < s.layout.Units() {
 				keys = append(keys, s.layout.UnitKeys(i)...)
 			}
+		}
+		if s.layout.Ranked() {
+			return estimateRanked(ctx, s, indices, probes, seed)
 		}
 		return estimateJoin(ctx, s, keys, len(indices), probes, seed)
 	}
@@ -141,13 +160,79 @@ const (
 )
 
 // estimateJoin is EstimateTree over the keys of the join scheme s, which
-// make up units units. The probes run on every core, each with a worker of
-// its own, so that they take about the share of a count they measure.
+// make up units units: each probe counts a group of keys with the same
+// rows picked at random, as a count does (it builds their left half once;
+// odd N, where a group holds about 5 keys: one key a probe put N = 19 at
+// 16 s on one worker, against 10).
 func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, probes int, seed uint64) (Estimate, error) {
 	e := Estimate{N: s.n, Engine: EngineJoin, Units: units}
 	if len(keys) == 0 {
 		return e, nil
 	}
+	var groups []int // the first key of each group, and len(keys)
+	for i := range keys {
+		if i == 0 || keys[i].E != keys[i-1].E {
+			groups = append(groups, i)
+		}
+	}
+	groups = append(groups, len(keys))
+	rng := rand.New(rand.NewPCG(seed, uint64(s.n)))
+	picks := make([][]join.Key, min(probes, joinProbes))
+	for i := range picks {
+		g := rng.IntN(len(groups) - 1)
+		picks[i] = keys[groups[g]:groups[g+1]]
+	}
+	return probeJoin(ctx, s, e, picks, float64(len(groups)-1))
+}
+
+// estimateRanked is EstimateUnits over the units indices of the ranked
+// layout of s: each probe counts the keys of a rows set drawn uniformly
+// from those of the units (a rank of one of them). Three rows sets in
+// four have no key of their own (an image of theirs has); they are drawn
+// and skipped, and the share of the others scales the mean.
+func estimateRanked(ctx context.Context, s *joinScheme, indices []int, probes int, seed uint64) (Estimate, error) {
+	e := Estimate{N: s.n, Engine: EngineJoin, Units: len(indices)}
+	per, sets := s.layout.PerUnit()
+	var ranked []int
+	for _, i := range indices {
+		if i < s.layout.Units() {
+			ranked = append(ranked, i)
+		}
+	}
+	if len(ranked) == 0 {
+		return e, nil
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(s.n)))
+	picks := make([][]join.Key, 0, min(probes, joinProbes))
+	draws, hits := 0, 0
+	for len(picks) < cap(picks) && draws < 1000*cap(picks) {
+		u := ranked[rng.IntN(len(ranked))]
+		r := uint64(u)*per + rng.Uint64N(per)
+		if r >= sets {
+			continue // past the last unit's end: no rows set
+		}
+		draws++
+		if keys := s.layout.SampleKeys(r); len(keys) > 0 {
+			hits++
+			picks = append(picks, keys)
+		}
+	}
+	if hits == 0 {
+		return e, nil
+	}
+	// The rows sets of the units: whole units, and the last may be short.
+	total := float64(len(ranked)) * float64(per)
+	if slices.Contains(ranked, s.layout.Units()-1) {
+		total -= float64(uint64(s.layout.Units())*per - sets)
+	}
+	return probeJoin(ctx, s, e, picks, total*float64(hits)/float64(draws))
+}
+
+// probeJoin counts and times the key groups picks, each standing for
+// scale groups, on every core, each with a worker of its own, so that they
+// take about the share of a count they measure; it fills e's estimates
+// and the memory they took.
+func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Key, scale float64) (Estimate, error) {
 	var stop atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	// The tables first (their time is part of a count's).
@@ -161,28 +246,13 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 	}
 	s.putWorker(w)
 	build := time.Since(start).Seconds()
-	// A probe counts a group of keys with the same rows, as a count does:
-	// it builds their left half once (odd N, where a group holds about 5
-	// keys; one key a probe put N = 19 at 16 s on one worker, against 10).
-	var groups []int // the first key of each group, and len(keys)
-	for i := range keys {
-		if i == 0 || keys[i].E != keys[i-1].E {
-			groups = append(groups, i)
-		}
-	}
-	groups = append(groups, len(keys))
-	group := func(g int) []join.Key { return keys[groups[g]:groups[g+1]] }
-	rng := rand.New(rand.NewPCG(seed, uint64(s.n)))
-	picks := make([]int, min(probes, joinProbes))
-	for i := range picks {
-		picks[i] = rng.IntN(len(groups) - 1)
-	}
 	type probe struct {
 		done                  bool
 		total, pairs, seconds float64
 	}
 	results := make([]probe, len(picks))
 	var next atomic.Int64
+	var peak atomic.Int64
 	var g errgroup.Group
 	for range max(1, min(runtime.GOMAXPROCS(0), len(picks))) {
 		g.Go(func() error {
@@ -191,9 +261,16 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 				return err
 			}
 			defer s.putWorker(w)
+			defer func() {
+				for b := w.Bytes(); ; {
+					if p := peak.Load(); b <= p || peak.CompareAndSwap(p, b) {
+						return
+					}
+				}
+			}()
 			// One group untimed first: the worker's buffers grow on the
 			// first keys.
-			if _, _, ok := w.CountKeys(group(picks[0]), &stop); !ok {
+			if _, _, ok := w.CountKeys(picks[0], &stop); !ok {
 				return nil
 			}
 			t0 := time.Now()
@@ -203,7 +280,7 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 					return nil
 				}
 				k0 := time.Now()
-				total, pairs, ok := w.CountKeys(group(picks[i]), &stop)
+				total, pairs, ok := w.CountKeys(picks[i], &stop)
 				if !ok {
 					return nil
 				}
@@ -218,7 +295,6 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 		return Estimate{}, err
 	}
 	var totalMean, pairsMean, secondsMean sample.Mean
-	scale := float64(len(groups) - 1)
 	for _, r := range results {
 		if r.done {
 			totalMean.Add(scale * r.total)
@@ -234,6 +310,14 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 	e.Nodes, e.NodesErr = pairsMean.Result()
 	e.Seconds, e.SecondsErr = secondsMean.Result()
 	e.Seconds += build
+	e.WorkerBytes = peak.Load()
+	e.TableBytes = s.tableBytes()
+	s.mu.Lock()
+	e.TablesNeed = s.tablesNeed
+	if s.tables != nil {
+		e.TablesNeed = s.tables.Bytes()
+	}
+	s.mu.Unlock()
 	return e, nil
 }
 
@@ -300,7 +384,7 @@ func (e *SpreadError) Localize(p *i18n.Printer) string {
 }
 
 // CheckSpread checks a total past the published table against Knuth's
-// estimate of it ([EstimateTree], with a random seed the result's makers
+// estimate of it (the tree's probes of [EstimateTree], with a random seed the result's makers
 // cannot know): a total more than 10 standard errors from the estimate is a
 // [*SpreadError]. It catches gross forgeries and faults, not a lie of a few
 // percent; for N with a published count it does nothing (the table is
@@ -311,7 +395,9 @@ func CheckSpread(ctx context.Context, r Result) error {
 	}
 	var seed [8]byte
 	_, _ = crand.Read(seed[:])
-	e, err := EstimateTree(ctx, r.N, spreadProbes, binary.LittleEndian.Uint64(seed[:]))
+	// The tree's probes whatever engine counts N: each walks one path, where
+	// one of the join's counts a rows set in full (minutes past N = 26).
+	e, err := estimateOver(ctx, r.N, units(r.N), spreadProbes, binary.LittleEndian.Uint64(seed[:]))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package count
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"hash"
 	"math"
@@ -18,16 +19,58 @@ import (
 // JoinFrom and JoinTo bound the N that [Count] counts by the join of half
 // boards (internal/join): from JoinFrom on it takes less time than the tree
 // search (measured: at N = 14 a sixth, at N = 17 0.37, at N = 18 0.15 of
-// it), and past JoinTo its quarter tables outgrow a machine (N = 24 would
-// need about 20 GB) while its time grows about 10-fold per N against the
-// tree's 8 (docs/engine.md).
+// it); JoinTo is the largest board the join takes (rows are bits of a
+// 32-bit word). Where its quarter tables would pass half the memory
+// allowed ([SetMemory]; N = 24 would need about 20 GB), it builds the
+// placements of each rows set as a key needs them.
 const (
 	JoinFrom = 14
-	JoinTo   = 23
+	JoinTo   = join.MaxN
 )
 
 // usesJoin reports whether n is counted by the join.
 func usesJoin(n int) bool { return n >= JoinFrom && n <= JoinTo }
+
+// DefaultMemory is the memory a worker's join may take unless
+// [SetMemory] says otherwise: 2 GB.
+const DefaultMemory = 2 << 30
+
+// memory is the memory allowed, 0 for DefaultMemory.
+var memory atomic.Int64
+
+// SetMemory sets the memory a worker process's join may take, in bytes
+// (0 or less: [DefaultMemory]): its quarter tables if they fit in half of
+// it, else lists of quarter placements built per rows set, and the halves
+// of every goroutine. It changes no unit and no result, only how a unit is
+// counted; set it before the first count of a process.
+func SetMemory(bytes int64) { memory.Store(max(bytes, 0)) }
+
+// Memory returns the memory a worker's join may take ([SetMemory]).
+func Memory() int64 {
+	if m := memory.Load(); m > 0 {
+		return m
+	}
+	return DefaultMemory
+}
+
+// MemoryError reports a join that took more memory than it may.
+type MemoryError struct {
+	N           int
+	Used, Limit int64
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("the join of N = %d took %s in one worker, more than the %s allowed (--memory)",
+		e.N, formatBytes(e.Used), formatBytes(e.Limit))
+}
+
+// formatBytes writes a size in MB below a gigabyte, else in GB.
+func formatBytes(b int64) string {
+	if b < 1e9 {
+		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(b)/1e9)
+}
 
 // The engines [Count] chooses between, as [Engine] names them.
 const (
@@ -66,9 +109,11 @@ type joinScheme struct {
 	gcd    []uint8 // per join unit, the greatest common divisor of its keys' weights
 	maxW   []uint8 // and the largest weight
 
-	mu      sync.Mutex
-	tables  *join.Tables
-	workers []*join.Worker // idle workers for tables
+	mu         sync.Mutex
+	tables     *join.Tables
+	lists      bool           // the tables would not fit: workers build lists per rows set
+	tablesNeed int64          // what they would have taken, if known
+	workers    []*join.Worker // idle workers
 }
 
 func newJoinScheme(n int) *joinScheme {
@@ -77,7 +122,13 @@ func newJoinScheme(n int) *joinScheme {
 		// JoinFrom and JoinTo keep n within what the layout takes.
 		panic("count: " + err.Error())
 	}
-	s := &joinScheme{n: n, layout: l, rot: rotationUnits(n), gcd: make([]uint8, l.Units()), maxW: make([]uint8, l.Units())}
+	s := &joinScheme{n: n, layout: l, rot: rotationUnits(n)}
+	if l.Ranked() {
+		// Its keys are made when a unit is counted: no bounds per unit
+		// beyond the weights' (1 to 4).
+		return s
+	}
+	s.gcd, s.maxW = make([]uint8, l.Units()), make([]uint8, l.Units())
 	for u := range s.gcd {
 		g := 0
 		for _, k := range l.UnitKeys(u) {
@@ -96,12 +147,26 @@ func gcdInt(a, b int) int {
 	return a
 }
 
-func (s *joinScheme) name() string { return fmt.Sprintf("half-join-s%d-k1", s.layout.S) }
+func (s *joinScheme) name() string {
+	if s.layout.Ranked() {
+		return fmt.Sprintf("half-join-s%d-ranked", s.layout.S)
+	}
+	return fmt.Sprintf("half-join-s%d-k1", s.layout.S)
+}
 
 func (s *joinScheme) len() int { return s.layout.Units() + len(s.rot) }
 
 func (s *joinScheme) table(h hash.Hash) {
+	if s.layout.Ranked() {
+		// The units are runs of ranks of rows sets: their length and the
+		// number of sets define them.
+		per, sets := s.layout.PerUnit()
+		writeInts(h, -3, int(per), int(sets), s.layout.Units())
+	}
 	for u := range s.layout.Units() {
+		if s.layout.Ranked() {
+			break
+		}
 		writeInts(h, -1)
 		for _, k := range s.layout.UnitKeys(u) {
 			writeInts(h, int(k.E), int(k.Sep), int(k.Weight))
@@ -128,28 +193,60 @@ func (s *joinScheme) count(index int, stop *atomic.Bool) (UnitResult, bool, erro
 	if !ok {
 		return UnitResult{}, false, nil
 	}
+	if used := s.tableBytes() + w.Bytes(); used > Memory() {
+		return UnitResult{}, false, &MemoryError{N: s.n, Used: used, Limit: Memory()}
+	}
 	return UnitResult{Index: index, Total: total, Nodes: pairs}, true, nil
 }
 
-// worker returns an idle worker, building the tables first if no count of
-// s has yet; nil if stop ended the build.
-func (s *joinScheme) worker(stop *atomic.Bool) (*join.Worker, error) {
+// tableBytes returns the memory of the quarter tables, 0 without.
+func (s *joinScheme) tableBytes() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tables == nil {
-		t, err := join.NewTables(s.layout, memoryLimit(), stop)
-		if err == join.ErrStopped {
+		return 0
+	}
+	return s.tables.Bytes()
+}
+
+// worker returns an idle worker, building the tables first if no count of
+// s has yet and they fit in half the memory allowed (and what the system
+// has); else a worker that builds its lists per rows set. nil if stop
+// ended the build.
+func (s *joinScheme) worker(stop *atomic.Bool) (*join.Worker, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tables == nil && !s.lists {
+		limit := Memory() / 2
+		if m := memoryLimit(); m > 0 {
+			limit = min(limit, m)
+		}
+		t, err := (*join.Tables)(nil), error(nil)
+		if s.layout.Ranked() {
+			// Never built: N = 24's would take about 20 GB.
+			err = &join.MemoryError{N: s.n, Limit: limit}
+		} else {
+			t, err = join.NewTables(s.layout, limit, stop)
+		}
+		var me *join.MemoryError
+		switch {
+		case err == join.ErrStopped:
 			return nil, nil
-		}
-		if err != nil {
+		case errors.As(err, &me):
+			s.lists, s.tablesNeed = true, me.Need
+		case err != nil:
 			return nil, err
+		default:
+			s.tables = t
 		}
-		s.tables = t
 	}
 	if k := len(s.workers); k > 0 {
 		w := s.workers[k-1]
 		s.workers = s.workers[:k-1]
 		return w, nil
+	}
+	if s.lists {
+		return join.NewListWorker(s.layout), nil
 	}
 	return join.NewWorker(s.tables), nil
 }
@@ -170,14 +267,18 @@ func (s *joinScheme) check(u UnitResult) error {
 	// A key's count is of pairs of half placements compared, and the
 	// unit's nodes are those pairs: its total is at most the largest
 	// weight times them.
-	hi, lo := bits.Mul64(uint64(s.maxW[u.Index]), u.Nodes)
-	switch g := uint64(s.gcd[u.Index]); {
+	maxW, g := uint64(4), uint64(1) // a ranked layout's keys are not kept
+	if s.maxW != nil {
+		maxW, g = uint64(s.maxW[u.Index]), uint64(s.gcd[u.Index])
+	}
+	hi, lo := bits.Mul64(maxW, u.Nodes)
+	switch {
 	case u.Rot180 != 0 || u.Rot90 != 0:
 		return bad("rot180 = %d and rot90 = %d, but the unit counts no rotations", u.Rot180, u.Rot90)
 	case u.Total%g != 0:
 		return bad("total = %d is not a multiple of %d, the weight its keys share", u.Total, g)
 	case hi == 0 && u.Total > lo:
-		return bad("total = %d exceeds what nodes = %d allow: one solution for each pair of halves compared, times %d, the largest weight of its keys", u.Total, u.Nodes, s.maxW[u.Index])
+		return bad("total = %d exceeds what nodes = %d allow: one solution for each pair of halves compared, times %d, the largest weight of its keys", u.Total, u.Nodes, maxW)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ type countCommon struct {
 	quiet   bool
 	yes     bool
 	key     sealKey
+	memory  memoryFlag
 }
 
 // countMode is one mode of count: chosen reports whether the flags given
@@ -109,6 +110,7 @@ func newCountCmd() *cobra.Command {
 	fl.BoolVarP(&c.quiet, "quiet", "q", false, "print no progress or notes on stderr, only errors")
 	fl.BoolVar(&c.yes, "yes", false, "start a count estimated to take over an hour")
 	addKeyFlag(cmd, &c.key)
+	addMemoryFlag(cmd, &c.memory)
 	// In the order the flags choose them: --algo, --range, a shard flag, a
 	// variant flag, else a count of N.
 	whole := newWholeCount(cmd, c)
@@ -123,6 +125,7 @@ func newCountCmd() *cobra.Command {
 // validate checks every flag, chooses the mode and has it read the
 // arguments.
 func (o *countOptions) validate(args []string) error {
+	o.memory.apply()
 	if err := checkWorkers(o.workers); err != nil {
 		return err
 	}

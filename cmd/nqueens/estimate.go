@@ -41,6 +41,7 @@ type estimateOptions struct {
 	seed    uint64
 	jsonOut bool
 	workers int
+	memory  memoryFlag
 }
 
 // estimateJSON is the --json output of estimate.
@@ -61,6 +62,15 @@ type estimateJSON struct {
 	Workers     int              `json:"workers"`
 	SecondsW    float64          `json:"seconds"`
 	Measured    bool             `json:"measured"` // the time is of a full count, not an estimate
+	// The join's memory: allowed per worker (--memory), the most one
+	// worker's lists and halves took in the probes, and the quarter tables
+	// its workers share (0 when they would pass half the memory allowed
+	// and each worker builds lists per row set; tables_need says what they
+	// would take, 0 if not known).
+	Memory      int64 `json:"memory_allowed,omitempty"`
+	WorkerBytes int64 `json:"peak_bytes_per_worker,omitempty"`
+	TableBytes  int64 `json:"table_bytes,omitempty"`
+	TablesNeed  int64 `json:"tables_need_bytes,omitempty"`
 }
 
 func newEstimateCmd() *cobra.Command {
@@ -75,6 +85,7 @@ func newEstimateCmd() *cobra.Command {
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same estimate)")
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object")
 	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
+	addMemoryFlag(cmd, &o.memory)
 	return command(cmd, o)
 }
 
@@ -84,6 +95,7 @@ func (o *estimateOptions) validate(args []string) error {
 		return err
 	}
 	o.n = n
+	o.memory.apply()
 	if o.probes < 2 {
 		return usageT("cli.estimate.probes", i18n.Args{"Value": strconv.Itoa(o.probes)})
 	}
@@ -116,6 +128,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		}
 	} else if e.Engine == count.EngineJoin {
 		// The join timed its probes.
+		j.Memory, j.WorkerBytes, j.TableBytes, j.TablesNeed = count.Memory(), e.WorkerBytes, e.TableBytes, e.TablesNeed
 		j.Seconds1 = e.Seconds
 		if e.Seconds > 0 {
 			j.NodesPerSec = e.Nodes / e.Seconds

@@ -88,6 +88,7 @@ type workerOptions struct {
 	idle    time.Duration
 	verbose bool
 	key     sealKey
+	memory  memoryFlag
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -107,11 +108,13 @@ func newWorkerCmd() *cobra.Command {
 	fl.BoolP("quiet", "q", false, "print only warnings and errors on stderr (no notes, no summary)")
 	cmd.MarkFlagsMutuallyExclusive("quiet", "verbose")
 	addKeyFlag(cmd, &o.key)
+	addMemoryFlag(cmd, &o.memory)
 	natsFlagGroups(cmd)
 	return command(cmd, o)
 }
 
 func (o *workerOptions) validate([]string) error {
+	o.memory.apply()
 	if err := checkWorkers(o.workers); err != nil {
 		return err
 	}

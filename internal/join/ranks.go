@@ -119,4 +119,3 @@ func cmpU32(a, b uint32) int {
 	}
 	return 0
 }
-
