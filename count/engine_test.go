@@ -1,8 +1,8 @@
 package count
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
