@@ -111,7 +111,7 @@ func mustSeal(t *testing.T, v any) []byte {
 // naming the file and line, as for N = 14.
 func TestCheckpointForgedPastTheTable(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the unit table of N = 28 (877877 units)")
+		t.Skip("forges a checkpoint of N = 28 (about 65,500 units)")
 	}
 	forger, _ := seal.FromSecret(bytes.Repeat([]byte{0xf0}, 32))
 	for _, n := range []int{14, 28} {

@@ -45,6 +45,10 @@ type Estimate struct {
 	// pass half of [Memory] and each worker builds lists per rows set),
 	// and what those tables take or would take (0 if not known).
 	WorkerBytes, TableBytes, TablesNeed int64
+	// LowerBound is set when no probe of the join finished within its
+	// limit: Seconds is then what the count would take at least, and the
+	// other estimates are 0.
+	LowerBound bool
 }
 
 // EstimateTree runs probes random probes (Knuth, Math. Comp. 29, 1975) over
@@ -61,6 +65,19 @@ type Estimate struct {
 // about 15% long, N = 19 to 21 within 3%); it takes at most joinProbes probes or joinProbeTime,
 // and builds the quarter tables first (their time is part of Seconds).
 func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, error) {
+	return EstimateTreeWithin(ctx, n, probes, seed, JoinProbeLimit)
+}
+
+// JoinProbeLimit is how long the join's probes of [EstimateTree] and
+// [EstimateUnits] may take: from N = 26 or so a probe (a rows set counted
+// in full) takes longer, and the estimate is then a lower bound
+// (Estimate.LowerBound), enough to say that a count takes long.
+const JoinProbeLimit = 20 * time.Second
+
+// EstimateTreeWithin is [EstimateTree] whose join probes may take limit
+// (wall time): those unfinished then are left out, and if none finished
+// the estimate is the lower bound that each would have taken limit.
+func EstimateTreeWithin(ctx context.Context, n, probes int, seed uint64, limit time.Duration) (Estimate, error) {
 	if err := checkEstimate(n, probes); err != nil {
 		return Estimate{}, err
 	}
@@ -71,9 +88,9 @@ func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, er
 			for i := range all {
 				all[i] = i
 			}
-			return estimateRanked(ctx, s, all, probes, seed)
+			return estimateRanked(ctx, s, all, probes, seed, limit)
 		}
-		return estimateJoin(ctx, s, s.layout.Keys(), s.len(), probes, seed)
+		return estimateJoin(ctx, s, s.layout.Keys(), s.len(), probes, seed, limit)
 	}
 	return estimateOver(ctx, n, units(n), probes, seed)
 }
@@ -99,9 +116,9 @@ func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed u
 			}
 		}
 		if s.layout.Ranked() {
-			return estimateRanked(ctx, s, indices, probes, seed)
+			return estimateRanked(ctx, s, indices, probes, seed, JoinProbeLimit)
 		}
-		return estimateJoin(ctx, s, keys, len(indices), probes, seed)
+		return estimateJoin(ctx, s, keys, len(indices), probes, seed, JoinProbeLimit)
 	}
 	all := units(n)
 	u := make([]UnitSpec, 0, len(indices))
@@ -164,7 +181,7 @@ const (
 // rows picked at random, as a count does (it builds their left half once;
 // odd N, where a group holds about 5 keys: one key a probe put N = 19 at
 // 16 s on one worker, against 10).
-func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, probes int, seed uint64) (Estimate, error) {
+func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, probes int, seed uint64, limit time.Duration) (Estimate, error) {
 	e := Estimate{N: s.n, Engine: EngineJoin, Units: units}
 	if len(keys) == 0 {
 		return e, nil
@@ -194,7 +211,7 @@ func estimateJoin(ctx context.Context, s *joinScheme, keys []join.Key, units, pr
 			picks[i] = append(slices.Clone(keys[groups[g]:]), keys[:groups[g+run-n]]...)
 		}
 	}
-	return probeJoin(ctx, s, e, picks, float64(n)/float64(run))
+	return probeJoin(ctx, s, e, picks, float64(n)/float64(run), limit)
 }
 
 // joinRun is the rows sets of a probe of the join.
@@ -205,7 +222,7 @@ const joinRun = 8
 // from those of the units (a rank of one of them). Three rows sets in
 // four have no key of their own (an image of theirs has); they are drawn
 // and skipped, and the share of the others scales the mean.
-func estimateRanked(ctx context.Context, s *joinScheme, indices []int, probes int, seed uint64) (Estimate, error) {
+func estimateRanked(ctx context.Context, s *joinScheme, indices []int, probes int, seed uint64, limit time.Duration) (Estimate, error) {
 	e := Estimate{N: s.n, Engine: EngineJoin, Units: len(indices)}
 	per, sets := s.layout.PerUnit()
 	var ranked []int
@@ -240,16 +257,21 @@ func estimateRanked(ctx context.Context, s *joinScheme, indices []int, probes in
 	if slices.Contains(ranked, s.layout.Units()-1) {
 		total -= float64(uint64(s.layout.Units())*per - sets)
 	}
-	return probeJoin(ctx, s, e, picks, total*float64(hits)/float64(draws))
+	return probeJoin(ctx, s, e, picks, total*float64(hits)/float64(draws), limit)
 }
 
 // probeJoin counts and times the key groups picks, each standing for
 // scale groups, on every core, each with a worker of its own, so that they
 // take about the share of a count they measure; it fills e's estimates
 // and the memory they took.
-func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Key, scale float64) (Estimate, error) {
-	var stop atomic.Bool
+func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Key, scale float64, limit time.Duration) (Estimate, error) {
+	var stop, late atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	defer time.AfterFunc(limit, func() { late.Store(true); stop.Store(true) }).Stop()
+	minProbes := 10
+	if s.layout.Ranked() {
+		minProbes = 4 // each takes seconds to minutes
+	}
 	// The tables first (their time is part of a count's): the CPU time
 	// of the process, which builds them on every core.
 	start := processCPU()
@@ -290,17 +312,22 @@ func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Ke
 			}()
 			// One group untimed first: the worker's buffers grow on the
 			// first keys.
-			if _, _, ok := w.CountKeys(picks[0], &stop); !ok {
-				return nil
+			if !s.layout.Ranked() {
+				if _, _, ok := w.CountKeys(picks[0], &stop); !ok {
+					return nil
+				}
 			}
 			t0 := time.Now()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(picks) || i >= 10 && time.Since(t0) > joinProbeTime {
+				if i >= len(picks) || i >= minProbes && time.Since(t0) > joinProbeTime {
 					return nil
 				}
 				k0 := threadCPU()
 				total, pairs, ok := w.CountKeys(picks[i], &stop)
+				if err := w.Err(); err != nil {
+					return err
+				}
 				if !ok {
 					return nil
 				}
@@ -314,6 +341,14 @@ func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Ke
 	if err := ctx.Err(); err != nil {
 		return Estimate{}, err
 	}
+	e.WorkerBytes = peak.Load()
+	e.TableBytes = s.tableBytes()
+	s.mu.Lock()
+	e.TablesNeed = s.tablesNeed
+	if s.tables != nil {
+		e.TablesNeed = s.tables.Bytes()
+	}
+	s.mu.Unlock()
 	var totalMean, pairsMean, secondsMean sample.Mean
 	for _, r := range results {
 		if r.done {
@@ -323,6 +358,11 @@ func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Ke
 		}
 	}
 	e.Probes = totalMean.Len()
+	if e.Probes == 0 && late.Load() {
+		// Each probe would have taken longer than limit.
+		e.Seconds, e.LowerBound = scale*limit.Seconds()+build, true
+		return e, nil
+	}
 	if e.Probes == 0 {
 		return Estimate{}, fmt.Errorf("no probe of the join of N = %d finished", s.n)
 	}
@@ -330,14 +370,9 @@ func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Ke
 	e.Nodes, e.NodesErr = pairsMean.Result()
 	e.Seconds, e.SecondsErr = secondsMean.Result()
 	e.Seconds += build
-	e.WorkerBytes = peak.Load()
-	e.TableBytes = s.tableBytes()
-	s.mu.Lock()
-	e.TablesNeed = s.tablesNeed
-	if s.tables != nil {
-		e.TablesNeed = s.tables.Bytes()
-	}
-	s.mu.Unlock()
+	// Probes cut short are left out, and the long ones are those: a
+	// lower bound.
+	e.LowerBound = late.Load()
 	return e, nil
 }
 

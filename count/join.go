@@ -64,8 +64,12 @@ func (e *MemoryError) Error() string {
 		e.N, formatBytes(e.Used), formatBytes(e.Limit))
 }
 
-// formatBytes writes a size in MB below a gigabyte, else in GB.
+// formatBytes writes a size in kB below a megabyte, MB below a
+// gigabyte, else in GB.
 func formatBytes(b int64) string {
+	if b < 1e6 {
+		return fmt.Sprintf("%.1f kB", float64(b)/1e3)
+	}
 	if b < 1e9 {
 		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
 	}
@@ -190,6 +194,9 @@ func (s *joinScheme) count(index int, stop *atomic.Bool) (UnitResult, bool, erro
 	}
 	defer s.putWorker(w)
 	total, pairs, ok := w.CountUnit(index, stop)
+	if err := w.Err(); err != nil {
+		return UnitResult{}, false, fmt.Errorf("unit %d: %w", index, err)
+	}
 	if !ok {
 		return UnitResult{}, false, nil
 	}
@@ -246,7 +253,10 @@ func (s *joinScheme) worker(stop *atomic.Bool) (*join.Worker, error) {
 		return w, nil
 	}
 	if s.lists {
-		return join.NewListWorker(s.layout), nil
+		// Half the memory for its lists, the rest for its halves.
+		w := join.NewListWorker(s.layout)
+		w.SetLimit(Memory() / 2)
+		return w, nil
 	}
 	return join.NewWorker(s.tables), nil
 }

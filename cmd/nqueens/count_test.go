@@ -118,14 +118,14 @@ func TestEstimateCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "solutions") || !strings.Contains(out, "published 14200") || !strings.Contains(out, "measured by counting N = 12 in full") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	// N = 25, past the join (count.JoinTo): Knuth probes and the node rate
+	// N = 33, past the join (count.JoinTo): Knuth probes and the node rate
 	// of the tree search.
-	code, out, _ = runCLI("estimate", "25", "--probes", "500", "--json")
+	code, out, _ = runCLI("estimate", "33", "--probes", "500", "--json")
 	var j map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j["nodes"].(float64) <= 0 || j["rate_n"] != 15.0 || j["engine"] != "tree" {
 		t.Errorf("exit %d, JSON %q", code, out)
 	}
-	code, out, _ = runCLI("estimate", "25", "--probes", "500")
+	code, out, _ = runCLI("estimate", "33", "--probes", "500")
 	if code != 0 || !strings.Contains(out, "nodes      ≈") || !strings.Contains(out, "measured counting N = 15 by the tree search") {
 		t.Errorf("exit %d, %q", code, out)
 	}
@@ -150,7 +150,7 @@ func TestEstimateCommand(t *testing.T) {
 		t.Errorf("estimate 14: exit %d, %q", code, out)
 	}
 	_, help, _ := runCLI("estimate", "--help")
-	for _, want := range []string{"From N = 24 on (the tree search)", "counting N = 15 on one worker", "For N = 16 to 23 (the join", "at most 200 probes", "Up to N = 15"} {
+	for _, want := range []string{"From N = 33 on (the tree search)", "counting N = 15 on one worker", "For N = 16 to 32 (the join", "in CPU time", "--memory", "at most 200 probes", "Up to N = 15"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("the help does not say %q", want)
 		}
@@ -427,11 +427,11 @@ func TestCheckpointFolder(t *testing.T) {
 // past the published counts, is refused by the estimate's spread.
 func TestResumeCompleteForgery(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a checkpoint of the 877877 units of N = 28")
+		t.Skip("writes a checkpoint of the ~65,500 units of N = 28")
 	}
 	c := count.NewCheckpoint(28)
 	for i := range count.Units(28) {
-		c.Units = append(c.Units, count.UnitResult{Index: i, Total: 8, Nodes: 1000})
+		c.Units = append(c.Units, madeUp(28, i))
 	}
 	path := filepath.Join(t.TempDir(), "f28.json")
 	if err := count.WriteCheckpoint(path, c, testkit.UserKey(t)); err != nil {

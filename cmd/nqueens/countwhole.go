@@ -237,7 +237,9 @@ func (o *wholeCount) checkTime(ctx context.Context, n int, todo []int) (float64,
 	if err != nil {
 		return 0, err
 	}
-	if !o.quiet {
+	if !o.quiet && e.LowerBound {
+		o.noteN("cli.count.atleast", workersOf(o.workers), i18n.Args{"N": n, "Time": estSecs(took), "Limit": dur(count.JoinProbeLimit)})
+	} else if !o.quiet {
 		key := "cli.count.about.nodes"
 		if e.Engine == count.EngineJoin {
 			key = "cli.count.about.pairs"

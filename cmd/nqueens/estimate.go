@@ -25,10 +25,13 @@ measured by counting N = %d on one worker (the rate per node slows a little
 as N grows, so long runs take somewhat longer than shown).
 
 For N = %d to %d (the join of half boards, see docs/engine.md), a probe
-counts the keys of one row set of its unit in full and times them, so the
-solutions, the pairs of half boards compared ("nodes" in --json) and the
-time are all unbiased estimates; these take at most 200 probes or 2 seconds
-of them, whatever --probes says.
+counts the keys of a few row sets (N = 24 on: one) in full and times them in
+CPU time, so the solutions, the pairs of half boards compared ("nodes" in
+--json) and the time of one worker are all unbiased estimates, however busy
+the machine; these take at most 200 probes or 2 seconds of them (but at
+least 10), whatever --probes says. --json also gives the memory one worker
+took (its lists and halves) and the quarter tables' size, which are built
+only where they fit in half of --memory.
 
 Up to N = %d the board is counted in full instead, which is quicker than
 measuring.`, count.JoinTo+1, rateN, rateN+1, count.JoinTo, rateN)
@@ -71,7 +74,13 @@ type estimateJSON struct {
 	WorkerBytes int64 `json:"peak_bytes_per_worker,omitempty"`
 	TableBytes  int64 `json:"table_bytes,omitempty"`
 	TablesNeed  int64 `json:"tables_need_bytes,omitempty"`
+	// LowerBound: no probe of the join finished in time, and the time is
+	// what the count would take at least.
+	LowerBound bool `json:"lower_bound,omitempty"`
 }
+
+// estimateLimit is how long the join's probes of estimate may take.
+const estimateLimit = time.Hour
 
 func newEstimateCmd() *cobra.Command {
 	o := &estimateOptions{}
@@ -104,7 +113,9 @@ func (o *estimateOptions) validate(args []string) error {
 
 func (o *estimateOptions) run(ctx context.Context) error {
 	start := time.Now()
-	e, err := count.EstimateTree(ctx, o.n, o.probes, o.seed)
+	// An estimate asked for may take its time: past N = 26 a probe counts
+	// a rows set for minutes.
+	e, err := count.EstimateTreeWithin(ctx, o.n, o.probes, o.seed, estimateLimit)
 	if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.estimate", i18n.Args{"N": o.n}), i18n.NewError("cli.kept.nothingprinted", nil)); ie != nil {
 		return ie
 	} else if err != nil {
@@ -128,7 +139,7 @@ func (o *estimateOptions) run(ctx context.Context) error {
 		}
 	} else if e.Engine == count.EngineJoin {
 		// The join timed its probes.
-		j.Memory, j.WorkerBytes, j.TableBytes, j.TablesNeed = count.Memory(), e.WorkerBytes, e.TableBytes, e.TablesNeed
+		j.Memory, j.WorkerBytes, j.TableBytes, j.TablesNeed, j.LowerBound = count.Memory(), e.WorkerBytes, e.TableBytes, e.TablesNeed, e.LowerBound
 		j.Seconds1 = e.Seconds
 		if e.Seconds > 0 {
 			j.NodesPerSec = e.Nodes / e.Seconds

@@ -113,3 +113,11 @@ func b2i(b bool) uint64 {
 	}
 	return x
 }
+
+// half is [Layout.half] for the whole left half on the rows e, from the
+// tables (the walk's tests draw it so).
+func (t *Tables) half(o *matchOps, out []uint64, out0 *[]uint64, e uint32, sm uint64) []uint64 {
+	low := uint32(1)<<t.TR - 1
+	k := bits.OnesCount32(e & low)
+	return t.Layout.half(o, out, out0, t.rowsOf(&t.top, e&low), t.rowsOf(&t.bot, e>>t.TR), k, [2]int{0, len(t.subsets[k])}, sm)
+}

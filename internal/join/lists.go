@@ -1,6 +1,9 @@
 package join
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // halfPart is the most patterns a half is built with at once: a larger
 // half is joined in parts of whole top column sets (cells), and the pairs
@@ -24,26 +27,37 @@ func (t *Tables) rowsOf(q *quarter, r uint32) rowList {
 // walks, counting then filling, over only those placements: about the
 // cost of the placements themselves, a small part of the half joined from
 // them.
-func (l *Layout) buildList(dst *rowList, r0, nr int, rows uint32) {
+// It returns false, and builds nothing, if stop is set during the walk or
+// the list would take more than limit bytes (no limit if limit ≤ 0); need
+// is then its size, if known.
+func (l *Layout) buildList(dst *rowList, r0, nr int, rows uint32, stop *atomic.Bool, limit int64) (ok bool, need int64) {
 	off := dst.off
 	if cap(off) < 1<<l.CL+1 {
 		off = make([]uint32, 1<<l.CL+1)
 	}
 	off = off[:1<<l.CL+1]
 	clear(off)
-	b := listWalker{l: l, r0: r0, last: r0 + nr, rows: rows, off: off}
+	dst.off = off
+	b := listWalker{l: l, r0: r0, last: r0 + nr, rows: rows, off: off, stop: stop}
 	b.walk(r0, 0, 0, 0, 0, 0)
+	if b.stopped {
+		return false, 0
+	}
 	for i := 1; i < len(off); i++ {
 		off[i] += off[i-1]
 	}
 	n := int(off[len(off)-1])
+	if need := int64(n)*16 + int64(len(off))*8; limit > 0 && need > limit {
+		return false, need
+	}
 	if cap(dst.w0) < n {
 		dst.w0, dst.w1 = make([]uint64, n), make([]uint64, n)
 	}
 	b.w0, b.w1 = dst.w0[:n], dst.w1[:n]
 	b.next = append(dst.next[:0], off[:len(off)-1]...)
 	b.walk(r0, 0, 0, 0, 0, 0)
-	dst.off, dst.w0, dst.w1, dst.next = off, b.w0, b.w1, b.next
+	dst.w0, dst.w1, dst.next = b.w0, b.w1, b.next
+	return !b.stopped, 0
 }
 
 // listWalker walks the placements of buildList: a queen in each row of
@@ -55,6 +69,9 @@ type listWalker struct {
 	off      []uint32
 	next     []uint32 // nil while counting
 	w0, w1   []uint64
+	stop     *atomic.Bool
+	steps    int
+	stopped  bool
 }
 
 func (b *listWalker) walk(r int, cols, dm, am, w0, w1 uint64) {
@@ -63,6 +80,9 @@ func (b *listWalker) walk(r int, cols, dm, am, w0, w1 uint64) {
 		dm, am = dm<<1, am>>1
 	}
 	if r == b.last {
+		if b.steps++; b.steps&(1<<16-1) == 0 && b.stop != nil && b.stop.Load() {
+			b.stopped = true
+		}
 		if b.next == nil {
 			b.off[cols+1]++
 			return
@@ -70,6 +90,9 @@ func (b *listWalker) walk(r int, cols, dm, am, w0, w1 uint64) {
 		i := b.next[cols]
 		b.next[cols]++
 		b.w0[i], b.w1[i] = w0, w1
+		return
+	}
+	if b.stopped {
 		return
 	}
 	free := (uint64(1)<<b.l.CL - 1) &^ (cols | dm | am)

@@ -36,15 +36,24 @@ var ErrStopped = errors.New("stopped")
 type MemoryError struct {
 	N           int
 	Need, Limit int64
+	List        bool // a list of one rows set's quarter placements, not the tables
 }
 
 func (e *MemoryError) Error() string {
+	if e.List {
+		return fmt.Sprintf("the join of N = %d needs %s for the quarter placements of one rows set, more than the %s its worker allows them (a quarter of --memory)",
+			e.N, formatBytes(e.Need), formatBytes(e.Limit))
+	}
 	return fmt.Sprintf("the join of N = %d needs %s for its quarter tables, more than the %s available",
 		e.N, formatBytes(e.Need), formatBytes(e.Limit))
 }
 
-// formatBytes writes a size in MB below a gigabyte, else in GB.
+// formatBytes writes a size in kB below a megabyte, MB below a
+// gigabyte, else in GB.
 func formatBytes(b int64) string {
+	if b < 1e6 {
+		return fmt.Sprintf("%.1f kB", float64(b)/1e3)
+	}
 	if b < 1e9 {
 		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
 	}

@@ -46,7 +46,20 @@ type Worker struct {
 	rows  [4]uint32
 	built [4]bool
 	peak  int64
+	// limit is the memory the lists may take (SetLimit); err why the last
+	// count gave up, if not for stop.
+	limit int64
+	err   error
 }
+
+// SetLimit sets the memory the worker's quarter lists may take together;
+// a count that would pass it gives up, and Err says why. No limit if
+// bytes ≤ 0.
+func (w *Worker) SetLimit(bytes int64) { w.limit = bytes }
+
+// Err returns why the last count gave up other than for stop: a
+// *MemoryError if a quarter list would pass the limit; nil otherwise.
+func (w *Worker) Err() error { return w.err }
 
 // NewWorker returns a worker for the units of t.
 func NewWorker(t *Tables) *Worker {
@@ -73,24 +86,33 @@ func (w *Worker) notePeak() {
 // list returns the quarter placements on rows r (relative to the
 // quarter's first row) of the top (slot 0 and 2) or bottom (1 and 3)
 // quarter: a view of the tables, or slot's list, built again if its rows
-// changed.
-func (w *Worker) list(slot int, r uint32) rowList {
+// changed. ok is false if stop was set or the list would pass the limit
+// (w.err says so).
+func (w *Worker) list(slot int, r uint32, stop *atomic.Bool) (rowList, bool) {
 	top := slot%2 == 0
 	if w.t != nil {
 		if top {
-			return w.t.rowsOf(&w.t.top, r)
+			return w.t.rowsOf(&w.t.top, r), true
 		}
-		return w.t.rowsOf(&w.t.bot, r)
+		return w.t.rowsOf(&w.t.bot, r), true
 	}
 	if !w.built[slot] || w.rows[slot] != r {
 		r0, nr := 0, w.l.TR
 		if !top {
 			r0, nr = w.l.TR, w.l.N-w.l.TR
 		}
-		w.l.buildList(&w.lists[slot], r0, nr, r)
+		// Each list its share of the limit.
+		ok, need := w.l.buildList(&w.lists[slot], r0, nr, r, stop, w.limit/4)
+		w.built[slot] = false
+		if !ok {
+			if need > 0 {
+				w.err = &MemoryError{N: w.l.N, Need: need, Limit: w.limit / 4, List: true}
+			}
+			return rowList{}, false
+		}
 		w.rows[slot], w.built[slot] = r, true
 	}
-	return w.lists[slot]
+	return w.lists[slot], true
 }
 
 // CountUnit counts the keys of unit u: the sum of their solutions times
@@ -105,6 +127,7 @@ func (w *Worker) CountUnit(u int, stop *atomic.Bool) (total, pairs uint64, ok bo
 // CountKeys is CountUnit for any keys of the layout, sorted by rows.
 func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, ok bool) {
 	l := w.l
+	w.err = nil
 	full := uint32(1)<<l.N - 1
 	low := uint32(1)<<l.TR - 1
 	for i := 0; i < len(keys); {
@@ -113,7 +136,11 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 		for j < len(keys) && keys[j].E == e {
 			j++
 		}
-		ltop, lbot := w.list(0, e&low), w.list(1, e>>l.TR)
+		ltop, ok1 := w.list(0, e&low, stop)
+		lbot, ok2 := w.list(1, e>>l.TR, stop)
+		if !ok1 || !ok2 {
+			return 0, 0, false
+		}
 		k1 := bits.OnesCount32(e & low)
 		cells := len(l.subsets[k1])
 		// The left half of e once, for every separator placement of its
@@ -126,7 +153,11 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 		for _, k := range keys[i:j] {
 			sp := &l.seps[k.Sep]
 			f := full &^ e &^ sp.rows
-			rtop, rbot := w.list(2, f&low), w.list(3, f>>l.TR)
+			rtop, ok1 := w.list(2, f&low, stop)
+			rbot, ok2 := w.list(3, f>>l.TR, stop)
+			if !ok1 || !ok2 {
+				return 0, 0, false
+			}
 			k2 := bits.OnesCount32(f & low)
 			for c := 0; c < cells; {
 				if shared {
