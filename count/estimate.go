@@ -72,7 +72,7 @@ func EstimateTree(ctx context.Context, n, probes int, seed uint64) (Estimate, er
 // [EstimateUnits] may take: from N = 26 or so a probe (a rows set counted
 // in full) takes longer, and the estimate is then a lower bound
 // (Estimate.LowerBound), enough to say that a count takes long.
-const JoinProbeLimit = 20 * time.Second
+const JoinProbeLimit = 5 * time.Second
 
 // EstimateTreeWithin is [EstimateTree] whose join probes may take limit
 // (wall time): those unfinished then are left out, and if none finished
