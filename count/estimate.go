@@ -172,8 +172,9 @@ func estimateOver(ctx context.Context, n int, u []UnitSpec, probes int, seed uin
 // joinProbes and joinProbeTime bound the probes of the join's estimate:
 // each counts a key in full.
 const (
-	joinProbes    = 200
-	joinProbeTime = 2 * time.Second
+	joinProbes      = 200
+	joinProbeTime   = 2 * time.Second
+	rankedProbeTime = time.Minute
 )
 
 // estimateJoin is EstimateTree over the keys of the join scheme s, which
@@ -268,9 +269,11 @@ func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Ke
 	var stop, late atomic.Bool
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	defer time.AfterFunc(limit, func() { late.Store(true); stop.Store(true) }).Stop()
-	minProbes := 10
+	minProbes, probeTime := 10, joinProbeTime
 	if s.layout.Ranked() {
-		minProbes = 4 // each takes seconds to minutes
+		// Each takes a second to minutes, and their spread is wide: a
+		// minute of probes where the limit allows.
+		minProbes, probeTime = 4, min(rankedProbeTime, limit/4)
 	}
 	// The tables first (their time is part of a count's): the CPU time
 	// of the process, which builds them on every core.
@@ -320,7 +323,7 @@ func probeJoin(ctx context.Context, s *joinScheme, e Estimate, picks [][]join.Ke
 			t0 := time.Now()
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(picks) || i >= minProbes && time.Since(t0) > joinProbeTime {
+				if i >= len(picks) || i >= minProbes && time.Since(t0) > probeTime {
 					return nil
 				}
 				k0 := threadCPU()
