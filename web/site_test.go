@@ -8,10 +8,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -22,6 +24,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testkit"
 )
 
 // The site of the tests is written once per test binary, over an older
@@ -63,13 +66,29 @@ func writtenSite(t testing.TB) *testSite {
 			b.err = errors.Join(b.err, os.MkdirAll(filepath.Dir(p), 0o755), os.WriteFile(p, data, 0o644))
 		}
 		if b.err == nil {
-			b.info, b.err = WriteSite(b.dir, b.module)
+			b.info, b.err = commandSite(t, b.dir)
 		}
 	})
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
 	return b
+}
+
+// commandSite writes the site into dir with `nqueens site` (WriteSite
+// over BuildWasm), built without the race detector: compressing the module
+// under it took 30 s of every run of this package's tests. Its module is
+// the one BuildWasm gives here, byte for byte (TestWriteSite).
+func commandSite(t testing.TB, dir string) (SiteInfo, error) {
+	cmd := exec.Command(testkit.BuildBinary(t), "site", "--json", "--quiet", "--source", "..", dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return SiteInfo{}, fmt.Errorf("nqueens site: %v\n%s", err, stderr.Bytes())
+	}
+	var info SiteInfo
+	return info, json.Unmarshal(out, &info)
 }
 
 // TestWriteSite reads back the site written over an older one: every file
