@@ -33,7 +33,7 @@ func formatParam(q map[string]string, def board.Format) (board.Format, error) {
 	}
 	f, err := board.ParseFormat(v)
 	if err != nil || f == board.Auto {
-		return "", badRequest("format = %q is not one of %s", v, formatNames())
+		return "", errorT(http.StatusBadRequest, "error.param.choice", i18n.Args{"Name": "format", "Value": strconv.Quote(v), "Allowed": formatNames()})
 	}
 	return f, nil
 }
@@ -58,7 +58,7 @@ func formatNames() string {
 // error, and the answer goes out with its length.
 func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download string, limit int64) error {
 	if max := board.MaxWriteN(f); len(p.Queens) > max {
-		return badRequest("a board of %d rows is too large for the %s format (limit %d); use list, json, svg or png", len(p.Queens), f, max)
+		return errorT(http.StatusBadRequest, "error.format.large", i18n.Args{"Rows": strconv.Itoa(len(p.Queens)), "Format": string(f), "Max": strconv.Itoa(max)})
 	}
 	var picture bytes.Buffer
 	size := int64(-1)
@@ -72,7 +72,7 @@ func sendBoard(w http.ResponseWriter, p board.Partial, f board.Format, download 
 		m := &meter{limit: limit}
 		err := board.WritePartial(m, p, f)
 		if errors.Is(err, errOverLimit) {
-			return badRequest("the %s answer would be larger than the server's limit of %d bytes; ask for png, or draw fewer blocked squares", f, limit)
+			return errorT(http.StatusBadRequest, "error.format.bytes", i18n.Args{"Format": string(f), "Limit": strconv.FormatInt(limit, 10)})
 		} else if err != nil {
 			return errorOf(http.StatusBadRequest, err)
 		}
@@ -140,7 +140,7 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if _, ok := q["seed"]; ok && method != "random" {
-		return badRequest("seed goes with method=random")
+		return errorT(http.StatusBadRequest, "error.param.with", i18n.Args{"Name": "seed", "With": "method=random"})
 	}
 	f, err := formatParam(q, board.JSON)
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *Server) handleSolve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := board.Verify(p); err != nil {
-		return fmt.Errorf("internal error, the %s solution is invalid: %w", method, err)
+		return errorOf(http.StatusInternalServerError, i18n.Wrap(err, "error.internal.solution", i18n.Args{"Method": method}))
 	}
 	w.Header().Set("X-Solve-Seconds", strconv.FormatFloat(time.Since(start).Seconds(), 'f', 3, 64))
 	name := ""
@@ -208,7 +208,7 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) error {
 		case err != nil:
 			return err
 		case !ok:
-			return badRequest("query parameter board (the board as text, such as 2 4 1 3) or queens (such as 2,4,1,3) is missing")
+			return errorT(http.StatusBadRequest, "error.param.board", i18n.Args{"Board": "board", "Queens": "queens", "BoardEx": "2 4 1 3", "QueensEx": "2,4,1,3"})
 		}
 		req.boardRequest = b
 		if f, err = formatParam(q, board.SVG); err != nil {
@@ -241,15 +241,15 @@ func queryBoard(q map[string]string) (b boardRequest, ok bool, err error) {
 	b.Format = q["input"]
 	switch queens, hasQueens := q["queens"]; {
 	case hasText && hasQueens:
-		return b, false, badRequest("give either board (text) or queens (1-based columns), not both")
+		return b, false, errorT(http.StatusBadRequest, "error.param.both", i18n.Args{"Board": "board", "Queens": "queens"})
 	case hasQueens:
 		if _, given := q["input"]; given {
-			return b, false, badRequest("input names the format of board text; queens is always a list")
+			return b, false, errorT(http.StatusBadRequest, "error.param.input.queens", i18n.Args{"Input": "input", "Board": "board", "Queens": "queens"})
 		}
 		text, b.Format = queens, string(board.List)
 	case !hasText:
 		if _, given := q["input"]; given {
-			return b, false, badRequest("input names the format of board text, and there is no board")
+			return b, false, errorT(http.StatusBadRequest, "error.param.input.none", i18n.Args{"Input": "input", "Board": "board"})
 		}
 		return b, false, nil
 	}
@@ -312,7 +312,7 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) error {
 			return completeError(err)
 		default:
 			if err := board.VerifyCompletion(sol, p); err != nil {
-				return fmt.Errorf("internal error, the completion is invalid: %w", err)
+				return errorOf(http.StatusInternalServerError, i18n.Wrap(err, "error.internal.completion", nil))
 			}
 			out = complete.Found(sol)
 		}

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"mime"
@@ -145,9 +144,9 @@ func (d *decoder) value(v reflect.Value) error {
 		return nil
 	}
 	if len(d.at) == 0 {
-		return badRequest("request body must be a JSON object, got %s", kindName(kind))
+		return errorT(http.StatusBadRequest, "error.json.notobject", i18n.Args{"Got": kindName(kind)})
 	}
-	return badRequest("field %q must be %s, got %s", d.where(), typeKind(t), kindName(kind))
+	return errorT(http.StatusBadRequest, "error.field.type", i18n.Args{"Field": strconv.Quote(d.where()), "Want": typeKind(t), "Got": kindName(kind)})
 }
 
 // object reads the members of an object into struct v.
@@ -169,12 +168,12 @@ func (d *decoder) object(v reflect.Value) error {
 		case !ok:
 			for known := range fields {
 				if strings.EqualFold(known, name) {
-					return badRequest("unknown field %q (names are case-sensitive: %q)", d.where(), known)
+					return errorT(http.StatusBadRequest, "error.field.case", i18n.Args{"Field": strconv.Quote(d.where()), "Known": strconv.Quote(known)})
 				}
 			}
-			return badRequest("unknown field %q", d.where())
+			return errorT(http.StatusBadRequest, "error.field.unknown", i18n.Args{"Field": strconv.Quote(d.where())})
 		case seen[name]:
-			return badRequest("field %q is given twice", d.where())
+			return errorT(http.StatusBadRequest, "error.field.twice", i18n.Args{"Field": strconv.Quote(d.where())})
 		}
 		seen[name] = true
 		if err := d.value(v.FieldByIndex(index)); err != nil {
@@ -225,7 +224,8 @@ func (d *decoder) array(v reflect.Value) error {
 	}
 	d.at = d.at[:len(d.at)-1]
 	if i != v.Len() {
-		return badRequest("field %q must be %s, got %d value%s", d.where(), typeKind(v.Type()), i, plural(i))
+		return errorOf(http.StatusBadRequest, i18n.NewPluralError("error.field.values", i,
+			i18n.Args{"Field": strconv.Quote(d.where()), "Want": typeKind(v.Type()), "Count": strconv.Itoa(i)}))
 	}
 	_, err := d.dec.ReadToken() // ']'
 	return d.syntaxError(err)
@@ -285,18 +285,18 @@ func (d *decoder) setNumber(v reflect.Value, raw []byte) error {
 		}
 	default:
 		if len(d.at) == 0 {
-			return badRequest("request body must be a JSON object, got a number")
+			return errorT(http.StatusBadRequest, "error.json.notobject", i18n.Args{"Got": kindName('0')})
 		}
-		return badRequest("field %q must be %s, got a number", d.where(), typeKind(t))
+		return errorT(http.StatusBadRequest, "error.field.type", i18n.Args{"Field": strconv.Quote(d.where()), "Want": typeKind(t), "Got": kindName('0')})
 	}
 	if len(bytes.Trim(bytes.TrimPrefix(raw, []byte("-")), "0123456789")) > 0 {
-		return badRequest("field %q must be a whole number, got %s", d.where(), string(raw))
+		return errorT(http.StatusBadRequest, "error.field.whole", i18n.Args{"Field": strconv.Quote(d.where()), "Value": string(raw)})
 	}
 	lo, hi := strconv.FormatInt(math.MinInt64>>(64-t.Bits()), 10), strconv.FormatInt(math.MaxInt64>>(64-t.Bits()), 10)
 	if v.CanUint() {
 		lo, hi = "0", strconv.FormatUint(math.MaxUint64>>(64-t.Bits()), 10)
 	}
-	return badRequest("field %q = %s is out of range %s..%s", d.where(), string(raw), lo, hi)
+	return errorT(http.StatusBadRequest, "error.field.range", i18n.Args{"Field": strconv.Quote(d.where()), "Value": string(raw), "Lo": lo, "Hi": hi})
 }
 
 // jsonFields maps the JSON names of struct t, embedded structs' included,
@@ -316,48 +316,67 @@ func jsonFields(t reflect.Type) map[string][]int {
 	return out
 }
 
-// typeKind names what a JSON value of Go type t must be.
-func typeKind(t reflect.Type) string {
+// typeKind names what a JSON value of Go type t must be, in the
+// request's language.
+func typeKind(t reflect.Type) i18n.Localizer {
 	switch t.Kind() {
 	case reflect.Pointer:
 		return typeKind(t.Elem())
+	case reflect.Array:
+		return i18n.NewError("error.json.arrayof", i18n.Args{"Len": strconv.Itoa(t.Len()), "Elems": typeKinds(t.Elem())})
+	}
+	return i18n.NewError(kindKey(t), nil)
+}
+
+// kindKey is the message key of a JSON value of Go type t, such as "a
+// number".
+func kindKey(t reflect.Type) string {
+	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		return "a number"
+		return "error.json.number"
 	case reflect.String:
-		return "a string"
+		return "error.json.string"
 	case reflect.Bool:
-		return "true or false"
-	case reflect.Array:
-		return fmt.Sprintf("an array of %d %ss", t.Len(), strings.TrimPrefix(typeKind(t.Elem()), "a "))
-	case reflect.Slice:
-		return "an array"
+		return "error.json.bool"
+	case reflect.Array, reflect.Slice:
+		return "error.json.array"
 	}
-	return "an object"
+	return "error.json.object"
 }
 
-// kindName names the JSON value of a token kind.
-func kindName(k jsontext.Kind) string {
+// typeKinds names the elements of an array of Go type t, such as
+// "numbers".
+func typeKinds(t reflect.Type) i18n.Localizer {
+	switch kindKey(t) {
+	case "error.json.number":
+		return i18n.NewError("error.json.numbers", nil)
+	case "error.json.string":
+		return i18n.NewError("error.json.strings", nil)
+	case "error.json.bool":
+		return i18n.NewError("error.json.bools", nil)
+	case "error.json.array":
+		return i18n.NewError("error.json.arrays", nil)
+	}
+	return i18n.NewError("error.json.objects", nil)
+}
+
+// kindName names the JSON value of a token kind: null, true and false as
+// they are written, the others in the request's language.
+func kindName(k jsontext.Kind) i18n.Localizer {
 	switch k {
 	case 'n':
-		return "null"
+		return i18n.NewError("error.json.null", nil)
 	case '[':
-		return "an array"
+		return i18n.NewError("error.json.array", nil)
 	case '{':
-		return "an object"
+		return i18n.NewError("error.json.object", nil)
 	case '0':
-		return "a number"
+		return i18n.NewError("error.json.number", nil)
 	case '"':
-		return "a string"
+		return i18n.NewError("error.json.string", nil)
 	case 't':
-		return "true"
+		return i18n.NewError("error.json.true", nil)
 	}
-	return "false"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return i18n.NewError("error.json.false", nil)
 }

@@ -34,10 +34,10 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
 		for _, name := range strings.Split(v, ",") {
 			a, err := classic.Lookup(name)
 			if err != nil {
-				return badRequest("algos: %v", err)
+				return errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.board.field", i18n.Args{"Field": "algos"}))
 			}
 			if _, ok := classic.LessonOf(a); !ok {
-				return badRequest("algos: %s is no classic strategy", name)
+				return errorT(http.StatusBadRequest, "error.lesson.classic", i18n.Args{"Field": "algos", "Name": name})
 			}
 			only = append(only, name)
 		}

@@ -17,7 +17,7 @@ import (
 func query(r *http.Request, known ...string) (map[string]string, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, badRequest("malformed query %q: %v", r.URL.RawQuery, err)
+		return nil, errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.query.malformed", i18n.Args{"Query": strconv.Quote(r.URL.RawQuery)}))
 	}
 	out := make(map[string]string, len(q))
 	for name, vals := range q {
@@ -113,7 +113,7 @@ func uintParam(q map[string]string, name string, def uint64) (uint64, error) {
 	}
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil || !isWhole(s) {
-		return 0, badRequest("%s must be a whole number from 0 to %d, got %q", name, uint64(1<<64-1), s)
+		return 0, errorT(http.StatusBadRequest, "error.param.uint", i18n.Args{"Name": name, "Max": strconv.FormatUint(1<<64-1, 10), "Value": strconv.Quote(s)})
 	}
 	return v, nil
 }

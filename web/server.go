@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,7 +82,7 @@ func New(cfg Config) (*Server, error) {
 		// such as /%ff) with a plain-text 500.
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if name != "" && !fs.ValidPath(name) {
-			return badRequest("the path %q is not a valid file name", r.URL.Path)
+			return errorT(http.StatusBadRequest, "error.path", i18n.Args{"Path": strconv.Quote(r.URL.Path)})
 		}
 		securityHeaders(w)
 		if data, ok := s.locales[name]; ok {

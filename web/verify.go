@@ -1,10 +1,10 @@
 package web
 
 import (
-	"fmt"
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/i18n"
@@ -35,18 +35,18 @@ func (b *boardRequest) read(op string, limit int) (board.Partial, error) {
 	var pb board.Partial
 	switch {
 	case b.Board != nil && (b.Queens != nil || b.Blocked != nil):
-		return pb, badRequest(`give the board either as "board" text or as "queens" (and "blocked"), not both`)
+		return pb, errorT(http.StatusBadRequest, "error.board.both", nil)
 	case b.Board != nil:
 		f, err := board.ParseFormat(b.Format)
 		if err == nil && f != board.Auto && !slices.Contains(board.InputFormats, f) {
-			err = fmt.Errorf("format %q cannot be read (want auto, list, grid, dots or json)", b.Format)
+			err = i18n.NewError("error.board.format.read", i18n.Args{"Format": strconv.Quote(b.Format)})
 		}
 		if err != nil {
-			return pb, badRequest(`"format": %v`, err)
+			return pb, errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.board.field", i18n.Args{"Field": `"format"`}))
 		}
 		p, err := board.ParsePartial(*b.Board, f)
 		if err != nil {
-			return pb, badRequest(`"board": %v`, err)
+			return pb, errorOf(http.StatusBadRequest, i18n.Wrap(err, "error.board.field", i18n.Args{"Field": `"board"`}))
 		}
 		if err := checkN(len(p.Queens), op, limit); err != nil {
 			return pb, err
@@ -54,7 +54,7 @@ func (b *boardRequest) read(op string, limit int) (board.Partial, error) {
 		pb.Queens, pb.Blocked = p.Queens, p.Blocked
 	case b.Queens != nil:
 		if b.Format != "" {
-			return pb, badRequest(`"format" applies to "board" text only`)
+			return pb, errorT(http.StatusBadRequest, "error.board.format.only", nil)
 		}
 		n := len(b.Queens)
 		if err := checkN(n, op, limit); err != nil {
@@ -64,12 +64,12 @@ func (b *boardRequest) read(op string, limit int) (board.Partial, error) {
 			// Columns out of 1..n are a verdict of board.Check, but they
 			// must stay in the int32 of a Placement once made 0-based.
 			if c == math.MinInt32 {
-				return pb, badRequest("queens[%d] = %d is out of range 0..%d", i, c, n)
+				return pb, errorT(http.StatusBadRequest, "error.param.range", i18n.Args{"Name": "queens[" + strconv.Itoa(i) + "]", "Value": strconv.Itoa(int(c)), "Lo": "0", "Hi": strconv.Itoa(n)})
 			}
 		}
 		for i, sq := range b.Blocked {
 			if sq[0] < 1 || int(sq[0]) > n || sq[1] < 1 || int(sq[1]) > n {
-				return pb, badRequest("blocked[%d] = [%d, %d] is off the %d×%d board (rows and columns are 1..%d)", i, sq[0], sq[1], n, n, n)
+				return pb, errorT(http.StatusBadRequest, "error.board.blocked", i18n.Args{"I": strconv.Itoa(i), "Row": strconv.Itoa(int(sq[0])), "Col": strconv.Itoa(int(sq[1])), "N": strconv.Itoa(n)})
 			}
 		}
 		// The columns become 0-based in place: the request keeps no copy.
@@ -86,10 +86,10 @@ func (b *boardRequest) read(op string, limit int) (board.Partial, error) {
 			b.Blocked = nil
 		}
 	default:
-		return pb, badRequest(`the request needs a board: "queens" (1-based columns, 0 for an empty row) or "board" text`)
+		return pb, errorT(http.StatusBadRequest, "error.board.none", nil)
 	}
 	if b.N != nil && *b.N != len(pb.Queens) {
-		return pb, badRequest("n = %d but the board has %d rows", *b.N, len(pb.Queens))
+		return pb, errorT(http.StatusBadRequest, "error.board.rows", i18n.Args{"N": strconv.Itoa(*b.N), "Rows": strconv.Itoa(len(pb.Queens))})
 	}
 	return pb, nil
 }
@@ -129,7 +129,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 	}
 	if req.Torus || req.Super {
 		if len(pb.Queens) > variant.MaxSide {
-			return badRequest("a board of %d rows is too large for the variants (at most %d)", len(pb.Queens), variant.MaxSide)
+			return errorT(http.StatusBadRequest, "error.board.variants", i18n.Args{"Rows": strconv.Itoa(len(pb.Queens)), "Max": strconv.Itoa(variant.MaxSide)})
 		}
 		piece := variant.Queen
 		if req.Super {
