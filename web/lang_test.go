@@ -155,3 +155,82 @@ func TestBodyErrorsLang(t *testing.T) {
 	s.ServeHTTP(rec, req)
 	wantError(t, rec, `这里不为主机 "elsewhere.example" 提供服务`)
 }
+
+// apiNames are the field and parameter names, values and formats that an
+// API error names as code, in every language.
+var apiNames = map[string]bool{"queens": true, "board": true, "blocked": true, "format": true, "input": true,
+	"algos": true, "seed": true, "method": true, "random": true, "list": true, "json": true, "svg": true,
+	"png": true, "grid": true, "dots": true, "auto": true, "JSON": true, "null": true, "true": true,
+	"false": true, "partial": true, "super": true}
+
+// codeParts are the quoted names and values of an error, and the list of
+// what it allows.
+var codeParts = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|可选：[^）]*）`)
+
+// TestFieldErrorsLang: each bad request's error is said in the request's
+// language: with ?lang=zh in Chinese, no English word but the names and
+// values of code; in English as before.
+func TestFieldErrorsLang(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, tc := range []struct {
+		method, target, body string
+		en                   string // part of the English error
+	}{
+		{"POST", "/api/verify", `[1,2]`, "request body must be a JSON object, got an array"},
+		{"POST", "/api/verify", `{"queens":"1 2"}`, `field "queens" must be an array, got a string`},
+		{"POST", "/api/verify", `{"queens":[null]}`, `field "queens[0]" must be a number, got null`},
+		{"POST", "/api/verify", `{"partial":1}`, `field "partial" must be true or false, got a number`},
+		{"POST", "/api/verify", `{"Queens":[1]}`, `unknown field "Queens" (names are case-sensitive: "queens")`},
+		{"POST", "/api/verify", `{"xyz":1}`, `unknown field "xyz"`},
+		{"POST", "/api/verify", `{"queens":[1],"queens":[1]}`, `field "queens" is given twice`},
+		{"POST", "/api/verify", `{"blocked":[[1]],"queens":[1]}`, `field "blocked[0]" must be an array of 2 numbers, got 1 value`},
+		{"POST", "/api/verify", `{"blocked":[[1,"a"]],"queens":[1]}`, `field "blocked[0][1]" must be a number, got a string`},
+		{"POST", "/api/verify", `{"queens":[1.5]}`, `field "queens[0]" must be a whole number, got 1.5`},
+		{"POST", "/api/verify", `{"queens":[99999999999]}`, `field "queens[0]" = 99999999999 is out of range -2147483648..2147483647`},
+		{"POST", "/api/verify", `{"queens":[-2147483648]}`, "queens[0] = -2147483648 is out of range 0..1"},
+		{"POST", "/api/verify", `{"queens":[1],"board":"1"}`, `give the board either as "board" text or as "queens"`},
+		{"POST", "/api/verify", `{"board":"1","format":"svg"}`, `"format": format "svg" cannot be read`},
+		{"POST", "/api/verify", `{"queens":[1],"format":"list"}`, `"format" applies to "board" text only`},
+		{"POST", "/api/verify", `{"queens":[1],"blocked":[[3,1]]}`, "blocked[0] = [3, 1] is off the 1×1 board (rows and columns are 1..1)"},
+		{"POST", "/api/verify", `{}`, `the request needs a board: "queens"`},
+		{"POST", "/api/verify", `{"queens":[1],"n":2}`, "n = 2 but the board has 1 rows"},
+		{"POST", "/api/verify", `{"queens":[1,0],"partial":true,"torus":true,"blocked":[[1,1]],"n":2,"super":1}`, `field "super" must be true or false, got a number`},
+		{"GET", "/api/render?queens=1&board=1", "", "give either board (text) or queens (1-based columns), not both"},
+		{"GET", "/api/render?queens=1&input=list", "", "input names the format of board text; queens is always a list"},
+		{"GET", "/api/render?input=list", "", "input names the format of board text, and there is no board"},
+		{"GET", "/api/render", "", "query parameter board (the board as text, such as 2 4 1 3) or queens (such as 2,4,1,3) is missing"},
+		{"GET", "/api/render?queens=1&format=xyz", "", `format = "xyz" is not one of`},
+		{"GET", "/api/solve?n=8&seed=3", "", "seed goes with method=random"},
+		{"GET", "/api/solve?n=8&method=random&seed=abc", "", `seed must be a whole number from 0 to 18446744073709551615, got "abc"`},
+		{"GET", "/api/compare?n=4&algos=nope", "", "algos: "},
+		{"GET", "/%ff", "", `the path "/\xff" is not a valid file name`},
+	} {
+		for _, lang := range []string{"en", "zh"} {
+			target := tc.target + "?lang=" + lang
+			if strings.Contains(tc.target, "?") {
+				target = tc.target + "&lang=" + lang
+			}
+			rec := do(s, tc.method, target, tc.body)
+			if rec.Code < 400 || rec.Code >= 500 {
+				t.Errorf("%s %s %s: status %d", tc.method, target, tc.body, rec.Code)
+			}
+			var e struct{ Error string }
+			decode(t, rec, &e)
+			if lang == "en" {
+				if !strings.Contains(e.Error, tc.en) {
+					t.Errorf("%s %s %s: error %q, want it to contain %q", tc.method, target, tc.body, e.Error, tc.en)
+				}
+				continue
+			}
+			for _, w := range words.FindAllString(codeParts.ReplaceAllString(e.Error, ""), -1) {
+				if !apiNames[w] && !codeNames[w] {
+					t.Errorf("%s %s %s: %q in %q", tc.method, target, tc.body, w, e.Error)
+					break
+				}
+			}
+			if !hanRun.MatchString(e.Error) {
+				t.Errorf("%s %s %s: no Chinese in %q", tc.method, target, tc.body, e.Error)
+			}
+		}
+	}
+}
