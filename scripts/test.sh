@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of nqueens on a fresh machine: formatting, go vet, the
 # repository's own rules (scripts/check), staticcheck, the whole suite
-# under the race detector, the purego build and deploy/ on real engines.
+# under the race detector (web/'s browser tests without it), the purego
+# build and deploy/ on real engines.
 # Installs what the tests need first (Debian's Chromium as root,
 # staticcheck from the Go module proxy).
 #
@@ -87,6 +88,9 @@ part "assembly constants from go_asm.h" code_check asm
 part "go generate leaves no diff" code_check generate
 part "staticcheck" staticcheck
 part "go test -race" go test -race -timeout 20m "$@" ./...
+# The browser tests of web/ skip under the race detector (it slows the
+# server behind each page several times over) and run here without it.
+part "browser tests" go test -timeout 20m "$@" ./web
 part "purego build" purego "$@"
 # deploy/ on real engines: its own Go tests, a one-node Slurm and GNU
 # parallel (as root it installs them; unless CI is set it skips what this
