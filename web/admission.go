@@ -69,8 +69,8 @@ func (s *Server) admit(rw http.ResponseWriter, r *http.Request) (release func(),
 	}
 	weight := int64(hb) + parseFactor*size
 	if !s.buffered.tryAcquire(weight) {
-		busy := &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 1,
-			Msg: fmt.Sprintf("server busy: the requests in progress hold its limit of %d buffered bytes; try again in a moment", s.cfg.MaxBufferedBytes)}
+		busy := errorT(http.StatusServiceUnavailable, "error.busy.buffered", i18n.Args{"Limit": strconv.FormatInt(s.cfg.MaxBufferedBytes, 10)})
+		busy.RetryAfter = 1
 		switch {
 		case !hasBody:
 		case r.Header.Get("Expect") != "":

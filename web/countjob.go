@@ -53,6 +53,9 @@ const (
 // errIdle is the cause of a job cancelled because nobody was listening.
 var errIdle = i18n.NewError("count.reason.idle", nil)
 
+// errCountTimeout is the cause of a job that ran past the count time limit.
+var errCountTimeout = i18n.NewError("count.reason.timeout", nil)
+
 // errDeleted is the cause of a job cancelled by DELETE.
 var errDeleted = i18n.NewError("count.reason.deleted", nil)
 
@@ -269,7 +272,7 @@ func (s *Server) handleCountStart(w http.ResponseWriter, r *http.Request) error 
 	var idb [8]byte
 	_, _ = rand.Read(idb[:])
 	ctx, cancel := context.WithCancelCause(s.base)
-	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errors.New("it ran past the server's count time limit"))
+	ctx, cancelTimeout := context.WithTimeoutCause(ctx, s.cfg.CountTimeout, errCountTimeout)
 	units := count.Units(req.N)
 	if spec := req.spec(); spec != nil {
 		units, _ = variant.Units(*spec) // n was checked: the spec is valid
