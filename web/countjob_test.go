@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/internal/testkit"
 )
@@ -89,5 +90,20 @@ func TestFinishedJobsInTotal(t *testing.T) {
 	defer s.counts.mu.Unlock()
 	if len(s.counts.jobs) != maxFinishedJobs || len(s.counts.finished) != maxFinishedJobs {
 		t.Fatalf("%d jobs and %d finished ones held, want %d", len(s.counts.jobs), len(s.counts.finished), maxFinishedJobs)
+	}
+}
+
+// TestCountTimeoutReason: a count that runs past the count time limit says
+// so in the reader's language.
+func TestCountTimeoutReason(t *testing.T) {
+	s := newServer(t, Config{CountTimeout: time.Nanosecond})
+	id := startCountFrom(t, s, "192.0.2.9:1000", 16)
+	for lang, want := range map[string]string{"en": "it ran past the server's count time limit", "zh": "它超过了服务器的计数时限"} {
+		rec := do(s, "GET", "/api/count/"+id+"?lang="+lang, "")
+		var st countStatusJSON
+		decode(t, rec, &st)
+		if st.State != "cancelled" || st.Reason != want {
+			t.Errorf("lang=%s: state %q, reason %q, want cancelled, %q", lang, st.State, st.Reason, want)
+		}
 	}
 }
