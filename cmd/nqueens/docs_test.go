@@ -56,7 +56,8 @@ var volatile = []string{
 	`[0-9.]+ [kMGTPE]?B/s`,                          // byte rates
 	`[0-9.]+(e[+-]\d+)? (years|days|hours|minutes)`, // 267 years, 2.9 minutes
 	`[0-9.]+ (million|billion) candidates/s`,
-	`"seconds":[0-9.e+-]+`, // in JSON
+	`"seconds":[0-9.e+-]+`,               // in JSON
+	`±\d+%, from the time of the probes`, // the join's estimate: timed probes
 }
 
 // statusLine is a progress line that a long job writes every few seconds
