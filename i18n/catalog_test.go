@@ -27,6 +27,8 @@ var zhWords = map[string]bool{
 	"OEIS": true,
 	// The greatest common divisor, as Chinese textbooks write it: gcd(N, 6).
 	"gcd": true,
+	// A command the reader types as it is: chmod 600 FILE.
+	"chmod": true,
 	// The variables of the strategies' pseudocode, which the step
 	// sentences name as the code does: queens[3] = 2, free = all & ~(cols
 	// | ld | rd), grid[2][4] = 1, diag[10].

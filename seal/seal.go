@@ -45,7 +45,7 @@ func New() (*Key, error) {
 // only: tests use fixed keys, and a program may keep its key elsewhere.
 func FromSecret(b []byte) (*Key, error) {
 	if len(b) != keyBytes {
-		return nil, fmt.Errorf("a seal key is %d bytes, not %d", keyBytes, len(b))
+		return nil, i18n.NewError("error.seal.size", i18n.Args{"Want": keyBytes, "Got": len(b)})
 	}
 	return fromBytes(bytes.Clone(b), ""), nil
 }
@@ -64,11 +64,14 @@ func (k *Key) ID() string { return k.id }
 func (k *Key) Path() string { return k.path }
 
 // String names the key for messages: its ID and its file.
-func (k *Key) String() string {
+func (k *Key) String() string { return k.Localize(i18n.For(i18n.English)) }
+
+// Localize names the key in p's language.
+func (k *Key) Localize(p *i18n.Printer) string {
 	if k.path == "" {
-		return "key " + k.id
+		return p.T("error.seal.keyname", i18n.Args{"ID": k.id})
 	}
-	return fmt.Sprintf("key %s (%s)", k.id, k.path)
+	return p.T("error.seal.keyname.file", i18n.Args{"ID": k.id, "Path": k.path})
 }
 
 // DefaultPath is where [Default] keeps the user's key: nqueens/seal.key in
@@ -76,7 +79,7 @@ func (k *Key) String() string {
 func DefaultPath() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("no configuration folder for the seal key (%v); give a key file with --key-file", err)
+		return "", i18n.NewError("error.seal.noconfig", i18n.Args{"Err": err, "Flag": "--key-file"})
 	}
 	return filepath.Join(dir, "nqueens", "seal.key"), nil
 }
@@ -94,7 +97,7 @@ func Default(ctx context.Context) (k *Key, created bool, err error) {
 		return k, false, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, false, fmt.Errorf("seal key: %w", err)
+		return nil, false, i18n.Wrap(err, "error.seal.keyfile", nil)
 	}
 	k, err = CreateFile(path)
 	if errors.Is(err, fs.ErrExist) {
@@ -115,7 +118,7 @@ func CreateFile(path string) (*Key, error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".seal.key.tmp*") // mode 0600
 	if err != nil {
-		return nil, fmt.Errorf("seal key: %w", err)
+		return nil, i18n.Wrap(err, "error.seal.keyfile", nil)
 	}
 	defer os.Remove(tmp.Name())
 	_, err = tmp.WriteString(hex.EncodeToString(k.secret) + "\n")
@@ -126,11 +129,11 @@ func CreateFile(path string) (*Key, error) {
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("seal key %s: %w", path, err)
+		return nil, i18n.Wrap(err, "error.seal.keyfile.at", i18n.Args{"Path": path})
 	}
 	// A hard link is created only where no file is, and whole.
 	if err := os.Link(tmp.Name(), path); err != nil {
-		return nil, fmt.Errorf("seal key: %w", err)
+		return nil, i18n.Wrap(err, "error.seal.keyfile", nil)
 	}
 	k.path = path
 	return k, nil
@@ -147,20 +150,20 @@ const maxKeyFile = 4 << 10
 func ReadFile(ctx context.Context, path string) (*Key, error) {
 	f, err := bounded.Open(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("seal key: %w", err)
+		return nil, i18n.Wrap(err, "error.seal.keyfile", nil)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && ownOpenFile(fi) {
-		return nil, fmt.Errorf("seal key %s can be read or written by others (mode %04o): a key must be private; run chmod 600 %s", path, fi.Mode().Perm(), path)
+		return nil, i18n.NewError("error.seal.keyfile.mode", i18n.Args{"Path": path, "Mode": fmt.Sprintf("%04o", fi.Mode().Perm())})
 	}
 	b, err := io.ReadAll(bounded.NewReader(ctx, f, path, "a seal key", maxKeyFile))
 	if err != nil {
-		return nil, fmt.Errorf("seal key: %w", err)
+		return nil, i18n.Wrap(err, "error.seal.keyfile", nil)
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
 	secret, err := hex.DecodeString(strings.TrimSpace(line))
 	if err != nil || len(secret) != keyBytes {
-		return nil, fmt.Errorf("seal key %s:1: want %d hex digits (a key nqueens made), found something else", path, 2*keyBytes)
+		return nil, i18n.NewError("error.seal.keyfile.digits", i18n.Args{"Path": path, "Digits": 2 * keyBytes})
 	}
 	return fromBytes(secret, path), nil
 }
@@ -219,7 +222,7 @@ func (e *KeyError) Error() string { return e.Localize(i18n.For(i18n.English)) }
 
 // Localize is the error in p's language.
 func (e *KeyError) Localize(p *i18n.Printer) string {
-	return p.T("error.seal.key", i18n.Args{"Sealed": e.Sealed, "InUse": fmt.Sprint(e.InUse), "Flag": "--key-file"})
+	return p.T("error.seal.key", i18n.Args{"Sealed": e.Sealed, "InUse": e.InUse, "Flag": "--key-file"})
 }
 
 // Open checks the seal of data, one object written by [Key.Seal] (white
@@ -257,7 +260,7 @@ func (k *Key) Open(data []byte, v any) error {
 		return err
 	}
 	if dec.More() {
-		return errors.New("text after the sealed object")
+		return i18n.NewError("error.seal.trailing", nil)
 	}
 	return nil
 }

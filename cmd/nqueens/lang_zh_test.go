@@ -29,6 +29,7 @@ var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", 
 	"text", "bash", "fish", "powershell", "zsh",
 	"k", "G", "T", // 3.14G: the prefixes of SI
 	"open", "stat", "mkdir", "remove", "rename", // the system's calls, which a file error names
+	"chmod", // a command the reader runs
 	"gcd", "Pólya"}
 
 // notWords are what the check leaves out of a line before it looks for
@@ -68,6 +69,16 @@ func TestChineseMessages(t *testing.T) {
 	if err := os.WriteFile(unsealed, []byte(`{"format":"x"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	openKey := filepath.Join(dir, "open.key") // others may read it
+	badKey := filepath.Join(dir, "bad.key")   // 62 hex digits, not 64
+	for path, mode := range map[string]os.FileMode{openKey: 0o644, badKey: 0o600} {
+		if err := os.WriteFile(path, []byte(strings.Repeat("ab", 31)+"\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
 	empty20 := strings.Repeat("0 ", 20) + "\n"
 	for _, tc := range []struct {
 		ctx   context.Context
@@ -84,6 +95,9 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"count", "--stats"}},
 		{nil, "", []string{"count", "--resume", dir}},
 		{nil, "", []string{"count", "9", "--resume", unsealed}},
+		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", openKey}},
+		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", badKey}},
+		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", dir}},
 		{nil, "", []string{"list", "8", "--limit", "-1"}},
 		{nil, "", []string{"solve", "8", "--seed", "3"}},
 		{nil, "", []string{"solve", "8", "--no-verify"}},

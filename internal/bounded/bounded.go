@@ -13,6 +13,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // TooLargeError is a file longer than the most its kind can be.
@@ -48,7 +50,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 		return nil, err
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file", path)
+		return nil, i18n.NewError("error.file.dir", i18n.Args{"Path": path})
 	}
 	if fi.Mode()&fs.ModeNamedPipe == 0 {
 		return os.Open(path)
