@@ -162,7 +162,7 @@ func ReadCheckpoint(ctx context.Context, path string, n int, key *seal.Key) (*Ch
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		return nil, i18n.NewError("count.checkpoint.notfile", i18n.Args{"Path": path})
 	}
-	data, err := bounded.ReadFile(ctx, path, "a checkpoint", maxCheckpointBytes)
+	data, err := bounded.ReadFile(ctx, path, "error.toolarge.checkpoint", maxCheckpointBytes)
 	if err != nil {
 		return nil, err
 	}

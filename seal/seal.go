@@ -156,7 +156,7 @@ func ReadFile(ctx context.Context, path string) (*Key, error) {
 	if fi, err := f.Stat(); err == nil && ownOpenFile(fi) {
 		return nil, i18n.NewError("error.seal.keyfile.mode", i18n.Args{"Path": path, "Mode": fmt.Sprintf("%04o", fi.Mode().Perm())})
 	}
-	b, err := io.ReadAll(bounded.NewReader(ctx, f, path, "a seal key", maxKeyFile))
+	b, err := io.ReadAll(bounded.NewReader(ctx, f, path, "error.toolarge.sealkey", maxKeyFile))
 	if err != nil {
 		return nil, i18n.Wrap(err, "error.seal.keyfile", nil)
 	}

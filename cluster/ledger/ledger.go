@@ -59,7 +59,7 @@ const (
 // mid-write leaves behind: it is ignored and reported in Truncated. Cost
 // O(size of the ledger).
 func parse(ctx context.Context, r io.Reader, name string, key *seal.Key) (*File, error) {
-	br := bufio.NewReaderSize(bounded.NewReader(ctx, r, name, "a ledger", maxLedgerBytes), 64<<10)
+	br := bufio.NewReaderSize(bounded.NewReader(ctx, r, name, "error.toolarge.ledger", maxLedgerBytes), 64<<10)
 	lf := &File{Path: name}
 	var off int64
 	var line []byte

@@ -34,7 +34,7 @@ func (s *streams) openBoards(ctx context.Context, path string) (io.ReadCloser, s
 		// Otherwise the command seems to hang.
 		fmt.Fprintf(s.stderr, "nqueens: %s\n", s.printer().T("cli.input.terminal", i18n.Args{"Key": "Ctrl-D"}))
 	}
-	br := bufio.NewReader(bounded.NewReader(ctx, in, name, "boards", -1))
+	br := bufio.NewReader(bounded.NewReader(ctx, in, name, "error.toolarge.boards", -1))
 	if err := checkEncoding(br, name); err != nil {
 		in.Close()
 		if isInterrupt(ctx, err) {

@@ -28,6 +28,7 @@ var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", 
 	"ok", "Ctrl", "NAME", "DIR", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
 	"text", "bash", "fish", "powershell", "zsh",
 	"k", "G", "T", // 3.14G: the prefixes of SI
+	"KiB", "MiB", "GiB", // a file's size limit
 	"open", "stat", "mkdir", "remove", "rename", // the system's calls, which a file error names
 	"chmod", // a command the reader runs
 	"gcd", "Pólya"}
@@ -79,6 +80,10 @@ func TestChineseMessages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	bigKey := filepath.Join(dir, "big.key") // over the 4 KiB of a key file
+	if err := os.WriteFile(bigKey, make([]byte, 5000), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	empty20 := strings.Repeat("0 ", 20) + "\n"
 	for _, tc := range []struct {
 		ctx   context.Context
@@ -98,6 +103,7 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", openKey}},
 		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", badKey}},
 		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", dir}},
+		{nil, "", []string{"count", "9", "--resume", unsealed, "--key-file", bigKey}},
 		{nil, "", []string{"list", "8", "--limit", "-1"}},
 		{nil, "", []string{"solve", "8", "--seed", "3"}},
 		{nil, "", []string{"solve", "8", "--no-verify"}},

@@ -20,12 +20,15 @@ import (
 // TooLargeError is a file longer than the most its kind can be.
 type TooLargeError struct {
 	Name  string // the file, as messages name it
-	What  string // what the file holds, such as "a seal key"
+	Key   string // the catalog key of its message, which says what the file holds: "error.toolarge.sealkey"
 	Limit int64  // bytes
 }
 
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is larger than %s, the most %s can be", e.Name, Bytes(e.Limit), e.What)
+func (e *TooLargeError) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+// Localize is the error in p's language.
+func (e *TooLargeError) Localize(p *i18n.Printer) string {
+	return p.T(e.Key, i18n.Args{"Name": e.Name, "Limit": Bytes(e.Limit)})
 }
 
 // Bytes writes a size in bytes as people read it: 4 KiB, 1 MiB, 1 GiB, or
@@ -81,7 +84,7 @@ func Open(ctx context.Context, path string) (*os.File, error) {
 // ReadFile reads the file at path, which holds what (such as "a seal
 // key"), of at most limit bytes, and stops with ctx's error when ctx ends
 // (see [NewReader]).
-func ReadFile(ctx context.Context, path, what string, limit int64) ([]byte, error) {
+func ReadFile(ctx context.Context, path, key string, limit int64) ([]byte, error) {
 	f, err := Open(ctx, path)
 	if err != nil {
 		return nil, err
@@ -94,11 +97,11 @@ func ReadFile(ctx context.Context, path, what string, limit int64) ([]byte, erro
 	var buf bytes.Buffer
 	if fi.Mode().IsRegular() {
 		if fi.Size() > limit {
-			return nil, &TooLargeError{Name: path, What: what, Limit: limit}
+			return nil, &TooLargeError{Name: path, Key: key, Limit: limit}
 		}
 		buf.Grow(int(fi.Size()) + bytes.MinRead) // one allocation, as os.ReadFile
 	}
-	_, err = buf.ReadFrom(NewReader(ctx, f, path, what, limit))
+	_, err = buf.ReadFrom(NewReader(ctx, f, path, key, limit))
 	return buf.Bytes(), err
 }
 
@@ -115,8 +118,8 @@ const checkEvery = 1 << 20
 // read that waits returns as soon as ctx ends. Such a goroutine stays
 // blocked until its read returns, which for a command that ends at once
 // is no matter.
-func NewReader(ctx context.Context, r io.Reader, name, what string, limit int64) io.Reader {
-	b := &reader{ctx: ctx, r: r, name: name, what: what, limit: limit, waits: true}
+func NewReader(ctx context.Context, r io.Reader, name, key string, limit int64) io.Reader {
+	b := &reader{ctx: ctx, r: r, name: name, key: key, limit: limit, waits: true}
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			b.waits = false
@@ -126,16 +129,16 @@ func NewReader(ctx context.Context, r io.Reader, name, what string, limit int64)
 }
 
 type reader struct {
-	ctx        context.Context
-	r          io.Reader
-	name, what string
-	limit      int64
-	waits      bool        // reads may wait: they run on another goroutine
-	n          int64       // bytes read
-	unchecked  int64       // bytes read since ctx was last looked at
-	pending    chan result // the read in flight on another goroutine, if any
-	buf        []byte
-	err        error // once failed, always failed
+	ctx       context.Context
+	r         io.Reader
+	name, key string
+	limit     int64
+	waits     bool        // reads may wait: they run on another goroutine
+	n         int64       // bytes read
+	unchecked int64       // bytes read since ctx was last looked at
+	pending   chan result // the read in flight on another goroutine, if any
+	buf       []byte
+	err       error // once failed, always failed
 }
 
 type result struct {
@@ -167,7 +170,7 @@ func (b *reader) Read(p []byte) (int, error) {
 	}
 	b.n += int64(n)
 	if b.limit >= 0 && b.n > b.limit {
-		b.err = &TooLargeError{Name: b.name, What: b.what, Limit: b.limit}
+		b.err = &TooLargeError{Name: b.name, Key: b.key, Limit: b.limit}
 		return n - int(b.n-b.limit), b.err
 	}
 	if err != nil && !errors.Is(err, io.EOF) {

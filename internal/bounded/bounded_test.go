@@ -45,8 +45,8 @@ func TestReadFile(t *testing.T) {
 		// A command that saves its work after Ctrl-C still reads its key.
 		{"small after the end", cancelled, small, "hello\n"},
 		{"exactly the limit", ctx, big, "5000"},
-		{"past the limit", ctx, big, big + " is larger than 4 KiB, the most a test file can be"},
-		{"endless", ctx, "/dev/zero", "/dev/zero is larger than 4 KiB, the most a test file can be"},
+		{"past the limit", ctx, big, big + " is larger than 4 KiB, the most a file can be"},
+		{"endless", ctx, "/dev/zero", "/dev/zero is larger than 4 KiB, the most a file can be"},
 		{"a directory", ctx, dir, dir + " is a directory, not a file"},
 		{"missing", ctx, filepath.Join(dir, "none"), "no such file"},
 	} {
@@ -54,7 +54,7 @@ func TestReadFile(t *testing.T) {
 		if tc.want == "5000" {
 			limit, tc.want = 5000, strings.Repeat("x", 5000)
 		}
-		got, err := ReadFile(tc.ctx, tc.path, "a test file", limit)
+		got, err := ReadFile(tc.ctx, tc.path, "error.toolarge.file", limit)
 		if err != nil {
 			got = []byte(err.Error())
 		}
@@ -83,7 +83,7 @@ func TestLargeFileStops(t *testing.T) {
 	defer f.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	n, err := io.Copy(io.Discard, NewReader(ctx, f, path, "a test file", -1))
+	n, err := io.Copy(io.Discard, NewReader(ctx, f, path, "error.toolarge.file", -1))
 	if !errors.Is(err, context.Canceled) || n > checkEvery+64<<10 {
 		t.Fatalf("read %d bytes after the end, then %v; want at most a MiB, then context.Canceled", n, err)
 	}
@@ -99,7 +99,7 @@ func TestFIFO(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := ReadFile(ctx, path, "a test file", 4096)
+		_, err := ReadFile(ctx, path, "error.toolarge.file", 4096)
 		done <- err
 	}()
 	cancel()
@@ -110,7 +110,7 @@ func TestFIFO(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		_, err := ReadFile(ctx, path, "a test file", 4096)
+		_, err := ReadFile(ctx, path, "error.toolarge.file", 4096)
 		done <- err
 	}()
 	w, err := os.OpenFile(path, os.O_WRONLY, 0) // waits for the reader
