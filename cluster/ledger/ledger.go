@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/bounded"
 	"github.com/nqueens/nqueens/internal/flock"
 	"github.com/nqueens/nqueens/seal"
@@ -67,7 +69,7 @@ func parse(ctx context.Context, r io.Reader, name string, key *seal.Key) (*File,
 		var err error
 		line, err = readLine(br, line[:0])
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s:%d: %w", name, lineNo, err)
+			return nil, i18n.Wrap(err, "ledger.at", i18n.Args{"Path": name, "Line": strconv.Itoa(lineNo)})
 		}
 		if len(line) == 0 && err == io.EOF {
 			break
@@ -84,12 +86,12 @@ func parse(ctx context.Context, r io.Reader, name string, key *seal.Key) (*File,
 				lf.Truncated, lf.Complete = lineNo, start
 				return lf, nil
 			}
-			return nil, fmt.Errorf("%s:%d: %v", name, lineNo, perr)
+			return nil, i18n.NewError("ledger.at", i18n.Args{"Path": name, "Line": strconv.Itoa(lineNo), "Err": perr})
 		}
 		if lf.Fingerprint == "" {
 			lf.N, lf.Fingerprint = rec.N, rec.Fingerprint
 		} else if rec.Fingerprint != lf.Fingerprint {
-			return nil, fmt.Errorf("%s:%d: fingerprint %q differs from the file's first line (%q)", name, lineNo, rec.Fingerprint, lf.Fingerprint)
+			return nil, i18n.NewError("ledger.fingerprint.first", i18n.Args{"Path": name, "Line": strconv.Itoa(lineNo), "Held": strconv.Quote(rec.Fingerprint), "First": strconv.Quote(lf.Fingerprint)})
 		}
 		lf.records = append(lf.records, rec)
 		lf.lines = append(lf.lines, lineNo)
@@ -108,7 +110,7 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 		chunk, err := br.ReadSlice('\n')
 		buf = append(buf, chunk...)
 		if len(buf) > maxLineBytes {
-			return buf, fmt.Errorf("a line longer than %s, the most a ledger line can be (%d unit results); not a ledger", bounded.Bytes(maxLineBytes), maxRecordUnits)
+			return buf, i18n.NewError("ledger.longline", i18n.Args{"Limit": bounded.Bytes(maxLineBytes), "Units": strconv.Itoa(maxRecordUnits)})
 		}
 		if err != bufio.ErrBufferFull {
 			return buf, err
@@ -159,7 +161,7 @@ func Open(ctx context.Context, path string, n int, key *seal.Key) (*Ledger, erro
 		return nil, err
 	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("ledger %s is not a regular file; results are appended to a file", path)
+		return nil, i18n.NewError("ledger.notfile", i18n.Args{"Path": path})
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -168,7 +170,7 @@ func Open(ctx context.Context, path string, n int, key *seal.Key) (*Ledger, erro
 	unlock, err := flock.Lock(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("ledger %s is in use by another process: %w", path, err)
+		return nil, i18n.Wrap(err, "ledger.inuse", i18n.Args{"Path": path})
 	}
 	l := &Ledger{path: path, key: key, n: n, f: f, unlock: unlock, done: map[int]count.UnitResult{}}
 	fail := func(err error) (*Ledger, error) { l.Close(); return nil, err }
@@ -177,12 +179,12 @@ func Open(ctx context.Context, path string, n int, key *seal.Key) (*Ledger, erro
 		return fail(err)
 	}
 	if lf.Fingerprint != "" && lf.N != n {
-		return fail(fmt.Errorf("ledger %s holds a run of N = %d, not %d", path, lf.N, n))
+		return fail(i18n.NewError("ledger.holds", i18n.Args{"Path": path, "Held": strconv.Itoa(lf.N), "N": strconv.Itoa(n)}))
 	}
 	for _, rec := range lf.records {
 		for _, u := range rec.Units {
 			if prev, ok := l.done[u.Index]; ok && prev != u {
-				return fail(fmt.Errorf("ledger %s holds two different results for unit %d", path, u.Index))
+				return fail(i18n.NewError("ledger.twice", i18n.Args{"Path": path, "Unit": strconv.Itoa(u.Index)}))
 			}
 			l.done[u.Index] = u
 		}
@@ -205,7 +207,7 @@ func Open(ctx context.Context, path string, n int, key *seal.Key) (*Ledger, erro
 		}
 		if last[0] != '\n' {
 			if _, err := f.Write([]byte{'\n'}); err != nil {
-				return fail(fmt.Errorf("ledger %s: %w", path, err))
+				return fail(i18n.Wrap(err, "ledger.file", i18n.Args{"Path": path}))
 			}
 		}
 	}
@@ -237,10 +239,10 @@ func (l *Ledger) Append(units []count.UnitResult, seconds float64) error {
 	}
 	line = append(line, '\n')
 	if _, err := l.f.Write(line); err != nil {
-		return fmt.Errorf("ledger %s: %w", l.path, err)
+		return i18n.Wrap(err, "ledger.file", i18n.Args{"Path": l.path})
 	}
 	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("ledger %s: %w", l.path, err)
+		return i18n.Wrap(err, "ledger.file", i18n.Args{"Path": l.path})
 	}
 	for _, u := range units {
 		l.done[u.Index] = u

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // Source says where a unit result was read: a ledger file and line, or a
@@ -56,23 +57,27 @@ type MissingError struct {
 // missingShown is how many ranges of missing units an error message lists.
 const missingShown = 8
 
-func (e *MissingError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d units of N = %d are missing", len(e.Missing), e.Units, e.N)
-	if len(e.Shards) > 0 {
-		names := make([]string, len(e.Shards))
-		for i, s := range e.Shards {
-			names[i] = s.String()
-		}
-		fmt.Fprintf(&b, " (no result at all from shard %s: rerun it)", strings.Join(names, ", "))
-	}
+func (e *MissingError) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+// Localize is the error in p's language. Counts are plain digits, as
+// scripts read them.
+func (e *MissingError) Localize(p *i18n.Printer) string {
+	sep := p.T("ledger.sep", nil)
 	ranges := unitRanges(e.Missing)
-	b.WriteString(": ")
-	b.WriteString(strings.Join(ranges[:min(len(ranges), missingShown)], ", "))
+	list := strings.Join(ranges[:min(len(ranges), missingShown)], sep)
 	if len(ranges) > missingShown {
-		fmt.Fprintf(&b, ", … (%d more ranges; the JSON output lists them all)", len(ranges)-missingShown)
+		list = p.T("ledger.missing.more", i18n.Args{"List": list, "More": strconv.Itoa(len(ranges) - missingShown)})
 	}
-	return b.String()
+	args := i18n.Args{"Missing": strconv.Itoa(len(e.Missing)), "Units": strconv.Itoa(e.Units), "N": strconv.Itoa(e.N), "List": list}
+	if len(e.Shards) == 0 {
+		return p.T("ledger.missing", args)
+	}
+	names := make([]string, len(e.Shards))
+	for i, s := range e.Shards {
+		names[i] = s.String()
+	}
+	args["Shards"] = strings.Join(names, sep)
+	return p.T("ledger.missing.shards", args)
 }
 
 // FormatUnits writes sorted unit indices compactly: "0-3, 7, 9-12".

@@ -3,11 +3,13 @@ package ledger
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/nqueens/nqueens/board"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/seal"
 )
 
@@ -85,20 +87,20 @@ func parseRecord(line []byte, key *seal.Key) (record, error) {
 	if err := key.Open(line, &r); err != nil {
 		var se *seal.KeyError
 		if errors.Is(err, seal.ErrUnsealed) || errors.Is(err, seal.ErrBroken) || errors.As(err, &se) {
-			return record{}, fmt.Errorf("ledger line refused: %w", err)
+			return record{}, i18n.Wrap(err, "ledger.line.refused", nil)
 		}
-		return record{}, fmt.Errorf("not a ledger record: %w", err)
+		return record{}, i18n.Wrap(err, "ledger.line.notrecord", nil)
 	}
 	if err := board.CheckSize(r.N, "a ledger", count.MaxN); err != nil {
 		return record{}, err
 	}
 	if fp := fingerprint(r.N, r.Fingerprint); r.Fingerprint != fp {
-		return record{}, fmt.Errorf("fingerprint %q is not this engine's %q (another engine version or unit scheme)", r.Fingerprint, fp)
+		return record{}, i18n.NewError("ledger.fingerprint.engine", i18n.Args{"Held": strconv.Quote(r.Fingerprint), "Want": strconv.Quote(fp)})
 	}
 	units := count.Units(r.N)
 	for _, u := range r.Units {
 		if u.Index < 0 || u.Index >= units {
-			return record{}, fmt.Errorf("unit %d is outside 0..%d for N = %d", u.Index, units-1, r.N)
+			return record{}, i18n.NewError("ledger.unit.range", i18n.Args{"Unit": strconv.Itoa(u.Index), "Max": strconv.Itoa(units - 1), "N": strconv.Itoa(r.N)})
 		}
 	}
 	if err := r.sums(false); err != nil {

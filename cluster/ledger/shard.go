@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"strconv"
@@ -59,15 +58,15 @@ func ShardFromEnv(k int, getenv func(string) string) (Shard, error) {
 		}
 		i, err := strconv.Atoi(v)
 		if err != nil {
-			return Shard{}, fmt.Errorf("%s=%q is not a whole number", name, v)
+			return Shard{}, i18n.NewError("ledger.env.whole", i18n.Args{"Name": name, "Value": strconv.Quote(v)})
 		}
 		s := Shard{i, k}
 		if err := s.check(); err != nil {
-			return Shard{}, fmt.Errorf("%s=%s: %w", name, v, err)
+			return Shard{}, i18n.Wrap(err, "ledger.env.at", i18n.Args{"Name": name, "Value": v})
 		}
 		return s, nil
 	}
-	return Shard{}, errors.New("neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set")
+	return Shard{}, i18n.NewError("ledger.env.unset", i18n.Args{"Job": "JOB_COMPLETION_INDEX", "Slurm": "SLURM_ARRAY_TASK_ID"})
 }
 
 // Units yields the unit indices of the shard for N in increasing order.
@@ -134,7 +133,7 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 		return ShardProgress{}, err
 	}
 	if l.n != n {
-		return ShardProgress{}, fmt.Errorf("ledger %s is for N = %d, not %d", l.path, l.n, n)
+		return ShardProgress{}, i18n.NewError("ledger.othern", i18n.Args{"Path": l.path, "Held": strconv.Itoa(l.n), "N": strconv.Itoa(n)})
 	}
 	// The records name their shard, so that merge can say which shard to
 	// rerun when one left nothing at all.
@@ -143,7 +142,7 @@ func RunShard(ctx context.Context, n int, s Shard, l *Ledger, o ShardOptions) (S
 		l.Shard = s.String()
 	case s.String():
 	default:
-		return ShardProgress{}, fmt.Errorf("ledger %s is open for shard %s, not %s", l.path, l.Shard, s)
+		return ShardProgress{}, i18n.NewError("ledger.othershard", i18n.Args{"Path": l.path, "Held": l.Shard, "Shard": s.String()})
 	}
 	p := ShardProgress{Shard: s, Units: s.Size(n)}
 	var todo []int

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +32,8 @@ var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", 
 	"KiB", "MiB", "GiB", // a file's size limit
 	"open", "stat", "mkdir", "remove", "rename", // the system's calls, which a file error names
 	"chmod", // a command the reader runs
-	"gcd", "Pólya"}
+	"gcd", "Pólya",
+	"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"} // the variables of a cluster's array job
 
 // notWords are what the check leaves out of a line before it looks for
 // words: flags, paths and file names, OEIS numbers, and what the user
@@ -84,6 +86,16 @@ func TestChineseMessages(t *testing.T) {
 	if err := os.WriteFile(bigKey, make([]byte, 5000), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	half := filepath.Join(dir, "half.jsonl") // shard 0/2 of N = 8: merge misses shard 1/2
+	if code := runContext(context.Background(), []string{"count", "8", "--shard", "0/2", "--ledger", half}, strings.NewReader(""), io.Discard, io.Discard); code != 0 {
+		t.Fatalf("count 8 --shard 0/2: exit %d", code)
+	}
+	garbage := filepath.Join(dir, "garbage.jsonl")
+	if err := os.WriteFile(garbage, []byte("garbage\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
 	empty20 := strings.Repeat("0 ", 20) + "\n"
 	for _, tc := range []struct {
 		ctx   context.Context
@@ -130,6 +142,10 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"count", "8", "--torus", "--super"}},
 		{nil, "", []string{"verify", "/nonexistent/boards"}},
 		{nil, "", []string{"merge", "/nonexistent/ledger"}},
+		{nil, "", []string{"merge", half}},
+		{nil, "", []string{"merge", garbage}},
+		{nil, "", []string{"count", "9", "--shard", "0/2", "--ledger", half}},
+		{nil, "", []string{"count", "8", "--shard-from-env", "--shards", "2", "--ledger", filepath.Join(dir, "env.jsonl")}},
 		// Interruptions.
 		{stopped, "", []string{"solve", "1000000", "--random", "-o", filepath.Join(dir, "q")}},
 		{stopped, empty20, []string{"complete", "--count", "--yes"}},
