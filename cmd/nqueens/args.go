@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/i18n"
@@ -18,6 +20,19 @@ const suggestion = "\n\nDid you mean this?\n"
 // flagError turns a flag parsing error into a usage error, with the
 // nearest flag names when the flag is unknown.
 func flagError(cmd *cobra.Command, err error) error {
+	// A value its flag refuses with a message of the catalogs: pflag's
+	// frame around it in the catalogs too.
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		if _, ok := errors.Unwrap(bad).(i18n.Localizer); ok {
+			f := bad.GetFlag()
+			name := "--" + f.Name
+			if f.Shorthand != "" {
+				name = "-" + f.Shorthand + ", " + name
+			}
+			return &usageError{i18n.Wrap(errors.Unwrap(bad), "cli.flag.invalid", i18n.Args{"Value": strconv.Quote(bad.GetValue()), "Flag": strconv.Quote(name)})}
+		}
+	}
 	msg := err.Error()
 	name, ok := strings.CutPrefix(msg, "unknown flag: --")
 	if !ok {

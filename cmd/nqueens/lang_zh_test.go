@@ -127,6 +127,8 @@ func TestChineseMessages(t *testing.T) {
 		{nil, "", []string{"trace", "4", "--format", "svg"}},
 		{nil, "", []string{"count", "8", "--wrkers", "2"}},
 		{nil, "", []string{"count", "8", "--workers", "-2"}},
+		{nil, "", []string{"count", "8", "--memory", "lots"}},
+		{nil, "", []string{"estimate", "20", "--memory", "-2G"}},
 		{nil, "", []string{"help", "cuont"}},
 		{nil, "", []string{"completion", "fsh"}},
 		{nil, "", []string{"count", "--range", "1-3", "--algo", "stack"}},

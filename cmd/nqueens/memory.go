@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -53,7 +54,7 @@ func parseBytes(s string) (int64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || !(v > 0) || v*mult >= math.MaxInt64 {
-		return 0, fmt.Errorf("%q is no memory size (a positive number of bytes, with k, M, G or T)", s)
+		return 0, i18n.NewError("cli.memory.bad", i18n.Args{"Value": strconv.Quote(s)})
 	}
 	return int64(v * mult), nil
 }
