@@ -95,10 +95,6 @@ func (e *apiError) Localize(p *i18n.Printer) string {
 	return e.Msg
 }
 
-func errorf(status int, format string, args ...any) error {
-	return &apiError{Status: status, Msg: fmt.Sprintf(format, args...)}
-}
-
 // errorOf answers err with status, in the request's language when err can
 // say itself in it (i18n.Localizer: a board.SizeError, an i18n.Error).
 func errorOf(status int, err error) error {
@@ -110,10 +106,6 @@ func errorOf(status int, err error) error {
 // errorT answers the message key of the catalogs with status.
 func errorT(status int, key string, args i18n.Args) *apiError {
 	return errorOf(status, i18n.NewError(key, args)).(*apiError)
-}
-
-func badRequest(format string, args ...any) error {
-	return errorf(http.StatusBadRequest, format, args...)
 }
 
 // statusClientGone is the status logged for a request whose client hung up.
