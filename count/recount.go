@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"fmt"
+	"github.com/nqueens/nqueens/i18n"
 	"math"
 
 	"github.com/nqueens/nqueens/internal/recount"
@@ -124,9 +125,14 @@ type RecountError struct {
 	Engine, Recount UnitResult
 }
 
-func (e *RecountError) Error() string {
-	return fmt.Sprintf("unit %d of N = %d: the engine counts total %d, rot180 %d, rot90 %d; the independent recount %d, %d, %d",
-		e.Unit, e.N, e.Engine.Total, e.Engine.Rot180, e.Engine.Rot90, e.Recount.Total, e.Recount.Rot180, e.Recount.Rot90)
+func (e *RecountError) Error() string { return e.Localize(i18n.For(i18n.English)) }
+
+// Localize is the error in p's language; the counts are plain digits.
+func (e *RecountError) Localize(p *i18n.Printer) string {
+	d := func(v any) string { return fmt.Sprintf("%d", v) }
+	return p.T("count.recount.differs", i18n.Args{"Unit": d(e.Unit), "N": d(e.N),
+		"Total": d(e.Engine.Total), "Rot180": d(e.Engine.Rot180), "Rot90": d(e.Engine.Rot90),
+		"RTotal": d(e.Recount.Total), "RRot180": d(e.Recount.Rot180), "RRot90": d(e.Recount.Rot90)})
 }
 
 // CheckRecount returns a [*RecountError] unless recount, the result of

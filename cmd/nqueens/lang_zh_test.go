@@ -186,6 +186,19 @@ func TestChineseMessages(t *testing.T) {
 	}
 }
 
+// TestChineseLibraryErrors: library errors that reach the command line
+// only on rare failures say themselves in Chinese.
+func TestChineseLibraryErrors(t *testing.T) {
+	zh := i18n.For(i18n.Chinese)
+	for _, err := range []error{
+		&count.RecountError{N: 24, Unit: 7, Engine: count.UnitResult{Index: 7, Total: 12}, Recount: count.UnitResult{Index: 7, Total: 10}},
+	} {
+		if s := zh.Err(err); !strings.ContainsRune(s, '单') || len(zhEnglishWords(s)) > 0 {
+			t.Errorf("%q: not Chinese, or English words %v", s, zhEnglishWords(s))
+		}
+	}
+}
+
 // TestChineseProgress: the progress line and bar say their units, rates
 // and ETA in Chinese, and line up by the columns a Chinese character takes.
 func TestChineseProgress(t *testing.T) {
