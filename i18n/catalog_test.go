@@ -29,6 +29,8 @@ var zhWords = map[string]bool{
 	"gcd": true,
 	// A command the reader types as it is: chmod 600 FILE.
 	"chmod": true,
+	// A NATS credential's name, as the worker's --nkey flag and NATS write it.
+	"NKey": true,
 	// The prefixes of SI a size is typed with: --memory 2G.
 	"k": true, "M": true, "G": true, "T": true,
 	// The variables of the strategies' pseudocode, which the step

@@ -2,6 +2,8 @@ package queue
 
 import (
 	"fmt"
+	"github.com/nqueens/nqueens/i18n"
+	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/count"
@@ -38,42 +40,45 @@ func (b Backing) Independent() bool {
 	return b.ByVotes == 0 || b.MinCredentials >= 2 || b.Fraction > 0 && b.Recounted > 0
 }
 
-func (b Backing) String() string {
+func (b Backing) String() string { return b.Localize(i18n.For(i18n.English)) }
+
+// Localize says the backing in p's language: its clauses, joined.
+func (b Backing) Localize(p *i18n.Printer) string {
 	var parts []string
 	switch {
 	case b.ByVotes == 0:
-		parts = append(parts, "every block counted by the coordinator itself")
+		parts = append(parts, p.T("queue.backing.self", nil))
 	case b.MinCredentials >= 2:
-		parts = append(parts, fmt.Sprintf("keyed results, %d replicas by distinct credentials", b.MinCredentials))
+		parts = append(parts, p.T("queue.backing.replicas", i18n.Args{"Count": strconv.Itoa(b.MinCredentials)}))
 	case b.MinCredentials == 1:
-		parts = append(parts, "keyed results, signed by one credential each")
+		parts = append(parts, p.T("queue.backing.one", nil))
 	default:
-		parts = append(parts, "keyed results of the shared credential (workers without an NKey)")
+		parts = append(parts, p.T("queue.backing.shared", nil))
 	}
 	if b.ByVotes > 0 {
-		parts = append(parts, fmt.Sprintf("%s recounted (%d of %d blocks)", percent(b.Fraction), b.Recounted, b.Blocks))
+		parts = append(parts, p.T("queue.backing.recounted", i18n.Args{"Pct": percent(b.Fraction), "Recounted": strconv.Itoa(b.Recounted), "Blocks": strconv.Itoa(b.Blocks)}))
 	}
 	switch {
 	case b.PlainSeconds > 0:
-		parts = append(parts, fmt.Sprintf("no unit counted again by the independent plain search (a unit would take it about %s on one core)", plainTime(b.PlainSeconds)))
+		parts = append(parts, p.T("queue.backing.noplain", i18n.Args{"Time": plainTime(p, b.PlainSeconds)}))
 	case b.Plain > 0:
-		parts = append(parts, fmt.Sprintf("%d units of the recounted blocks, one a block, counted again by the independent plain search, which agreed", b.Plain))
+		parts = append(parts, p.T("queue.backing.plain", i18n.Args{"Count": strconv.Itoa(b.Plain)}))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, p.T("queue.backing.sep", nil))
 }
 
 // plainTime says about how long seconds is, in the largest unit that
 // fits.
-func plainTime(seconds float64) string {
+func plainTime(p *i18n.Printer, seconds float64) string {
 	for _, u := range []struct {
-		name string
+		key  string
 		secs float64
-	}{{"years", 365.25 * 86400}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}} {
+	}{{"queue.time.years", 365.25 * 86400}, {"queue.time.days", 86400}, {"queue.time.hours", 3600}, {"queue.time.minutes", 60}} {
 		if seconds >= 2*u.secs {
-			return fmt.Sprintf("%.0f %s", seconds/u.secs, u.name)
+			return p.T(u.key, i18n.Args{"V": fmt.Sprintf("%.0f", seconds/u.secs)})
 		}
 	}
-	return fmt.Sprintf("%.0f seconds", seconds)
+	return p.T("queue.time.seconds", i18n.Args{"V": fmt.Sprintf("%.0f", seconds)})
 }
 
 func percent(f float64) string {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/classic"
+	"github.com/nqueens/nqueens/cluster/queue"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/i18n"
 )
@@ -25,7 +26,7 @@ var latinWord = regexp.MustCompile(`[A-Za-z]+`)
 // may hold, besides the commands' and strategies' names (which the reader
 // types), flags and file paths: symbols, units, proper names, and the
 // placeholders of usage (FILE, A-B).
-var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA",
+var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", "MB", "GB", "FILE", "OTHER", "HMAC", "SHA", "NKey",
 	"ok", "Ctrl", "NAME", "DIR", "C", "JSON", "json", "list", "svg", "png", "stdin", "stdout", "stderr", "x",
 	"text", "bash", "fish", "powershell", "zsh",
 	"k", "G", "T", // 3.14G: the prefixes of SI
@@ -194,6 +195,17 @@ func TestChineseLibraryErrors(t *testing.T) {
 		&count.RecountError{N: 24, Unit: 7, Engine: count.UnitResult{Index: 7, Total: 12}, Recount: count.UnitResult{Index: 7, Total: 10}},
 	} {
 		if s := zh.Err(err); !strings.ContainsRune(s, '单') || len(zhEnglishWords(s)) > 0 {
+			t.Errorf("%q: not Chinese, or English words %v", s, zhEnglishWords(s))
+		}
+	}
+	// The backing of a coordinator's total past the published counts.
+	for _, b := range []queue.Backing{
+		{Blocks: 9, ByVotes: 9, MinCredentials: 1, Fraction: 0.25, Recounted: 2, PlainSeconds: 3e8},
+		{Blocks: 9, ByVotes: 9, MinCredentials: 2, Fraction: 0.25, Recounted: 2, Plain: 2},
+		{Blocks: 9, ByVotes: 9},
+		{Blocks: 9},
+	} {
+		if s := b.Localize(zh); !strings.ContainsRune(s, '，') && b.ByVotes > 0 || len(zhEnglishWords(s)) > 0 {
 			t.Errorf("%q: not Chinese, or English words %v", s, zhEnglishWords(s))
 		}
 	}
