@@ -63,7 +63,7 @@ var volatile = []string{
 // statusLine is a progress line that a long job writes every few seconds
 // when stderr is no terminal: a slow machine prints some where a fast one
 // prints none, so every example may or may not show them.
-const statusLine = `^nqueens: .*: \d+(/\d+)? [a-z]+( \(\d+\.\d%\))?, [0-9.]+([kMGTPE]? [a-z]+| [kMGTPE]?B)/s(, ETA \S+)?(, .*)?$`
+const statusLine = `^nqueens: .*: (\d+(/\d+)? [a-z]+|[0-9.]+(/[0-9.]+)? [kMGTPE]?B)( \(\d+\.\d%\))?, [0-9.]+([kMGTPE]? [a-z]+| [kMGTPE]?B)/s(, ETA \S+)?(, .*)?$`
 
 // example is one command of a document and the output it shows.
 type example struct {

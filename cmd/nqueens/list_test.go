@@ -103,7 +103,8 @@ func TestListInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	m := regexp.MustCompile(`^nqueens: interrupted; list 20 wrote (\d+) solutions \((\d+) lines\) to stdout\n$`).FindStringSubmatch(errOut.String())
+	// The counts are grouped by thousands (1,092), as every count on stderr.
+	m := regexp.MustCompile(`^nqueens: interrupted; list 20 wrote ([\d,]+) solutions \(([\d,]+) lines\) to stdout\n$`).FindStringSubmatch(strings.ReplaceAll(errOut.String(), ",", ""))
 	if code := cmd.ProcessState.ExitCode(); code != 130 || m == nil || m[1] != m[2] {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}

@@ -247,7 +247,11 @@ func (v *progressView) line(p progressState) string {
 	pr := v.printer()
 	var s string
 	if p.Units > 0 {
-		s = pr.T("cli.progress.line", i18n.Args{"Label": v.label, "Amount": v.amount(fmt.Sprintf("%d/%d", p.Done, p.Units)),
+		amount := v.amount(fmt.Sprintf("%d/%d", p.Done, p.Units))
+		if v.unit == "bytes" {
+			amount = v.counters(p) // 29.8/78.9 MB, not 29753344/78888897 B
+		}
+		s = pr.T("cli.progress.line", i18n.Args{"Label": v.label, "Amount": amount,
 			"Pct": fmt.Sprintf("%.1f", 100*float64(p.Done)/float64(p.Units)), "Rate": v.rate(p), "ETA": v.etaPart(p)})
 	} else {
 		s = pr.T("cli.progress.line.open", i18n.Args{"Label": v.label, "Amount": v.amount(strconv.Itoa(p.Done)), "Rate": v.rate(p)})
