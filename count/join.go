@@ -61,19 +61,7 @@ type MemoryError struct {
 
 func (e *MemoryError) Error() string {
 	return fmt.Sprintf("the join of N = %d took %s in one worker, more than the %s allowed (--memory)",
-		e.N, formatBytes(e.Used), formatBytes(e.Limit))
-}
-
-// formatBytes writes a size in kB below a megabyte, MB below a
-// gigabyte, else in GB.
-func formatBytes(b int64) string {
-	if b < 1e6 {
-		return fmt.Sprintf("%.1f kB", float64(b)/1e3)
-	}
-	if b < 1e9 {
-		return fmt.Sprintf("%.1f MB", float64(b)/1e6)
-	}
-	return fmt.Sprintf("%.1f GB", float64(b)/1e9)
+		e.N, join.FormatBytes(e.Used), join.FormatBytes(e.Limit))
 }
 
 // The engines [Count] chooses between, as [Engine] names them.

@@ -42,15 +42,15 @@ type MemoryError struct {
 func (e *MemoryError) Error() string {
 	if e.List {
 		return fmt.Sprintf("the join of N = %d needs %s for the quarter placements of one rows set, more than the %s its worker allows them (a quarter of --memory)",
-			e.N, formatBytes(e.Need), formatBytes(e.Limit))
+			e.N, FormatBytes(e.Need), FormatBytes(e.Limit))
 	}
 	return fmt.Sprintf("the join of N = %d needs %s for its quarter tables, more than the %s available",
-		e.N, formatBytes(e.Need), formatBytes(e.Limit))
+		e.N, FormatBytes(e.Need), FormatBytes(e.Limit))
 }
 
-// formatBytes writes a size in kB below a megabyte, MB below a
+// FormatBytes writes a size in kB below a megabyte, MB below a
 // gigabyte, else in GB.
-func formatBytes(b int64) string {
+func FormatBytes(b int64) string {
 	if b < 1e6 {
 		return fmt.Sprintf("%.1f kB", float64(b)/1e3)
 	}
