@@ -9,12 +9,15 @@
 # 46a4036, the batch search before the join), this tree's `nqueens count N
 # --workers 1` and `nqueens count N` on all cores, and, when QUADRANT_SRC
 # names a copy of the quadrant join (below) and a C++20 compiler is
-# present, that program on one thread. Times are wall-clock seconds of the
-# whole process; each total (and unique count) is checked against
-# internal/reference/queens-counts.tsv. The raw figures go to
-# bench/out/count-TIME.txt in Go's benchmark format, benchstat reads them,
-# and the ratio table takes the minimum of the repetitions, as the machine
-# may be shared.
+# present, that program on one thread. Each run is timed twice over: the
+# wall-clock seconds of the whole process and its CPU seconds (user +
+# system, to the microsecond, by bench/c/rusage.c), which other work on a
+# shared machine stretches far less; each total (and unique count) is
+# checked against internal/reference/queens-counts.tsv. The raw figures go to
+# bench/out/count-TIME.txt in Go's benchmark format (ns/op the wall time,
+# cpu-ns/op the CPU time, peak-kB the peak resident memory), benchstat
+# reads them, and the two ratio tables, wall and CPU, take the minimum of
+# the repetitions, as the machine may be shared.
 #
 # The quadrant join is EvgenyKluev/N-Queens-Count-Sol (C++20, MIT), which
 # this repository does not carry; the script fetches nothing. Get it once:
@@ -50,6 +53,7 @@ mkdir -p bench/out
 out=bench/out/count-$(date -u +%Y%m%dT%H%M%SZ).txt
 
 cc -O2 -o "$tmp/seed" bench/seed_bitmask.c
+cc -O2 -o "$tmp/rusage" bench/c/rusage.c
 go build -o "$tmp/nqueens" ./cmd/nqueens
 mkdir "$tmp/base"
 git archive "$baseline" | tar -x -C "$tmp/base"
@@ -88,14 +92,14 @@ if [ -n "$quad" ]; then
 	for n in $ns; do buildquad "$n"; done
 fi
 
-timeit() { # prints "seconds maxrss_kb" of the command, its stdout to $tmp/out
+timeit() { # prints "seconds maxrss_kb cpu_seconds" of the command, its stdout to $tmp/out
 	t0=$(date +%s%N)
-	/usr/bin/time -f '%M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || {
+	"$tmp/rusage" "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || {
 		echo "bench/count.sh: $* failed: $(cat "$tmp/err")" >&2
 		exit 1
 	}
 	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000)) $(cat "$tmp/time")" | awk '{ print $1 / 1e6, $2 }'
+	echo "$(((t1 - t0) / 1000)) $(cat "$tmp/time")" | awk '{ print $1 / 1e6, $2, $3 + $4 }'
 }
 json() { # field of the JSON object in $tmp/out
 	sed -n "s/.*\"$1\":\"*\([0-9.e+-]*\).*/\1/p" "$tmp/out"
@@ -103,15 +107,15 @@ json() { # field of the JSON object in $tmp/out
 want() { # N: "total unique" of the table
 	awk -v n="$1" '$1 == n { print $2, $3 }' "$ref"
 }
-record() { # N impl seconds kb: one benchmark line
-	echo "BenchmarkCount/n=$1/impl=$2 1 $(echo "$3" | awk '{ printf "%.0f", $1 * 1e9 }') ns/op $4 peak-kB" >>"$out"
+record() { # N impl seconds kb cpu_seconds: one benchmark line
+	echo "BenchmarkCount/n=$1/impl=$2 1 $(echo "$3" | awk '{ printf "%.0f", $1 * 1e9 }') ns/op $4 peak-kB $(echo "$5" | awk '{ printf "%.0f", $1 * 1e9 }') cpu-ns/op" >>"$out"
 }
 
 {
 	echo "goos: linux"
 	echo "goarch: $(go env GOARCH)"
 	echo "cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) cores"
-	echo "# $(go version | cut -d' ' -f3-); baseline $baseline; load average before $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# $(date -u +%Y-%m-%dT%H:%MZ); this tree at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench' || echo ' (with changes)'); $(go version | cut -d' ' -f3-); baseline $baseline; load average before $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out"
 for rep in $(seq "$reps"); do
 	for n in $ns; do
@@ -120,21 +124,21 @@ for rep in $(seq "$reps"); do
 		if [ "$n" -le "$seedmax" ]; then
 			set -- $(timeit "$tmp/seed" "$n")
 			[ "$(cat "$tmp/out")" = "$n $total" ] || { echo "seed N=$n: $(cat "$tmp/out"), want $total" >&2; exit 1; }
-			record "$n" seed "$1" "$2"
+			record "$n" seed "$1" "$2" "$3"
 		fi
 		set -- $(timeit "$tmp/nqueens-base" count "$n" --workers 1 --yes --json)
 		[ "$(json total) $(json unique)" = "$total $unique" ] || { echo "$baseline N=$n: $(cat "$tmp/out")" >&2; exit 1; }
-		record "$n" "$baseline-1w" "$1" "$2"
+		record "$n" "$baseline-1w" "$1" "$2" "$3"
 		set -- $(timeit "$tmp/nqueens" count "$n" --workers 1 --yes --json)
 		[ "$(json total) $(json unique)" = "$total $unique" ] || { echo "nqueens N=$n: $(cat "$tmp/out")" >&2; exit 1; }
-		record "$n" nqueens-1w "$1" "$2"
+		record "$n" nqueens-1w "$1" "$2" "$3"
 		set -- $(timeit "$tmp/nqueens" count "$n" --yes --json)
 		[ "$(json total) $(json unique)" = "$total $unique" ] || { echo "nqueens N=$n: $(cat "$tmp/out")" >&2; exit 1; }
-		record "$n" "nqueens-$(nproc)w" "$1" "$2"
+		record "$n" "nqueens-$(nproc)w" "$1" "$2" "$3"
 		if [ -n "$quad" ]; then
 			set -- $(timeit "$tmp/quadrant-$n" 1)
 			grep -q "^Result: $total\$" "$tmp/out" || { echo "quadrant N=$n: $(cat "$tmp/out"), want $total" >&2; exit 1; }
-			record "$n" quadrant-1t "$1" "$2"
+			record "$n" quadrant-1t "$1" "$2" "$3"
 		fi
 	done
 	echo "bench/count.sh: repetition $rep of $reps done (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
@@ -142,6 +146,7 @@ done
 echo "# load average after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
 
 head -4 "$out" | sed 's/^# //'
+tail -1 "$out" | sed 's/^# //'
 echo "Raw figures: $out"
 echo
 # benchstat: medians and their spread, each column against the first (the
@@ -151,11 +156,10 @@ cols="$baseline-1w nqueens-1w nqueens-$(nproc)w"
 [ -n "$quad" ] && cols="quadrant-1t $cols"
 $benchstat -col "/impl@($cols)" -filter '-/impl:seed' "$out"
 echo
-echo "Minimum of $reps alternating runs (wall seconds of the whole process):"
-echo
-awk -v base="$baseline-1w" -v all="nqueens-$(nproc)w" -v w="$(nproc)" '
+table() { # field last: the ratio table of the minimum of each N and counter, by that field (3 wall, 7 CPU)
+	awk -v field="$1" -v last="$2" -v base="$baseline-1w" -v all="nqueens-$(nproc)w" -v w="$(nproc)" '
 /^BenchmarkCount/ {
-	split($1, f, "/"); n = substr(f[2], 3); impl = substr(f[3], 6); s = $3 / 1e9
+	split($1, f, "/"); n = substr(f[2], 3); impl = substr(f[3], 6); s = $field / 1e9
 	if (!((n, impl) in t) || s < t[n, impl]) t[n, impl] = s
 	ns[n] = 1
 }
@@ -163,7 +167,7 @@ function v(n, impl) { return ((n, impl) in t) ? t[n, impl] : 0 }
 function sec(x) { return x > 0 ? sprintf("%.3f", x) : "—" }
 function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.3f", a / b) : "—" }
 END {
-	printf "| N | seed | %s | nqueens 1 worker | nqueens %d workers | quadrant join, 1 thread | 1 worker / quadrant | 1 worker / %s | %d workers speed-up |\n", base, w, base, w
+	printf "| N | seed | %s | nqueens 1 worker | nqueens %d workers | quadrant join, 1 thread | 1 worker / quadrant | 1 worker / %s | %s |\n", base, w, base, last
 	print "|---|---|---|---|---|---|---|---|---|"
 	k = 0
 	for (n in ns) order[k++] = n + 0
@@ -174,3 +178,11 @@ END {
 			sec(v(n, "quadrant-1t")), ratio(one, v(n, "quadrant-1t")), ratio(one, v(n, base)), (many > 0 ? sprintf("%.2f×", one / many) : "—")
 	}
 }' "$out"
+}
+echo "Minimum of $reps alternating runs (wall seconds of the whole process):"
+echo
+table 3 "$(nproc) workers speed-up"
+echo
+echo "Minimum of $reps alternating runs (CPU seconds, user + system, of the whole process):"
+echo
+table 7 "1 worker / $(nproc) workers"
