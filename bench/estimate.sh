@@ -2,9 +2,12 @@
 # Holds the join's estimate of one worker's time to a real count's, both in
 # CPU time, so that a busy machine stretches neither: for each N, `nqueens
 # estimate N --json` (its seconds_one_worker and the spread of its probes'
-# pairs) and `nqueens count N --workers 1` under /usr/bin/time (user +
-# system seconds of the process), and their ratio, which issue 35 wants
-# within 0.75 to 1.25. The estimates' seeds are 1 to SEEDS (default 2).
+# pairs, nodes_stderr / nodes) and `nqueens count N --workers 1` under
+# bench/c/rusage.c (user + system seconds of the process, to the
+# microsecond), and their ratio, which issue 35 wants within 0.75 to 1.25.
+# The estimates' seeds are 1 to SEEDS (default 2). Each row also says the
+# load average when its count started. The table, with this tree's commit,
+# the date and the load, goes to stdout and to bench/out/estimate-TIME.txt.
 #
 # Usage: bench/estimate.sh [N ...]     (default: 19 20 21; N = 21 counts
 # for about 6 minutes of CPU, N = 22 for about 2 hours)
@@ -15,16 +18,29 @@ ns=${*:-19 20 21}
 seeds=${SEEDS:-2}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir -p bench/out
+out=bench/out/estimate-$(date -u +%Y%m%dT%H%M%SZ).txt
+say() { # a line of the table, on stdout and in $out
+	echo "$*" | tee -a "$out"
+}
 go build -o "$tmp/nqueens" ./cmd/nqueens
-echo "commit $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-4s %-6s %12s %12s %7s\n' N seed estimate_s count_cpu_s ratio
+cc -O2 -o "$tmp/rusage" bench/c/rusage.c
+changes=$(git diff --quiet HEAD -- . ':!bench' || echo ' (with changes)')
+say "commit $(git rev-parse --short HEAD)$changes, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+say "$(printf '%-4s %-6s %12s %9s %12s %7s %6s' N seed estimate_s pairs_se count_cpu_s ratio load)"
 for n in $ns; do
-	/usr/bin/time -f '%U %S' -o "$tmp/time" "$tmp/nqueens" count "$n" --workers 1 --quiet --yes >/dev/null
-	cpu=$(awk '{print $1 + $2}' "$tmp/time")
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	"$tmp/rusage" "$tmp/time" "$tmp/nqueens" count "$n" --workers 1 --quiet --yes >/dev/null
+	cpu=$(awk '{print $2 + $3}' "$tmp/time")
 	seed=1
 	while [ "$seed" -le "$seeds" ]; do
-		est=$("$tmp/nqueens" estimate "$n" --json --seed "$seed" | sed 's/.*"seconds_one_worker":\([0-9.e+]*\).*/\1/')
-		awk -v n="$n" -v s="$seed" -v e="$est" -v c="$cpu" 'BEGIN { printf "%-4s %-6s %12.2f %12.2f %7.2f\n", n, s, e, c, e / c }'
+		"$tmp/nqueens" estimate "$n" --json --seed "$seed" >"$tmp/est"
+		est=$(sed 's/.*"seconds_one_worker":\([0-9.e+]*\).*/\1/' "$tmp/est")
+		nodes=$(sed 's/.*"nodes":\([0-9.e+]*\).*/\1/' "$tmp/est")
+		se=$(sed 's/.*"nodes_stderr":\([0-9.e+]*\).*/\1/' "$tmp/est")
+		say "$(awk -v n="$n" -v s="$seed" -v e="$est" -v c="$cpu" -v p="$nodes" -v q="$se" -v l="$load" \
+			'BEGIN { printf "%-4s %-6s %12.2f %8.1f%% %12.2f %7.2f %6s", n, s, e, 100 * q / p, c, e / c, l }')"
 		seed=$((seed + 1))
 	done
 done
+say "load after $(cut -d' ' -f1-3 /proc/loadavg); the table is in $out"
