@@ -27,7 +27,7 @@ func BenchmarkCountBlock(b *testing.B) {
 		for _, g := range []chunks{{5, 7}, {6, 6}, {4, 9}, {8, 5}} {
 			b.Run(fmt.Sprintf("%s/k=%d,w=%d", o.name, g.k, g.w), func(b *testing.B) {
 				var mt matcher
-				mt.cx = growZero(mt.cx, laneBlock)
+				mt.cx = resize(mt.cx, laneBlock)
 				copy(mt.cx, xs)
 				mt.buildTables(o, mt.cx, 1<<m-1, g)
 				b.ResetTimer()
@@ -93,7 +93,7 @@ func BenchmarkBuildTables(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const m = 34
 	var mt matcher
-	mt.cx = growZero(mt.cx, laneBlock)
+	mt.cx = resize(mt.cx, laneBlock)
 	for i := range mt.cx {
 		mt.cx[i] = rng.Uint64() & rng.Uint64() & (1<<m - 1)
 	}

@@ -36,14 +36,14 @@ type matcher struct {
 // pair: building a block's tables costs more than that.
 const brutePairs = 4096
 
-// growZero returns s with length n, zero from its old length on.
-func growZero(s []uint64, n int) []uint64 {
+// resize returns s with length n, its contents undefined: the sieve
+// overwrites what it reads, and the patterns past a list's end that a
+// block's planes read are left out of its rows.
+func resize(s []uint64, n int) []uint64 {
 	if cap(s) < n {
 		s = make([]uint64, n, n+n/4)
 	}
-	s = s[:n]
-	clear(s)
-	return s
+	return s[:n]
 }
 
 // bruteDisjoint compares every pair.
