@@ -4,43 +4,61 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/recount"
 )
 
-// recountAgrees counts unit u of N by the engine and by the recount, and
-// fails t unless they agree; it returns the recount with the engine's
-// nodes (the recount's queens placed are none of the engine's nodes,
-// which a tally checks).
-func recountAgrees(t *testing.T, n, u int) UnitResult {
+// recountAgrees counts unit u of N by the engine and by the recount (and,
+// with plain, by the recount's plain search too), and fails t unless
+// they agree; it returns the recount with the engine's nodes (the
+// recount's queens placed are none of the engine's nodes, which a tally
+// checks), and the recount's CPU time.
+func recountAgrees(t *testing.T, n, u int, plain bool) (UnitResult, time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	want, err := CountUnit(ctx, n, u)
 	if err != nil {
 		t.Fatalf("N=%d unit %d: %v", n, u, err)
 	}
+	runtime.LockOSThread()
+	t0 := threadCPU()
 	got, err := RecountUnit(ctx, n, u)
+	cpu := threadCPU() - t0
+	runtime.UnlockOSThread()
 	if err != nil {
 		t.Fatalf("N=%d unit %d: recount: %v", n, u, err)
 	}
 	if err := CheckRecount(n, want, got); err != nil {
 		t.Errorf("N=%d: %v", n, err)
 	}
+	if plain {
+		p, err := recountUnit(ctx, n, u, recount.CountKeysPlain)
+		if err != nil {
+			t.Fatalf("N=%d unit %d: plain recount: %v", n, u, err)
+		}
+		if err := CheckRecount(n, want, p); err != nil {
+			t.Errorf("N=%d, the plain search: %v", n, err)
+		}
+	}
 	got.Nodes = want.Nodes
-	return got
+	return got, cpu
 }
 
 // TestRecountEveryUnit recounts every unit of N = 8 to 14 (the tree
-// search's N, and the join's first) and checks the sums against the
-// published counts; N = 13 and 14 (a few seconds) not in -short or under
-// the race detector. Then a few units of N = 15, the first N whose join
-// has a separator column.
+// search's N, and the join's first) by the bit-set search and by the
+// plain one, and checks the sums against the published counts; in
+// -short and under the race detector N = 8 to 13, the plain search to
+// 12. Then a few units of N = 15, the first N whose join has a separator
+// column.
 func TestRecountEveryUnit(t *testing.T) {
-	top := 14
+	top, plainTop := 14, 14
 	if testing.Short() || raceOn {
-		top = 12
+		top, plainTop = 13, 12
 	}
 	for n := 8; n <= top; n++ {
 		tally, err := NewTally(n)
@@ -48,7 +66,7 @@ func TestRecountEveryUnit(t *testing.T) {
 			t.Fatal(err)
 		}
 		for u := range Units(n) {
-			r := recountAgrees(t, n, u)
+			r, _ := recountAgrees(t, n, u, n <= plainTop)
 			if err := tally.Add(r); err != nil {
 				t.Fatalf("N=%d unit %d: %v", n, u, err)
 			}
@@ -63,50 +81,65 @@ func TestRecountEveryUnit(t *testing.T) {
 		}
 	}
 	for _, u := range []int{1, 700, 1500, 2300, Units(15) - 1} {
-		recountAgrees(t, 15, u)
+		recountAgrees(t, 15, u, false)
 	}
 }
 
 // TestRecountSampled recounts a sample of the units of N = 15 to 20
-// with NQUEENS_LONG=1 (about a minute), or of the N listed in
-// NQUEENS_RECOUNT (such as "21,22"; a mean join unit of N = 21 takes the
-// recount minutes, of 23 hours): the first unit, the middle one up to
-// N = 20 and units 2 and 5 past it, the last join unit, and the first
-// and last rotation units.
+// with NQUEENS_LONG=1 (under a minute), or of the N listed in
+// NQUEENS_RECOUNT, each N alone ("21,22") or with its units
+// ("23:7/40/1500,24:9"), and logs each unit's count and the recount's
+// CPU time. The sample of an N alone: the first unit, units 2 and 5
+// (small, and at N ≥ 21 not empty), the middle one up to N = 21, the
+// last join unit, and the first and last rotation units. A mean join
+// unit of N = 22 takes the recount about a minute, of 24 about ten.
 func TestRecountSampled(t *testing.T) {
-	var ns []int
+	type sample struct {
+		n     int
+		units []int
+	}
+	var todo []sample
 	if longTests() {
 		for n := 15; n <= 20; n++ {
-			ns = append(ns, n)
+			todo = append(todo, sample{n: n})
 		}
 	}
 	for f := range strings.SplitSeq(os.Getenv("NQUEENS_RECOUNT"), ",") {
-		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
-			ns = append(ns, n)
-		}
-	}
-	if len(ns) == 0 {
-		t.Skip("slow: set NQUEENS_LONG=1, or NQUEENS_RECOUNT to a list of N")
-	}
-	for _, n := range ns {
-		js, ok := schemeOf(n).(*joinScheme)
-		if !ok {
-			t.Errorf("N=%d is not counted by the join", n)
+		nPart, unitPart, _ := strings.Cut(strings.TrimSpace(f), ":")
+		n, err := strconv.Atoi(nPart)
+		if err != nil {
 			continue
 		}
-		sample := []int{0, js.layout.Units() - 1, js.layout.Units(), Units(n) - 1}
-		if n <= 20 {
-			sample = append(sample, js.layout.Units()/2)
-		} else {
-			// Near the first, whose left half's queens crowd the top
-			// rows, units are small but not empty: at N = 21 units 2
-			// and 5 have 732 and 2,744 solutions, 3 to 4 s each.
-			sample = append(sample, 2, 5)
+		s := sample{n: n}
+		for us := range strings.SplitSeq(unitPart, "/") {
+			if u, err := strconv.Atoi(us); err == nil {
+				s.units = append(s.units, u)
+			}
 		}
-		for _, u := range sample {
-			t0 := time.Now()
-			r := recountAgrees(t, n, u)
-			t.Logf("N=%d unit %d: total %d, rot180 %d, rot90 %d: the same by the recount (%.1f s)", n, u, r.Total, r.Rot180, r.Rot90, time.Since(t0).Seconds())
+		todo = append(todo, s)
+	}
+	if len(todo) == 0 {
+		t.Skip("slow: set NQUEENS_LONG=1, or NQUEENS_RECOUNT to a list of N")
+	}
+	for _, s := range todo {
+		js, ok := schemeOf(s.n).(*joinScheme)
+		if !ok {
+			t.Errorf("N=%d is not counted by the join", s.n)
+			continue
+		}
+		if s.units == nil {
+			s.units = []int{0, 2, 5, js.layout.Units() - 1, js.layout.Units(), Units(s.n) - 1}
+			if s.n <= 21 {
+				s.units = append(s.units, js.layout.Units()/2)
+			}
+		}
+		for _, u := range s.units {
+			if u < 0 || u >= Units(s.n) {
+				t.Errorf("N=%d has no unit %d", s.n, u)
+				continue
+			}
+			r, cpu := recountAgrees(t, s.n, u, false)
+			t.Logf("N=%d unit %d: total %d, rot180 %d, rot90 %d: the same by the recount (%.1f s of CPU)", s.n, u, r.Total, r.Rot180, r.Rot90, cpu.Seconds())
 		}
 	}
 }

@@ -44,13 +44,26 @@ func (k Key) check() error {
 }
 
 // Count returns the number of solutions of k and the queens its search
-// placed, or ctx's error. The search is the plain one of this package,
-// column by column from the left edge (it runs on the board mirrored in
-// its diagonal, whose rows are k's columns): each column's queen on a
-// free square of its own rows (the left half's, its separator row, or
-// the right half's), so that the left half is placed whole before the
-// right half is tried against it.
+// placed, or ctx's error, by the bit-set search ([board]): each column's
+// queen on a free row of its own (the left half's, its separator row, or
+// the right half's), the column with the fewest free rows first. At
+// N = 20 it places about 35 queens per solution, some 0.4 µs per
+// solution on one core of the project machine, against about 3 µs for
+// [Key.CountPlain].
 func (k Key) Count(ctx context.Context) (solutions, nodes uint64, err error) {
+	if err := k.check(); err != nil {
+		return 0, 0, err
+	}
+	return k.countBits(ctx)
+}
+
+// CountPlain is [Key.Count] by the plain search of this package, one bool
+// per line, column by column from the left edge (it runs on the board
+// mirrored in its diagonal, whose rows are k's columns): each column's
+// queen on a free square of its own rows, so that the left half is
+// placed whole before the right half is tried against it. It is the
+// slow, obviously correct search the bit-set one is checked against.
+func (k Key) CountPlain(ctx context.Context) (solutions, nodes uint64, err error) {
 	if err := k.check(); err != nil {
 		return 0, 0, err
 	}
@@ -151,8 +164,17 @@ type Weighted struct {
 // CountKeys returns the sum of the keys' solutions times their weights,
 // and the queens placed, or ctx's error. Each weight must be the key's
 // own count of its images ([Key.Weight]), or it fails with a
-// [*WeightError]. Cost: each key's search in turn.
+// [*WeightError]. Cost: each key's search ([Key.Count]) in turn.
 func CountKeys(ctx context.Context, keys []Weighted) (total, nodes uint64, err error) {
+	return countKeys(ctx, keys, Key.Count)
+}
+
+// CountKeysPlain is [CountKeys] by the plain search ([Key.CountPlain]).
+func CountKeysPlain(ctx context.Context, keys []Weighted) (total, nodes uint64, err error) {
+	return countKeys(ctx, keys, Key.CountPlain)
+}
+
+func countKeys(ctx context.Context, keys []Weighted, search func(Key, context.Context) (uint64, uint64, error)) (total, nodes uint64, err error) {
 	for _, k := range keys {
 		w, err := k.Key.Weight()
 		if err != nil {
@@ -161,7 +183,7 @@ func CountKeys(ctx context.Context, keys []Weighted) (total, nodes uint64, err e
 		if w != k.Weight {
 			return 0, 0, &WeightError{Key: k.Key, Join: k.Weight, Mine: w}
 		}
-		sols, n, err := k.Count(ctx)
+		sols, n, err := search(k.Key, ctx)
 		if err != nil {
 			return 0, 0, err
 		}

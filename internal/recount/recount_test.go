@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -60,9 +62,9 @@ func keyOf(q []int, s int) Key {
 func (k Key) String() string { return fmt.Sprintf("%d/%#x/%v", k.N, k.Left, k.Sep) }
 
 // TestKeysAgainstPermutations counts every key of N = 4 to 9 with 0, 1
-// and 2 separator columns, and checks it against the solutions found by
-// trying every permutation; and that a key's images have its count and
-// its weight.
+// and 2 separator columns, by both searches, and checks it against the
+// solutions found by trying every permutation; and that a key's images
+// have its count and its weight.
 func TestKeysAgainstPermutations(t *testing.T) {
 	ctx := context.Background()
 	for n := 4; n <= 9; n++ {
@@ -94,6 +96,9 @@ func TestKeysAgainstPermutations(t *testing.T) {
 				}
 				if got != want[name] {
 					t.Errorf("N=%d key %s: %d solutions, the permutations give %d", n, name, got, want[name])
+				}
+				if plain, _, err := k.CountPlain(ctx); err != nil || plain != got {
+					t.Errorf("N=%d key %s: the plain search gives %d (%v), the bit-set search %d", n, name, plain, err, got)
 				}
 				sum += got
 				w, err := k.Weight()
@@ -244,6 +249,9 @@ func TestCancel(t *testing.T) {
 	if _, _, err := (Key{N: 20, Left: 0x3ff}).Count(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("key: %v, want context.Canceled", err)
 	}
+	if _, _, err := (Key{N: 20, Left: 0x3ff}).CountPlain(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("key, plain search: %v, want context.Canceled", err)
+	}
 	if _, _, err := (Border{1, 3, 2, 4}).Count(ctx, 20, -1, -1); !errors.Is(err, context.Canceled) {
 		t.Errorf("border: %v, want context.Canceled", err)
 	}
@@ -253,7 +261,57 @@ func TestCancel(t *testing.T) {
 	// A search that ends part way: a key of N = 28 takes hours.
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, _, err := (Key{N: 28, Left: 0x5555555}).Count(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("key of N = 28: %v, want context.DeadlineExceeded", err)
+	for name, search := range map[string]func(Key, context.Context) (uint64, uint64, error){"bit-set": Key.Count, "plain": Key.CountPlain} {
+		if _, _, err := search(Key{N: 28, Left: 0x5555555}, ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("key of N = 28, %s search: %v, want context.DeadlineExceeded", name, err)
+		}
+	}
+}
+
+// TestBitsAgainstPlain counts keys of N = 10 to 14 (every tenth row set
+// of the left half, each with every separator row) by the bit-set search
+// and the plain one; -short stops at 12, NQUEENS_LONG=1 goes on to 17
+// (about two minutes, most of it the plain search).
+func TestBitsAgainstPlain(t *testing.T) {
+	ctx := context.Background()
+	top := 14
+	switch {
+	case testing.Short():
+		top = 12
+	case os.Getenv("NQUEENS_LONG") == "1":
+		top = 17
+	}
+	for n := 10; n <= top; n++ {
+		s := n % 2
+		cl := (n - s) / 2
+		var keys, sols uint64
+		i := 0
+		for e := uint32(0); e < 1<<n; e++ {
+			if bits.OnesCount32(e) != cl {
+				continue
+			}
+			if i++; i%10 != 0 {
+				continue
+			}
+			for r := range n {
+				k := Key{N: n, Left: e}
+				if s == 1 {
+					if e>>r&1 != 0 {
+						continue
+					}
+					k.Sep = []int{r}
+				} else if r > 0 {
+					break
+				}
+				got, _, err := k.Count(ctx)
+				want, _, err2 := k.CountPlain(ctx)
+				if err != nil || err2 != nil || got != want {
+					t.Fatalf("key %s: bit-set search %d (%v), plain %d (%v)", k, got, err, want, err2)
+				}
+				keys++
+				sols += got
+			}
+		}
+		t.Logf("N=%d: %d keys, %d solutions, the same by both searches", n, keys, sols)
 	}
 }
