@@ -181,7 +181,7 @@ func (mt *matcher) chooseOrder(ops *matchOps, xs, ys []uint64, j uint64, order *
 // sampleCounts returns, per bit, how many of 64 evenly spaced patterns of
 // xs (len(xs) ≥ 64) have it: their bit planes, each counted.
 func (mt *matcher) sampleCounts(ops *matchOps, xs []uint64) (c [64]int) {
-	var s [64]uint64
+	s := &mt.sample
 	for i := range s {
 		s[i] = xs[i*len(xs)/64]
 	}
