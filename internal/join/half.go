@@ -9,7 +9,7 @@ import "math/bits"
 type rowList struct {
 	off    []uint32
 	w0, w1 []uint64
-	next   []uint32 // buildList's cursor per column set, kept for reuse
+	next   []uint32 // fill's cursor per column set, kept for reuse
 }
 
 // half appends to out the patterns (w1) of the left half's placements with

@@ -8,10 +8,11 @@ import (
 )
 
 // TestListWorker counts N = 4 … 13 (15 outside -short) unit by unit with
-// workers that build their quarter lists per rows set, whole and with
-// halves cut into parts of at most 8 patterns, against the tables'
-// worker unit by unit and the published table: the parts change the
-// pairs compared, never a count.
+// workers that build their quarter lists per rows set: whole, held in
+// windows of one and of four column sets (as a small limit makes them),
+// and with halves cut into parts of at most 8 patterns, against the
+// tables' worker unit by unit and the published table: the windows change
+// nothing, the parts the pairs compared, never a count.
 func TestListWorker(t *testing.T) {
 	ref, err := reference.Load()
 	if err != nil {
@@ -31,14 +32,20 @@ func TestListWorker(t *testing.T) {
 			t.Fatal(err)
 		}
 		tw, whole, parted := NewWorker(tb), NewListWorker(l), NewListWorker(l)
-		parted.part = 8
+		one, four, partedOne := NewListWorker(l), NewListWorker(l), NewListWorker(l)
+		one.winShift, four.winShift, partedOne.winShift = 1, 3, 1
+		parted.part, partedOne.part = 8, 8
 		var total, split uint64
 		for u := range l.Units() {
 			c, p, _ := tw.CountUnit(u, nil)
 			c1, p1, _ := whole.CountUnit(u, nil)
-			c2, _, _ := parted.CountUnit(u, nil)
-			if c1 != c || p1 != p || c2 != c {
-				t.Fatalf("N=%d unit %d: tables %d (%d pairs), lists %d (%d pairs), parts %d", n, u, c, p, c1, p1, c2)
+			c2, p2, _ := parted.CountUnit(u, nil)
+			c3, p3, _ := one.CountUnit(u, nil)
+			c4, p4, _ := four.CountUnit(u, nil)
+			c5, p5, _ := partedOne.CountUnit(u, nil)
+			if c1 != c || p1 != p || c2 != c || c3 != c || p3 != p || c4 != c || p4 != p || c5 != c || p5 != p2 {
+				t.Fatalf("N=%d unit %d: tables %d (%d pairs), lists %d (%d pairs), parts %d (%d pairs), windows of 1 %d (%d pairs), of 4 %d (%d pairs), parts in windows of 1 %d (%d pairs)",
+					n, u, c, p, c1, p1, c2, p2, c3, p3, c4, p4, c5, p5)
 			}
 			total += c2
 			split = max(split, uint64(parted.Bytes()))

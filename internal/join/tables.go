@@ -36,12 +36,12 @@ var ErrStopped = errors.New("stopped")
 type MemoryError struct {
 	N           int
 	Need, Limit int64
-	List        bool // a list of one rows set's quarter placements, not the tables
+	List        bool // the quarter placements of one column set of a rows set, not the tables
 }
 
 func (e *MemoryError) Error() string {
 	if e.List {
-		return fmt.Sprintf("the join of N = %d needs %s for the quarter placements of one rows set, more than the %s its worker allows them (a quarter of --memory)",
+		return fmt.Sprintf("the join of N = %d needs %s for the quarter placements of one column set of a rows set, more than the %s its worker allows them (a quarter of --memory)",
 			e.N, FormatBytes(e.Need), FormatBytes(e.Limit))
 	}
 	return fmt.Sprintf("the join of N = %d needs %s for its quarter tables, more than the %s available",

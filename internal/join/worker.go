@@ -37,15 +37,17 @@ type Worker struct {
 	t           *Tables // nil: the lists are built per rows set
 	ops         *matchOps
 	part        int // halfPart, or less in tests
+	winShift    int // tests: windows of at most 2^(winShift−1) column sets; 0: as the limit allows
 	left, left0 []uint64
 	xs, ys      []uint64
 	mt          matcher
-	// The lists of the left half's top and bottom quarter and the right
-	// half's, with the rows they were built for (bounded workers).
-	lists [4]rowList
-	rows  [4]uint32
-	built [4]bool
-	peak  int64
+	// The left half's top and bottom quarter placements and the right
+	// half's (mirrored into the left) on the rows of the key at hand: views
+	// of the tables, or lists of their own (list workers).
+	tlist   [4]rowList
+	q       [4]qlist
+	windows int // the windows that held part of a side's lists
+	peak    int64
 	// limit is the memory the lists may take (SetLimit); err why the last
 	// count gave up, if not for stop.
 	limit int64
@@ -71,48 +73,44 @@ func NewWorker(t *Tables) *Worker {
 // needs, as it needs them (see [Worker.Bytes] for its memory).
 func NewListWorker(l *Layout) *Worker { return &Worker{l: l, ops: ops, part: halfPart} }
 
+// Windows returns how many times the worker held its quarter lists of a
+// half in part, a window of column sets (see [Worker.window]), because
+// they would pass a quarter of its limit whole.
+func (w *Worker) Windows() int { return w.windows }
+
 // Bytes returns the most memory the worker's lists and buffers have held
 // (its tables aside).
 func (w *Worker) Bytes() int64 { return w.peak }
 
 func (w *Worker) notePeak() {
 	b := int64(cap(w.left)+cap(w.left0)+cap(w.xs)+cap(w.ys)+cap(w.mt.cx)+cap(w.mt.cy)+cap(w.mt.scratch)) * 8
-	for i := range w.lists {
-		b += w.lists[i].bytes()
+	for i := range w.q {
+		b += w.q[i].bytes()
 	}
 	w.peak = max(w.peak, b)
 }
 
-// list returns the quarter placements on rows r (relative to the
-// quarter's first row) of the top (slot 0 and 2) or bottom (1 and 3)
-// quarter: a view of the tables, or slot's list, built again if its rows
-// changed. ok is false if stop was set or the list would pass the limit
-// (w.err says so).
-func (w *Worker) list(slot int, r uint32, stop *atomic.Bool) (rowList, bool) {
-	top := slot%2 == 0
+// side sets side s (0: the left half, 1: the right one, mirrored into
+// the left) to the half with a queen in each row of e: the views of the
+// tables, or its two quarter lists counted by column set (filled by
+// [Worker.window]). It returns false if stop was set.
+func (w *Worker) side(s int, e uint32, stop *atomic.Bool) bool {
+	l := w.l
+	low := uint32(1)<<l.TR - 1
 	if w.t != nil {
-		if top {
-			return w.t.rowsOf(&w.t.top, r), true
-		}
-		return w.t.rowsOf(&w.t.bot, r), true
+		w.tlist[2*s], w.tlist[2*s+1] = w.t.rowsOf(&w.t.top, e&low), w.t.rowsOf(&w.t.bot, e>>l.TR)
+		return true
 	}
-	if !w.built[slot] || w.rows[slot] != r {
-		r0, nr := 0, w.l.TR
-		if !top {
-			r0, nr = w.l.TR, w.l.N-w.l.TR
-		}
-		// Each list its share of the limit.
-		ok, need := w.l.buildList(&w.lists[slot], r0, nr, r, stop, w.limit/4)
-		w.built[slot] = false
-		if !ok {
-			if need > 0 {
-				w.err = &MemoryError{N: w.l.N, Need: need, Limit: w.limit / 4, List: true}
-			}
-			return rowList{}, false
-		}
-		w.rows[slot], w.built[slot] = r, true
+	return l.count(&w.q[2*s], 0, l.TR, e&low, stop) && l.count(&w.q[2*s+1], l.TR, l.N-l.TR, e>>l.TR, stop)
+}
+
+// sizes returns the placements of side s's quarters by column set (the
+// off of its lists, whole), for [Layout.halfFits].
+func (w *Worker) sizes(s int) (top, bot rowList) {
+	if w.t != nil {
+		return w.tlist[2*s], w.tlist[2*s+1]
 	}
-	return w.lists[slot], true
+	return rowList{off: w.q[2*s].full}, rowList{off: w.q[2*s+1].full}
 }
 
 // CountUnit counts the keys of unit u: the sum of their solutions times
@@ -136,26 +134,29 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 		for j < len(keys) && keys[j].E == e {
 			j++
 		}
-		ltop, ok1 := w.list(0, e&low, stop)
-		lbot, ok2 := w.list(1, e>>l.TR, stop)
-		if !ok1 || !ok2 {
+		if !w.side(0, e, stop) {
 			return 0, 0, false
 		}
 		k1 := bits.OnesCount32(e & low)
 		cells := len(l.subsets[k1])
 		// The left half of e once, for every separator placement of its
-		// keys, if it is one part.
+		// keys, if it is one part and its lists one window.
+		ltop, lbot := w.sizes(0)
 		shared := l.S > 0 && j-i > 1 && l.halfFits(ltop, lbot, k1, w.part)
 		if shared {
-			w.left0 = w.left0[:0]
-			w.left = l.half(w.ops, w.left[:0], &w.left0, ltop, lbot, k1, [2]int{0, cells}, 0)
+			top, bot, end, ok := w.window(0, k1, 0, stop)
+			if !ok {
+				return 0, 0, false
+			}
+			if shared = end == cells; shared {
+				w.left0 = w.left0[:0]
+				w.left = l.half(w.ops, w.left[:0], &w.left0, top, bot, k1, [2]int{0, cells}, 0)
+			}
 		}
 		for _, k := range keys[i:j] {
 			sp := &l.seps[k.Sep]
 			f := full &^ e &^ sp.rows
-			rtop, ok1 := w.list(2, f&low, stop)
-			rbot, ok2 := w.list(3, f>>l.TR, stop)
-			if !ok1 || !ok2 {
+			if !w.side(1, f, stop) {
 				return 0, 0, false
 			}
 			k2 := bits.OnesCount32(f & low)
@@ -163,8 +164,8 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 				if shared {
 					w.xs = w.ops.filter(w.xs[:0], w.left, w.left0, sp.mask)
 					c = cells
-				} else {
-					w.xs, c = w.halfPart(w.xs[:0], ltop, lbot, k1, c, sp.mask)
+				} else if w.xs, c, ok = w.halfPart(w.xs[:0], 0, k1, c, sp.mask, stop); !ok {
+					return 0, 0, false
 				}
 				if len(w.xs) == 0 {
 					continue
@@ -174,7 +175,9 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 				// maps the crossing diagonals of one half onto the other's
 				// in reverse order).
 				for d := 0; d < len(l.subsets[k2]); {
-					w.ys, d = w.halfPart(w.ys[:0], rtop, rbot, k2, d, l.seps[sp.mirror].mask)
+					if w.ys, d, ok = w.halfPart(w.ys[:0], 1, k2, d, l.seps[sp.mirror].mask, stop); !ok {
+						return 0, 0, false
+					}
 					if len(w.ys) == 0 {
 						continue
 					}
@@ -194,20 +197,30 @@ func (w *Worker) CountKeys(keys []Key, stop *atomic.Bool) (total, pairs uint64, 
 	return total, pairs, true
 }
 
-// halfPart appends to out the half of the cells from c on (see
-// [Layout.half]) until it holds w.part patterns or more, and returns the
-// first cell not joined.
-func (w *Worker) halfPart(out []uint64, top, bot rowList, k, c int, sm uint64) ([]uint64, int) {
+// halfPart appends to out the half of side s (see [Worker.side]) on the
+// cells from c on (see [Layout.half]) until it holds w.part patterns or
+// more, and returns the first cell not joined: the same patterns whatever
+// windows the lists are held in. ok is false if stop was set or a window
+// passed the limit.
+func (w *Worker) halfPart(out []uint64, s, k, c int, sm uint64, stop *atomic.Bool) (_ []uint64, next int, ok bool) {
 	cells := len(w.l.subsets[k])
-	if c == 0 && w.l.halfFits(top, bot, k, w.part) {
-		// Most halves are one part: joined at once (the same patterns in
-		// the same order as cell by cell).
-		return w.l.half(w.ops, out, nil, top, bot, k, [2]int{0, cells}, sm), cells
+	top, bot := w.sizes(s)
+	whole := c == 0 && w.l.halfFits(top, bot, k, w.part)
+	for c < cells && len(out) < w.part {
+		top, bot, end, ok := w.window(s, k, c, stop)
+		if !ok {
+			return out, c, false
+		}
+		if whole && end == cells {
+			// Most halves are one part: joined at once (the same patterns
+			// in the same order as cell by cell).
+			return w.l.half(w.ops, out, nil, top, bot, k, [2]int{0, cells}, sm), cells, true
+		}
+		for ; c < end && len(out) < w.part; c++ {
+			out = w.l.half(w.ops, out, nil, top, bot, k, [2]int{c, c + 1}, sm)
+		}
 	}
-	for ; c < cells && len(out) < w.part; c++ {
-		out = w.l.half(w.ops, out, nil, top, bot, k, [2]int{c, c + 1}, sm)
-	}
-	return out, c
+	return out, c, true
 }
 
 // halfFits reports whether the pairs of quarter placements that the
