@@ -45,7 +45,7 @@
 // ROW(reg, c) ANDs into Z0 the row of chunk c, whose offset is the next
 // 16 bits of reg (SHIFT first, except for the first chunk of DX).
 #define SHIFT(reg) \
-	SHRQ $16, reg
+	SHRQ $const_offsetBits, reg
 #define ROW(reg, c) \
 	MOVWQZX reg, R12; \
 	VPANDQ (c*const_chunkBytes)(DI)(R12*1), Z0, Z0

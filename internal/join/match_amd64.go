@@ -57,6 +57,10 @@ func countK8AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uin
 //go:noescape
 func rowsAVX2(has, tab, valid *blockRow, k, w int)
 
+// offsetBits are the bits of each chunk's row offset in the words that
+// the counting loops take apart (SHIFT in count_amd64.s).
+const offsetBits = 16
+
 // countKernels are the count loops of one instruction set, by the number
 // of chunks (1 … 8).
 type countKernels [maxChunks + 1]func(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
@@ -70,7 +74,7 @@ func (c *countKernels) count(mt *matcher, ys []uint64, j uint64, g chunks) uint6
 	}
 	var lo uint64
 	for c := range 4 {
-		lo |= (1<<g.w - 1) << (16*c + 6) // row v of a chunk is v·64 bytes on
+		lo |= (1<<g.w - 1) << (offsetBits*c + 6) // row v of a chunk is v·64 bytes on
 	}
 	return c[g.k](&mt.tab[0], &ys[0], len(ys), j, lo, lo, 4*g.w)
 }
