@@ -57,18 +57,20 @@ func recountUnit(ctx context.Context, n, index int, countKeys func(context.Conte
 }
 
 // recountSecondsPerSolution is about how long the recount takes per
-// solution it finds, weighted as the units count them, on one core of
-// the project machine: measured over sampled units 2.0 µs at N = 18,
-// 4.4 µs at N = 19 and 8.5 µs at N = 20, with the machine's two cores
-// shared by four other jobs (load 5 to 9), 28 to 33 queens placed per
-// solution at all three (BenchmarkRecountUnit).
-const recountSecondsPerSolution = 3e-6
+// solution of a unit (weighted as the units count them) on one core of
+// the project machine, for units of a mean unit's size: measured on
+// sampled units of N = 20 to 24, 2026-12-06 at load 12 to 19, 0.2 to
+// 0.4 µs (docs/cluster.md, "A second engine past the table"). Units
+// with few solutions cost more per solution (up to 2 µs at N = 22, most
+// of it searching keys with none), but little in all.
+const recountSecondsPerSolution = 0.35e-6
 
 // RecountSeconds returns about how long [RecountUnit] takes on one core
 // for a mean unit of N: its share of Q(N) (the published count, or past
 // it Q(27) times 10.5 per N, the last step's growth) times the time per
-// solution. A unit can take ten times the mean, or nothing. 0 outside
-// 1 … MaxN.
+// solution: about 4 minutes at N = 22, 20 minutes at 24, 3 hours at 25,
+// 5 months at 28.
+// A unit can take ten times the mean, or nothing. 0 outside 1 … MaxN.
 func RecountSeconds(n int) float64 {
 	units := Units(n)
 	if units == 0 {

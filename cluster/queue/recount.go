@@ -54,12 +54,13 @@ func countBlock(ctx context.Context, run Run, b Block) ([]count.UnitResult, erro
 // the truth its workers are judged by, yet it comes from the same engine
 // as theirs: a bug of the engine would pass every vote and recount. So
 // there one unit of each block it counts again, drawn at random, is
-// counted a third time by count.RecountUnit, a plain backtracking search
-// that shares no code with the engines; a difference stops the run. It
-// is thousands of times slower than the join, so only one unit per block,
-// and only where a unit takes at most plainLimit seconds by its estimate
-// ([count.RecountSeconds]): none from N = 25 on, where a unit takes the
-// plain search days to years (Backing says so).
+// counted a third time by count.RecountUnit, a backtracking search on
+// bit sets that shares no code with the engines; a difference stops the
+// run. It finds every solution one by one, some hundred times the join's
+// time, so only one unit per block, and only where a mean unit takes at
+// most plainLimit seconds by its estimate ([count.RecountSeconds]): up to
+// N = 24, none from N = 25 on, where a unit takes it hours to months
+// (Backing says so).
 const plainLimit = 3600
 
 // pastTable reports whether N has no published count; a variable, so that
