@@ -33,7 +33,9 @@
 #
 # Usage: bench/count.sh [N ...]        (default: 16 17 18 19)
 # Environment: REPS (default 3); SEED_MAX (default 17); BASELINE (a commit,
-# default 46a4036); QUADRANT_SRC (default: none); CXX (default c++);
+# default 46a4036); ALLCORES (default 1; 0 leaves out the run on all
+# cores, to spend a shared machine's time on the one-worker ratios);
+# QUADRANT_SRC (default: none); CXX (default c++);
 # BENCHSTAT (default: go run golang.org/x/perf/cmd/benchstat at a pinned
 # version, downloaded once by the go command).
 # shellcheck disable=SC2046 # set -- $(timeit …) splits "seconds kb" on purpose
@@ -44,6 +46,7 @@ reps=${REPS:-3}
 seedmax=${SEED_MAX:-17}
 baseline=${BASELINE:-46a4036}
 quad=${QUADRANT_SRC:-}
+allcores=${ALLCORES:-1}
 cxx=${CXX:-c++}
 benchstat=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
 ref=internal/reference/queens-counts.tsv
@@ -132,9 +135,11 @@ for rep in $(seq "$reps"); do
 		set -- $(timeit "$tmp/nqueens" count "$n" --workers 1 --yes --json)
 		[ "$(json total) $(json unique)" = "$total $unique" ] || { echo "nqueens N=$n: $(cat "$tmp/out")" >&2; exit 1; }
 		record "$n" nqueens-1w "$1" "$2" "$3"
-		set -- $(timeit "$tmp/nqueens" count "$n" --yes --json)
-		[ "$(json total) $(json unique)" = "$total $unique" ] || { echo "nqueens N=$n: $(cat "$tmp/out")" >&2; exit 1; }
-		record "$n" "nqueens-$(nproc)w" "$1" "$2" "$3"
+		if [ "$allcores" != 0 ]; then
+			set -- $(timeit "$tmp/nqueens" count "$n" --yes --json)
+			[ "$(json total) $(json unique)" = "$total $unique" ] || { echo "nqueens N=$n: $(cat "$tmp/out")" >&2; exit 1; }
+			record "$n" "nqueens-$(nproc)w" "$1" "$2" "$3"
+		fi
 		if [ -n "$quad" ]; then
 			set -- $(timeit "$tmp/quadrant-$n" 1)
 			grep -q "^Result: $total\$" "$tmp/out" || { echo "quadrant N=$n: $(cat "$tmp/out"), want $total" >&2; exit 1; }
@@ -152,7 +157,8 @@ echo
 # benchstat: medians and their spread, each column against the first (the
 # quadrant join if it ran, else the baseline); the seed only in the table
 # below.
-cols="$baseline-1w nqueens-1w nqueens-$(nproc)w"
+cols="$baseline-1w nqueens-1w"
+[ "$allcores" != 0 ] && cols="$cols nqueens-$(nproc)w"
 [ -n "$quad" ] && cols="quadrant-1t $cols"
 $benchstat -col "/impl@($cols)" -filter '-/impl:seed' "$out"
 echo
