@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nqueens/nqueens/internal/join"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -239,5 +240,43 @@ func TestJoinResume(t *testing.T) {
 	}
 	if searched != Units(n)-len(half) {
 		t.Errorf("resumed run searched %d units, want %d", searched, Units(n)-len(half))
+	}
+}
+
+// TestUnitSeconds: the time of a count by the join that UnitSeconds
+// spreads over the units is its table's, measured or estimated, with a
+// unit of N = 24 to 27 about 4 s, 25 s, 5 min and 45 min of one core
+// (the 10-fold growth a step it had before put N = 27's at 4 hours, five
+// times the estimate); past the table it grows by the last step's factor,
+// and it grows with N from N = 4 to JoinTo (-short leaves out N = 20 to
+// 23, whose units take seconds to list).
+func TestUnitSeconds(t *testing.T) {
+	// The units of N = 20 to 23 are listed keys: seconds to make.
+	skip := func(n int) bool { return testing.Short() && n >= 20 && n <= 23 }
+	for n := JoinFrom; n < len(joinSeconds); n++ {
+		if skip(n) {
+			continue
+		}
+		if got := UnitSeconds(n) * float64(Units(n)); math.Abs(got-joinSeconds[n]) > 1e-9*joinSeconds[n] {
+			t.Errorf("N=%d: %g s in all, want %g", n, got, joinSeconds[n])
+		}
+	}
+	last := len(joinSeconds) - 1
+	for n := last + 1; n <= JoinTo; n++ {
+		want := joinSeconds[last] * math.Pow(joinSeconds[last]/joinSeconds[last-1], float64(n-last))
+		if got := UnitSeconds(n) * float64(Units(n)); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("N=%d: %g s in all, want %g", n, got, want)
+		}
+	}
+	if u := UnitSeconds(27); u < 1800 || u > 3600 {
+		t.Errorf("a unit of N = 27: %g s, want about 45 minutes", u)
+	}
+	for n := 5; n <= JoinTo; n++ {
+		if skip(n) || skip(n-1) {
+			continue
+		}
+		if UnitSeconds(n)*float64(Units(n)) <= UnitSeconds(n-1)*float64(Units(n-1)) {
+			t.Errorf("a count of N = %d takes no longer than of N = %d", n, n-1)
+		}
 	}
 }

@@ -321,12 +321,17 @@ var memoryLimit = func() int64 {
 	return 0
 }
 
-// joinSeconds is about how long a count by the join takes on one core of
-// the project machine (an AMD EPYC with AVX-512; docs/engine.md), by N
-// from JoinFrom; past the table the time grows joinGrowth-fold per N.
-var joinSeconds = [...]float64{14: 0.004, 15: 0.04, 16: 0.08, 17: 0.6, 18: 1.7, 19: 10}
-
-const joinGrowth = 10
+// joinSeconds is about how long a whole count by the join takes on one
+// core of the project machine (an AMD EPYC with AVX-512), in CPU seconds,
+// by N from JoinFrom (docs/engine.md): N = 16 to 21 counted (16 to 19 on
+// one worker, 20 and 21 on two, 2026-11-26 to 12-06), 22 from a sample
+// of every hundredth unit, 24 to 27 from the join's estimate (probes of
+// real units, 2026-12-06), 23 between its neighbours (their geometric
+// mean). Past the table the time grows by the factor of its last step
+// (9 from N = 26 to 27; 10 a step had put N = 24 to 27 four to five
+// times too high).
+var joinSeconds = [...]float64{14: 0.004, 15: 0.04, 16: 0.13, 17: 0.64, 18: 1.5, 19: 11.7, 20: 50, 21: 362, 22: 6000,
+	23: 4e4, 24: 2.6e5, 25: 1.6e6, 26: 2.0e7, 27: 1.8e8}
 
 // Tree search: about treeSecondsN16 for N = 16 on one core, treeGrowth-fold
 // per N (the batch search; the node rate of N = 18 and the tree's growth).
@@ -336,8 +341,8 @@ const (
 )
 
 // UnitSeconds returns about how long one unit of N takes on one core: the
-// time of the whole count on the project machine over its units. It is a
-// rough guide (a unit of a large N can take ten times the mean), for
+// CPU time of the whole count on the project machine over its units. It
+// is a rough guide (a unit of a large N can take ten times the mean), for
 // sizing batches of units; 0 outside 1 … MaxN.
 func UnitSeconds(n int) float64 {
 	units := Units(n)
@@ -350,7 +355,8 @@ func UnitSeconds(n int) float64 {
 		total = joinSeconds[n]
 	case usesJoin(n):
 		last := len(joinSeconds) - 1
-		total = joinSeconds[last] * math.Pow(joinGrowth, float64(n-last))
+		growth := joinSeconds[last] / joinSeconds[last-1]
+		total = joinSeconds[last] * math.Pow(growth, float64(n-last))
 	default:
 		total = treeSecondsN16 * math.Pow(treeGrowth, float64(n-16))
 	}
