@@ -326,11 +326,11 @@ var memoryLimit = func() int64 {
 // by N from JoinFrom (docs/engine.md): N = 16 to 21 counted on one worker
 // (2026-11-26 to 12-06), 22 and 23 from the join's estimate (probes of
 // real units, 2026-12-06; a sample of every hundredth unit of 22 had
-// said 6000), 24 to 27 likewise. Past the table the time grows by the
-// factor of its last step (9 from N = 26 to 27; 10 a step from N = 19
-// had put N = 24 to 27 four to five times too high).
+// said 6000), 24 to 27 likewise (at 0ab06b1). Past the table the time
+// grows by the factor of its last step (7.6 from N = 26 to 27; 10 a step
+// from N = 19 had put N = 24 to 27 four to seven times too high).
 var joinSeconds = [...]float64{14: 0.004, 15: 0.04, 16: 0.12, 17: 0.52, 18: 1.35, 19: 12, 20: 51, 21: 447, 22: 2685,
-	23: 2.1e4, 24: 2.6e5, 25: 1.6e6, 26: 2.0e7, 27: 1.8e8}
+	23: 2.1e4, 24: 2.36e5, 25: 1.43e6, 26: 1.96e7, 27: 1.48e8}
 
 // Tree search: about treeSecondsN16 for N = 16 on one core, treeGrowth-fold
 // per N (the batch search; the node rate of N = 18 and the tree's growth).
