@@ -59,10 +59,11 @@ func recountUnit(ctx context.Context, n, index int, countKeys func(context.Conte
 // recountSecondsPerSolution is about how long the recount takes per
 // solution of a unit (weighted as the units count them) on one core of
 // the project machine, for units of a mean unit's size: measured on
-// sampled units of N = 20 to 24, 2026-12-06 at load 12 to 19, 0.2 to
+// sampled units of N = 20 to 23, 2026-12-06 at load 12 to 26, 0.2 to
 // 0.4 µs (docs/cluster.md, "A second engine past the table"). Units
-// with few solutions cost more per solution (up to 2 µs at N = 22, most
-// of it searching keys with none), but little in all.
+// with few solutions cost more per solution, most of it searching keys
+// with none: 2 µs at N = 22, 12 µs in a unit of N = 24 with 1.8·10⁷
+// solutions (216 s).
 const recountSecondsPerSolution = 0.35e-6
 
 // RecountSeconds returns about how long [RecountUnit] takes on one core

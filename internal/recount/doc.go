@@ -18,8 +18,9 @@
 // rows and diagonals taken as bits of three words and fills first the
 // column with the fewest free rows: 0.2 to 0.4 µs per solution on one
 // core of the shared project machine in units of many solutions at
-// N = 20 to 24 (up to 2 µs in units of few, searching keys that have
-// none), 50 to 250 times the join's time per unit. [Key.CountPlain] is
+// N = 20 to 24 (2 µs at N = 22 and 12 µs at N = 24 in units of few,
+// searching keys that have none), 50 to 250 times the join's time per
+// unit. [Key.CountPlain] is
 // the plain search it is checked against, one bool per line, column by
 // column from the left, 10 to 80 times slower still. Borders have the plain search only:
 // their units are those of N ≤ 13 and the symmetric solutions of the
