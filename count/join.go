@@ -155,6 +155,11 @@ func (s *joinScheme) table(h hash.Hash) {
 		per, sets := s.layout.PerUnit()
 		writeInts(h, -3, int(per), int(sets), s.layout.Units())
 	}
+	if s.n >= join.BigPartFrom {
+		// Its halves are joined in larger parts than engine 6 first did:
+		// other pairs compared, so other unit results.
+		writeInts(h, -4, join.PartOf(s.n))
+	}
 	for u := range s.layout.Units() {
 		if s.layout.Ranked() {
 			break

@@ -36,7 +36,7 @@ type Worker struct {
 	l           *Layout
 	t           *Tables // nil: the lists are built per rows set
 	ops         *matchOps
-	part        int // halfPart, or less in tests
+	part        int // PartOf(N), or less in tests
 	winShift    int // tests: windows of at most 2^(winShift−1) column sets; 0: as the limit allows
 	left, left0 []uint64
 	xs, ys      []uint64
@@ -65,13 +65,13 @@ func (w *Worker) Err() error { return w.err }
 
 // NewWorker returns a worker for the units of t.
 func NewWorker(t *Tables) *Worker {
-	return &Worker{l: t.Layout, t: t, ops: ops, part: halfPart}
+	return &Worker{l: t.Layout, t: t, ops: ops, part: PartOf(t.Layout.N)}
 }
 
 // NewListWorker returns a worker for the units of l that needs no
 // [Tables]: it builds the quarter placements of each rows set a key
 // needs, as it needs them (see [Worker.Bytes] for its memory).
-func NewListWorker(l *Layout) *Worker { return &Worker{l: l, ops: ops, part: halfPart} }
+func NewListWorker(l *Layout) *Worker { return &Worker{l: l, ops: ops, part: PartOf(l.N)} }
 
 // Windows returns how many times the worker held its quarter lists of a
 // half in part, a window of column sets (see [Worker.window]), because
