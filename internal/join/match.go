@@ -70,24 +70,44 @@ type chunks struct{ k, w int }
 // for 45 bits (the second-level cache). The kernels take at most maxChunks.
 const maxChunk = 9
 
-// chunking cuts m bits into chunks for blocks met by items patterns each,
-// and returns the cost of a block (ns): fewer, wider chunks save a row per
-// pattern but cost 2^w rows of table per chunk and block. The costs are
-// those of the AVX-512 loops (a block's planes about 300 ns, a row built
-// 0.8 ns; a y 0.5 ns and 0.3 ns per row it ANDs).
+// chunking cuts m bits (1 to 64) into chunks for blocks met by items
+// patterns each, and returns the cost of a block (ns): fewer, wider chunks
+// save a row per pattern but cost 2^w rows of table per chunk and block.
+// The costs are those of the AVX-512 loops (a block's planes about 300 ns,
+// a row built 0.8 ns; a y 0.5 ns and 0.3 ns per row it ANDs). The sieve
+// asks it three times per split it weighs (3 % of N = 20's time when each
+// call divided for every width): each candidate's fixed and per-item cost
+// is made once per m, in chunkLines.
 func chunking(m, items int) (g chunks, cost float64) {
-	for w := 1; w <= maxChunk; w++ {
-		k := (m + w - 1) / w
-		if k > maxChunks {
-			continue
-		}
-		c := 300 + 0.8*float64(k<<w) + float64(items)*(0.5+0.3*float64(k))
-		if g.k == 0 || c < cost {
-			g, cost = chunks{k, (m + k - 1) / k}, c
+	for _, c := range chunkLines[m] {
+		if v := c.fixed + float64(items)*c.slope; g.k == 0 || v < cost {
+			g, cost = c.g, v
 		}
 	}
 	return g, cost
 }
+
+// chunkLine is one way to chunk a block for [chunking]: a width w of at
+// most maxChunk bits whose k chunks the kernels take, and the block's cost
+// as fixed + items·slope.
+type chunkLine struct {
+	g            chunks
+	fixed, slope float64
+}
+
+// chunkLines[m] are the ways to chunk m bits, by increasing w.
+var chunkLines = func() (lines [65][]chunkLine) {
+	for m := 1; m <= 64; m++ {
+		for w := 1; w <= maxChunk; w++ {
+			k := (m + w - 1) / w
+			if k > maxChunks {
+				continue
+			}
+			lines[m] = append(lines[m], chunkLine{chunks{k, (m + k - 1) / k}, 300 + 0.8*float64(k<<w), 0.5 + 0.3*float64(k)})
+		}
+	}
+	return lines
+}()
 
 // compressGo sets dst[i] to the bits of src[i] that j selects, packed to
 // the low end (a parallel bit extract).

@@ -1,0 +1,35 @@
+package join
+
+import "testing"
+
+// TestChunking holds chunking, which takes its candidates from
+// chunkLines, to the cost model written out for every width, the way it
+// was first computed: the same chunks and cost for every m and a range of
+// items.
+func TestChunking(t *testing.T) {
+	plain := func(m, items int) (g chunks, cost float64) {
+		for w := 1; w <= maxChunk; w++ {
+			k := (m + w - 1) / w
+			if k > maxChunks {
+				continue
+			}
+			c := 300 + 0.8*float64(k<<w) + float64(items)*(0.5+0.3*float64(k))
+			if g.k == 0 || c < cost {
+				g, cost = chunks{k, (m + k - 1) / k}, c
+			}
+		}
+		return g, cost
+	}
+	for m := 1; m <= 64; m++ {
+		for _, items := range []int{0, 1, 7, 63, 64, 100, 511, 512, 513, 1000, 4096, 1 << 16, 1 << 22, 1 << 30} {
+			g, c := chunking(m, items)
+			wg, wc := plain(m, items)
+			if g != wg || c != wc {
+				t.Fatalf("chunking(%d, %d) = %v, %v; want %v, %v", m, items, g, c, wg, wc)
+			}
+			if g.k < 1 || g.k > maxChunks || g.w > maxChunk || g.k*g.w < m {
+				t.Fatalf("chunking(%d, %d) = %v: not a chunking of %d bits into at most %d chunks of at most %d", m, items, g, m, maxChunks, maxChunk)
+			}
+		}
+	}
+}
