@@ -33,3 +33,22 @@ func TestChunking(t *testing.T) {
 		}
 	}
 }
+
+// TestOrAll holds orAll to a plain loop on every length below 70, each
+// pattern with its own bit, so that a pattern left out shows.
+func TestOrAll(t *testing.T) {
+	for n := range 70 {
+		xs := make([]uint64, n)
+		var want uint64
+		for i := range xs {
+			xs[i] = 1 << (i % 64)
+			if i%5 == 3 {
+				xs[i] |= 1 << 63
+			}
+			want |= xs[i]
+		}
+		if got := orAll(xs); got != want {
+			t.Fatalf("n=%d: orAll = %#x, want %#x", n, got, want)
+		}
+	}
+}

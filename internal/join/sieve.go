@@ -28,14 +28,7 @@ func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bo
 	if len(xs) == 0 || len(ys) == 0 {
 		return 0, 0, true
 	}
-	var ox, oy uint64
-	for _, x := range xs {
-		ox |= x
-	}
-	for _, y := range ys {
-		oy |= y
-	}
-	j := ox & oy
+	j := orAll(xs) & orAll(ys)
 	nx, ny := len(xs), len(ys)
 	if j == 0 || nx*ny <= brutePairs {
 		if j == 0 {
@@ -56,6 +49,21 @@ func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bo
 	}
 	m := uint64(1)<<bits.OnesCount64(j) - 1
 	return mt.split(ops, mt.cx[:nx], mt.cy[:ny], m, m, sieveOrder{}, stop)
+}
+
+// orAll returns the OR of xs. Four accumulators, so that the ORs do not
+// wait on one another: the loop of one took 3 % of N = 20's CPU profile.
+func orAll(xs []uint64) uint64 {
+	var a, b, c, d uint64
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		q := xs[i : i+4 : i+4]
+		a, b, c, d = a|q[0], b|q[1], c|q[2], d|q[3]
+	}
+	for _, x := range xs[i:] {
+		a |= x
+	}
+	return a | b | c | d
 }
 
 // sieveOrder is the bits a part is split on in turn, chosen for the
