@@ -34,9 +34,9 @@ func TestEstimateJoinCPU(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r := e.Seconds / cpu; r < 0.75 || r > 1.25 {
-			t.Errorf("seed %d: the estimate says %.2f s, a count on one worker took %.2f s of CPU (%.2f; load %.1f a core)", seed+1, e.Seconds, cpu, r, testkit.Patience())
+			t.Errorf("seed %d: the estimate says %.2f s, a count on one worker took %.2f s of CPU (%.2f; load per core %.1f, or 1 if less)", seed+1, e.Seconds, cpu, r, testkit.Patience())
 		} else {
-			t.Logf("seed %d: estimate %.2f s ± %.2f, count %.2f s of CPU (%.2f; load %.1f a core)", seed+1, e.Seconds, e.SecondsErr, cpu, r, testkit.Patience())
+			t.Logf("seed %d: estimate %.2f s ± %.2f, count %.2f s of CPU (%.2f; load per core %.1f, or 1 if less)", seed+1, e.Seconds, e.SecondsErr, cpu, r, testkit.Patience())
 		}
 		schemes.Delete(n)
 	}
