@@ -127,16 +127,20 @@ func (o *listOptions) run(ctx context.Context) error {
 	err = commit(err)
 	switch {
 	case ctx.Err() != nil:
-		lines := res.Solutions
-		if o.f.IsBoard() {
-			lines *= uint64(o.n + 1)
-		}
 		if isPending(o.output) {
 			return interruptedN("cli.list.int.notwritten", res.Solutions, i18n.Args{"N": o.n, "Path": o.output})
-		} else if o.output != "" && o.output != "-" {
-			return interruptedN("cli.list.int.wrote", res.Solutions, i18n.Args{"N": o.n, "Lines": lines, "Path": o.output})
 		}
-		return interruptedN("cli.list.int.wrote", res.Solutions, i18n.Args{"N": o.n, "Lines": lines, "Path": "stdout"})
+		path := "stdout"
+		if o.output != "" && o.output != "-" {
+			path = o.output
+		}
+		// One line a solution has its own message: "1 solution (1 lines)"
+		// is what a single shared sentence would say.
+		if !o.f.IsBoard() {
+			return interruptedN("cli.list.int.wrote.lines", res.Solutions, i18n.Args{"N": o.n, "Path": path})
+		}
+		lines := res.Solutions * uint64(o.n+1)
+		return interruptedN("cli.list.int.wrote", res.Solutions, i18n.Args{"N": o.n, "Lines": lines, "Path": path})
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/board"
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/testkit"
 	"github.com/nqueens/nqueens/solve"
 )
@@ -104,13 +106,43 @@ func TestListInterrupted(t *testing.T) {
 	}
 	cmd.Wait()
 	// The counts are grouped by thousands (1,092), as every count on stderr.
-	m := regexp.MustCompile(`^nqueens: interrupted; list 20 wrote ([\d,]+) solutions \(([\d,]+) lines\) to stdout\n$`).FindStringSubmatch(strings.ReplaceAll(errOut.String(), ",", ""))
+	// The signal may land after the first solution: "1 solution (1 line)".
+	m := regexp.MustCompile(`^nqueens: interrupted; list 20 wrote ([\d,]+) solutions? \(([\d,]+) lines?\) to stdout\n$`).FindStringSubmatch(strings.ReplaceAll(errOut.String(), ",", ""))
 	if code := cmd.ProcessState.ExitCode(); code != 130 || m == nil || m[1] != m[2] {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
 	lines := 1 + bytes.Count(rest, []byte("\n"))
 	if k, _ := strconv.Atoi(m[1]); k != lines || len(rest) > 0 && rest[len(rest)-1] != '\n' {
 		t.Errorf("stderr says %d solutions, stdout has %d lines", k, lines)
+	}
+}
+
+// TestListInterruptedSays: the sentence of an interrupted listing agrees
+// in number, one solution or many, one line each or boards.
+func TestListInterruptedSays(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		count uint64
+		lines uint64
+		en    string
+		zh    string
+	}{
+		{"cli.list.int.wrote.lines", 1, 1, "list 20 wrote 1 solution (1 line) to stdout", "list 20 已向 stdout 写出 1 个解（每个解一行，共 1 行）"},
+		{"cli.list.int.wrote.lines", 1092, 1092, "list 20 wrote 1,092 solutions (1,092 lines) to stdout", "list 20 已向 stdout 写出 1,092 个解（每个解一行，共 1,092 行）"},
+		{"cli.list.int.wrote", 1, 21, "list 20 wrote 1 solution (21 lines) to stdout", "list 20 已向 stdout 写出 1 个解（21 行）"},
+		{"cli.list.int.wrote", 2, 42, "list 20 wrote 2 solutions (42 lines) to stdout", "list 20 已向 stdout 写出 2 个解（42 行）"},
+	} {
+		err := interruptedN(c.key, c.count, i18n.Args{"N": 20, "Lines": c.lines, "Path": "stdout"})
+		var said *interrupted
+		if !errors.As(err, &said) {
+			t.Fatalf("%T", err)
+		}
+		if got := said.said.Localize(i18n.For(i18n.English)); got != c.en {
+			t.Errorf("%s %d: %q, want %q", c.key, c.count, got, c.en)
+		}
+		if got := said.said.Localize(i18n.For(i18n.Chinese)); got != c.zh {
+			t.Errorf("%s %d: %q, want %q", c.key, c.count, got, c.zh)
+		}
 	}
 }
 
