@@ -95,6 +95,12 @@ func EstimateTreeWithin(ctx context.Context, n, probes int, seed uint64, limit t
 // EstimateUnits is [EstimateTree] over the given units of N only, such as
 // those a resumed count has left to do. Cost O(len(indices) + probes · N²).
 func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed uint64) (Estimate, error) {
+	return EstimateUnitsWithin(ctx, n, indices, probes, seed, JoinProbeLimit)
+}
+
+// EstimateUnitsWithin is [EstimateUnits] whose join probes may take limit,
+// as [EstimateTreeWithin]'s.
+func EstimateUnitsWithin(ctx context.Context, n int, indices []int, probes int, seed uint64, limit time.Duration) (Estimate, error) {
 	if err := checkEstimate(n, probes); err != nil {
 		return Estimate{}, err
 	}
@@ -113,9 +119,9 @@ func EstimateUnits(ctx context.Context, n int, indices []int, probes int, seed u
 			}
 		}
 		if s.layout.Ranked() {
-			return estimateRanked(ctx, s, indices, probes, seed, JoinProbeLimit)
+			return estimateRanked(ctx, s, indices, probes, seed, limit)
 		}
-		return estimateJoin(ctx, s, keys, len(indices), probes, seed, JoinProbeLimit)
+		return estimateJoin(ctx, s, keys, len(indices), probes, seed, limit)
 	}
 	all := units(n)
 	u := make([]UnitSpec, 0, len(indices))

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/syncbuf"
 	"github.com/nqueens/nqueens/internal/testkit"
@@ -440,5 +441,42 @@ func TestResumeCompleteForgery(t *testing.T) {
 	code, out, errOut := runCLI("count", "28", "--resume", path)
 	if code != 1 || out != "" || strings.Contains(errOut, "years") || !strings.Contains(errOut, "standard errors from the estimate") {
 		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
+}
+
+// TestEstimateShard: estimate --shard I/K forecasts the units count
+// --shard I/K counts, and only those: its pairs are theirs within the
+// probes' spread, and a bad shard is a usage error naming the flag.
+func TestEstimateShard(t *testing.T) {
+	const n = 16
+	sh := ledger.Shard{I: 3, K: 400}
+	code, out, errOut := runCLI("estimate", strconv.Itoa(n), "--shard", sh.String(), "--json")
+	var j estimateJSON
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Shard != "3/400" || j.Units != sh.Size(n) || j.Engine != count.EngineJoin || j.Measured {
+		t.Fatalf("exit %d, %q, %s", code, out, errOut)
+	}
+	var pairs float64
+	for i := range sh.Units(n) {
+		u, err := count.CountUnit(context.Background(), n, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs += float64(u.Nodes)
+	}
+	// The whole of N has about 400 times the pairs: a shard's estimate
+	// that probed every unit would be far off.
+	if r := j.Nodes / pairs; r < 0.7 || r > 1.3 {
+		t.Errorf("the shard's pairs: estimate %.4g ± %.2g, counted %.4g (ratio %.2f)", j.Nodes, j.NodesSE, pairs, r)
+	}
+	for _, bad := range []string{"4/4", "x", "-1/2"} {
+		if code, _, errOut := runCLI("estimate", "16", "--shard", bad); code != 2 || !strings.Contains(errOut, "--shard") {
+			t.Errorf("--shard %s: exit %d, %q", bad, code, errOut)
+		}
+	}
+	// N = 12 counted by the tree: a shard is probed, not counted in full.
+	code, out, _ = runCLI("estimate", "12", "--shard", "0/2", "--probes", "2000", "--json")
+	j = estimateJSON{}
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Measured || j.Units != (ledger.Shard{I: 0, K: 2}).Size(12) {
+		t.Errorf("estimate 12 --shard 0/2: exit %d, %q", code, out)
 	}
 }

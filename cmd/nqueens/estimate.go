@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/nqueens/nqueens/cluster/ledger"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
@@ -45,6 +47,8 @@ type estimateOptions struct {
 	jsonOut bool
 	workers int
 	memory  memoryFlag
+	shard   string
+	units   []int // the shard's units, nil for all
 }
 
 // estimateJSON is the --json output of estimate.
@@ -53,6 +57,7 @@ type estimateJSON struct {
 	Engine      string           `json:"engine"` // count.EngineJoin or count.EngineTree: the one that counts N
 	Probes      int              `json:"probes"`
 	Seed        uint64           `json:"seed"`
+	Shard       string           `json:"shard,omitempty"` // --shard I/K: the estimate is of its units only
 	Units       int              `json:"units"`
 	Solutions   float64          `json:"solutions"`
 	SolutionsSE float64          `json:"solutions_stderr"`
@@ -94,6 +99,7 @@ func newEstimateCmd() *cobra.Command {
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same estimate)")
 	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object")
 	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
+	cmd.Flags().StringVar(&o.shard, "shard", "", "estimate only shard I/K (the units whose index is I mod K), as count --shard I/K counts it")
 	addMemoryFlag(cmd, &o.memory)
 	return command(cmd, o)
 }
@@ -108,14 +114,30 @@ func (o *estimateOptions) validate(args []string) error {
 	if o.probes < 2 {
 		return usageT("cli.estimate.probes", i18n.Args{"Value": strconv.Itoa(o.probes)})
 	}
+	if o.shard != "" {
+		sh, err := ledger.ParseShard(o.shard)
+		if err != nil {
+			return &usageError{i18n.Wrap(err, "cli.where", i18n.Args{"Name": "--shard"})}
+		}
+		// Never nil: a shard past the last unit has none.
+		o.units = slices.AppendSeq(make([]int, 0, sh.Size(n)), sh.Units(n))
+	}
 	return checkWorkers(o.workers)
+}
+
+// estimate is the estimate of N, or of the shard's units.
+func (o *estimateOptions) estimate(ctx context.Context) (count.Estimate, error) {
+	if o.units != nil {
+		return count.EstimateUnitsWithin(ctx, o.n, o.units, o.probes, o.seed, estimateLimit)
+	}
+	return count.EstimateTreeWithin(ctx, o.n, o.probes, o.seed, estimateLimit)
 }
 
 func (o *estimateOptions) run(ctx context.Context) error {
 	start := time.Now()
 	// An estimate asked for may take its time: past N = 26 a probe counts
 	// a rows set for minutes.
-	e, err := count.EstimateTreeWithin(ctx, o.n, o.probes, o.seed, estimateLimit)
+	e, err := o.estimate(ctx)
 	if ie := stoppedEarly(ctx, err, i18n.NewError("cli.what.estimate", i18n.Args{"N": o.n}), i18n.NewError("cli.kept.nothingprinted", nil)); ie != nil {
 		return ie
 	} else if err != nil {
@@ -123,10 +145,10 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	}
 	probeTime := time.Since(start)
 	w := workersOf(o.workers)
-	j := estimateJSON{N: o.n, Engine: e.Engine, Probes: e.Probes, Seed: o.seed, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
+	j := estimateJSON{N: o.n, Engine: e.Engine, Probes: e.Probes, Seed: o.seed, Shard: o.shard, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
 		Nodes: e.Nodes, NodesSE: e.NodesErr, Workers: w}
 	j.Reference = count.ReferenceOf(o.n)
-	if o.n <= rateN {
+	if o.n <= rateN && o.units == nil {
 		// Small boards: count in full, on one worker, and report that.
 		r, err := count.Count(ctx, o.n, count.Options{Workers: 1})
 		if err != nil {
