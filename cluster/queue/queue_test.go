@@ -302,12 +302,12 @@ func boolInt(b bool) int {
 
 // TestDefaultBlockSize: blocks of about 0.1 s of one core by
 // count.UnitSeconds, the CPU seconds of a count over its units. N = 19
-// takes 12 s in 4042 units (3 ms a unit: 33 units a block), N = 20 51 s
-// in 3957 (12.9 ms: 7); from N = 21 (0.11 s a unit) one unit is a block.
+// takes 11 s in 4042 units (2.7 ms a unit: 36 units a block), N = 20 41 s
+// in 3957 (10.4 ms: 9); from N = 21 (0.09 s a unit) one unit is a block.
 // (They were 40 and 3 when N = 19 was put at 10 s and N = 20 at ten
-// times that, where it takes 51.)
+// times that.)
 func TestDefaultBlockSize(t *testing.T) {
-	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 64}, {19, 33}, {20, 7}, {21, 1}, {27, 1}, {32, 1}}
+	tests := []struct{ n, want int }{{1, 64}, {8, 64}, {14, 64}, {17, 64}, {18, 64}, {19, 36}, {20, 9}, {21, 1}, {27, 1}, {32, 1}}
 	for _, tt := range tests {
 		if got := defaultBlockSize(tt.n); got != tt.want {
 			t.Errorf("defaultBlockSize(%d) = %d, want %d", tt.n, got, tt.want)
