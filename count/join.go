@@ -155,6 +155,11 @@ func (s *joinScheme) table(h hash.Hash) {
 		per, sets := s.layout.PerUnit()
 		writeInts(h, -3, int(per), int(sets), s.layout.Units())
 	}
+	// The sieve stores the parts it splits off on a stack and leaves the
+	// shorter list whole for its second part (engine 6 split both in
+	// place): from N = 18 it chooses other bits, so the pairs compared
+	// and the unit results differ.
+	writeInts(h, -5, join.SieveVersion)
 	if s.n >= join.BigPartFrom {
 		// Its halves are joined in larger parts than engine 6 first did:
 		// other pairs compared, so other unit results.

@@ -212,19 +212,39 @@ func TestOpsAgree(t *testing.T) {
 			}
 		}
 		for trial := range 300 {
-			// A part of a larger list, so that what lies past it must stay.
+			// A part of a larger list, so that what lies past it must stay;
+			// the split written out: the patterns without the bit and
+			// with it, each in order.
 			n := rng.IntN(100)
 			buf := random(n+16, 1<<63-1)
 			before := slices.Clone(buf)
 			b := uint8(rng.IntN(63))
-			want := slices.Clone(buf[4 : 4+n])
-			wn0, wor0, wor1 := goOps.partition(want, make([]uint64, n+8), b)
-			n0, or0, or1 := o.partition(buf[4:4+n], make([]uint64, n+8), b)
-			if n0 != wn0 || or0 != wor0 || or1 != wor1 || !slices.Equal(buf[4:4+n], want) {
-				t.Fatalf("%s partition, trial %d: %d %x %x %x, want %d %x %x %x", o.name, trial, n0, or0, or1, buf[4:4+n], wn0, wor0, wor1, want)
+			var zeros, ones []uint64
+			var wor0, wor1 uint64
+			for _, x := range buf[4 : 4+n] {
+				if x>>b&1 == 0 {
+					zeros, wor0 = append(zeros, x), wor0|x
+				} else {
+					ones, wor1 = append(ones, x), wor1|x
+				}
 			}
-			if !slices.Equal(buf[:4], before[:4]) || !slices.Equal(buf[4+n:], before[4+n:]) {
+			// Room for n + 8 in both outputs, then a guard.
+			out := random(n+8+4, 1<<63-1)
+			guard := slices.Clone(out[n+8:])
+			n0, or0, or1 := o.partition(buf[4:4+n], out[:n+8], b)
+			if n0 != len(zeros) || or0 != wor0 || or1 != wor1 || !slices.Equal(buf[4:4+n0], zeros) || !slices.Equal(out[:n-n0], ones) {
+				t.Fatalf("%s partition, trial %d: %d %x %x %x %x, want %d %x %x %x %x", o.name, trial, n0, or0, or1, buf[4:4+n0], out[:n-n0], len(zeros), wor0, wor1, zeros, ones)
+			}
+			if !slices.Equal(buf[:4], before[:4]) || !slices.Equal(buf[4+n:], before[4+n:]) || !slices.Equal(out[n+8:], guard) {
 				t.Fatalf("%s partition, trial %d: wrote outside its part", o.name, trial)
+			}
+			copy(buf, before)
+			m, or := o.lacking(out[:n+8], buf[4:4+n], b)
+			if m != len(zeros) || or != wor0 || !slices.Equal(out[:m], zeros) {
+				t.Fatalf("%s lacking, trial %d: %d %x %x, want %d %x %x", o.name, trial, m, or, out[:m], len(zeros), wor0, zeros)
+			}
+			if !slices.Equal(buf, before) || !slices.Equal(out[n+8:], guard) {
+				t.Fatalf("%s lacking, trial %d: wrote outside its output", o.name, trial)
 			}
 		}
 		for trial := range 100 {

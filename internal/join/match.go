@@ -23,19 +23,74 @@ const (
 // matcher counts the disjoint pairs of two lists of patterns. Its buffers
 // are reused from one key to the next; one matcher per goroutine.
 type matcher struct {
-	cx, cy  []uint64       // the two lists compressed to the bits both can have, partitioned in place by the sieve
-	scratch []uint64       // where a partition puts the patterns that have the bit
-	tab     []blockRow     // the tables of a block
-	has     []blockRow     // per bit, the patterns of the block that have it
-	ext     [8][256]uint64 // pext in Go, for the mask extJ
-	extJ    uint64
-	extOK   bool
+	cx, cy []uint64       // the two lists compressed to the bits both can have, partitioned in place by the sieve
+	stack  patternStack   // the sieve's parts that are not in place
+	tab    []blockRow     // the tables of a block
+	has    []blockRow     // per bit, the patterns of the block that have it
+	ext    [8][256]uint64 // pext in Go, for the mask extJ
+	extJ   uint64
+	extOK  bool
 	// A block's valid patterns and a sample's patterns (buildTables,
 	// sampleCounts): kept here, as locals they were allocated on the
 	// heap each time (about 4 % of N = 24's CPU profile).
 	valid  blockRow
 	sample [64]uint64
 }
+
+// patternStack hands out buffers of patterns that are given back in the
+// reverse order, as the sieve's recursion does: a split takes two, and
+// gives them back when its first part is counted. Every buffer has 64
+// patterns of its array past its end within its capacity, which the
+// planes of a block may read.
+type patternStack struct {
+	buf []uint64
+	top int
+}
+
+// stackMark is where a patternStack stood: its array and top.
+type stackMark struct {
+	buf []uint64
+	top int
+}
+
+// reset gives back every buffer.
+func (s *patternStack) reset() { s.top = 0 }
+
+// mark returns where s stands, for release.
+func (s *patternStack) mark() stackMark { return stackMark{s.buf, s.top} }
+
+// alloc returns a buffer of n patterns, its contents undefined. When the
+// array is full it takes a larger one; the buffers handed out before stay
+// in the old one, which they keep alive.
+func (s *patternStack) alloc(n int) []uint64 {
+	if s.top+n+64 > len(s.buf) {
+		s.buf = make([]uint64, max(2*len(s.buf), n+64, 1<<16))
+		s.top = 0
+	}
+	b := s.buf[s.top : s.top+n : s.top+n+64]
+	s.top += n
+	return b
+}
+
+// trim shortens b, the last buffer handed out, to n patterns, and gives
+// back the rest; 64 patterns past its end stay within its capacity.
+func (s *patternStack) trim(b []uint64, n int) []uint64 {
+	s.top -= len(b) - n
+	return b[: n : n+64]
+}
+
+// release gives back every buffer handed out since m. If the array was
+// replaced since, none of the new one's buffers is in use any more.
+func (s *patternStack) release(m stackMark) {
+	if len(m.buf) == len(s.buf) && (len(s.buf) == 0 || &m.buf[0] == &s.buf[0]) {
+		s.top = m.top
+	} else {
+		s.top = 0
+	}
+}
+
+// bytes returns the size of its array.
+func (s *patternStack) bytes() int64 { return int64(cap(s.buf)) * 8 }
 
 // brutePairs is the number of pairs below which the matcher compares each
 // pair: building a block's tables costs more than that.

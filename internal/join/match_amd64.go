@@ -90,14 +90,14 @@ func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
 
 // avx2Ops are the AVX2 and BMI2 loops, for CPUs without AVX-512: the
 // joins, filters, reversal and bit planes stay in Go.
-var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, partitionGo, compressVector, planesGo, rowsVectorAVX2, countKAVX2.count}
+var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, partitionGo, lackingGo, compressVector, planesGo, rowsVectorAVX2, countKAVX2.count}
 
 var countKAVX512 = countKernels{
 	nil, countK1AVX512, countK2AVX512, countK3AVX512, countK4AVX512,
 	countK5AVX512, countK6AVX512, countK7AVX512, countK8AVX512,
 }
 
-var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, partitionVector, compressVector, planesVector, rowsVector, countKAVX512.count}
+var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, partitionVector, lackingVector, compressVector, planesVector, rowsVector, countKAVX512.count}
 
 func joinVector(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64 {
 	n := len(out)
@@ -192,17 +192,26 @@ func filterAVX512(dst, src, w0 *uint64, n int, sm uint64) int
 //go:noescape
 func reverseAVX512(xs *uint64, n, shift int)
 
-// partitionAVX512 is partitionGo without the copy back of the patterns
-// that have the bit (in scratch, which has room for n + 8).
+// partitionAVX512 is partitionGo (ones has room for n + 8).
 //
 //go:noescape
-func partitionAVX512(xs, scratch *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
+func partitionAVX512(xs, ones *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
 
-func partitionVector(xs, scratch []uint64, b uint8) (n0 int, or0, or1 uint64) {
+func partitionVector(xs, ones []uint64, b uint8) (n0 int, or0, or1 uint64) {
 	if len(xs) == 0 {
 		return 0, 0, 0
 	}
-	n0, or0, or1 = partitionAVX512(&xs[0], &scratch[0], len(xs), b)
-	copy(xs[n0:], scratch[:len(xs)-n0])
-	return n0, or0, or1
+	return partitionAVX512(&xs[0], &ones[0], len(xs), b)
+}
+
+// lackingAVX512 is lackingGo (dst has room for n + 8).
+//
+//go:noescape
+func lackingAVX512(dst, src *uint64, n int, b uint8) (m int, or uint64)
+
+func lackingVector(dst, src []uint64, b uint8) (n int, or uint64) {
+	if len(src) == 0 {
+		return 0, 0
+	}
+	return lackingAVX512(&dst[0], &src[0], len(src), b)
 }

@@ -3,16 +3,16 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func partitionAVX512(xs, scratch *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
+// func partitionAVX512(xs, ones *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
 //
-// partitionGo but for the copy back: eight patterns at a time, those
-// without bit b left-packed (VPCOMPRESSQ) to the front of xs, those with
-// it to scratch (room for n + 8); their ORs kept by masked ORs. A store of
+// partitionGo: eight patterns at a time, those without bit b left-packed
+// (VPCOMPRESSQ) to the front of xs, those with it to ones (room for
+// n + 8); their ORs kept by masked ORs. A store of
 // eight lanes to the front never passes the vector just read; the last
 // partial vector's is masked, as the patterns past n are another part's.
 TEXT ·partitionAVX512(SB), NOSPLIT, $0-56
 	MOVQ xs+0(FP), SI
-	MOVQ scratch+8(FP), R8
+	MOVQ ones+8(FP), R8
 	MOVQ n+16(FP), CX
 	MOVBQZX b+24(FP), AX
 	MOVQ $1, DX
@@ -87,5 +87,65 @@ pdone2:
 	VPOR X2, X1, X1
 	VMOVQ X1, AX
 	MOVQ AX, or1+48(FP)
+	VZEROUPPER
+	RET
+
+// func lackingAVX512(dst, src *uint64, n int, b uint8) (m int, or uint64)
+//
+// lackingGo: eight patterns at a time, those without bit b left-packed
+// (VPCOMPRESSQ) to dst (room for n + 8), their OR kept by a masked OR.
+// The last partial vector's lanes past n are masked off.
+TEXT ·lackingAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVBQZX b+24(FP), AX
+	MOVQ $1, DX
+	SHLXQ AX, DX, DX
+	VPBROADCASTQ DX, Z31
+	VPXORQ Z29, Z29, Z29
+	MOVQ CX, R9
+	SHRQ $3, R9
+	JZ ltail
+lloop:
+	VMOVDQU64 (SI), Z0
+	VPTESTNMQ Z31, Z0, K2
+	VPCOMPRESSQ Z0, K2, Z1
+	VMOVDQU64 Z1, (DI)
+	VPORQ Z0, Z29, K2, Z29
+	KMOVB K2, AX
+	POPCNTL AX, AX
+	LEAQ (DI)(AX*8), DI
+	ADDQ $64, SI
+	DECQ R9
+	JNZ lloop
+ltail:
+	ANDQ $7, CX
+	JZ ldone
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVB AX, K3
+	VMOVDQU64.Z (SI), K3, Z0
+	VPTESTNMQ Z31, Z0, K3, K2
+	VPCOMPRESSQ Z0, K2, Z1
+	VMOVDQU64 Z1, (DI)
+	VPORQ Z0, Z29, K2, Z29
+	KMOVB K2, AX
+	POPCNTL AX, AX
+	LEAQ (DI)(AX*8), DI
+ldone:
+	MOVQ dst+0(FP), SI
+	SUBQ SI, DI
+	SHRQ $3, DI
+	MOVQ DI, m+32(FP)
+	VEXTRACTI64X4 $1, Z29, Y1
+	VPORQ Y1, Y29, Y1
+	VEXTRACTI128 $1, Y1, X2
+	VPOR X2, X1, X1
+	VPSHUFD $0x4e, X1, X2
+	VPOR X2, X1, X1
+	VMOVQ X1, AX
+	MOVQ AX, or+40(FP)
 	VZEROUPPER
 	RET

@@ -13,14 +13,15 @@ type matchOps struct {
 	join      func(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64
 	filter    func(dst, src, w0 []uint64, sm uint64) []uint64
 	reverse   func(xs []uint64, shift int)
-	partition func(xs, scratch []uint64, b uint8) (n0 int, or0, or1 uint64)
+	partition func(xs, ones []uint64, b uint8) (n0 int, or0, or1 uint64)
+	lacking   func(dst, src []uint64, b uint8) (n int, or uint64)
 	compress  func(mt *matcher, dst, src []uint64, j uint64)
 	planes    func(pats []uint64, has []blockRow, nbytes int)
 	rows      func(has, tab []blockRow, valid *blockRow, k, w int)
 	count     func(mt *matcher, ys []uint64, j uint64, g chunks) uint64
 }
 
-var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, partitionGo, compressGo, planesGo, rowsGo, countBlockGo}
+var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, partitionGo, lackingGo, compressGo, planesGo, rowsGo, countBlockGo}
 
 // allOps lists the implementations this CPU runs, goOps first.
 var allOps = []*matchOps{&goOps}
@@ -83,7 +84,7 @@ func (w *Worker) Windows() int { return w.windows }
 func (w *Worker) Bytes() int64 { return w.peak }
 
 func (w *Worker) notePeak() {
-	b := int64(cap(w.left)+cap(w.left0)+cap(w.xs)+cap(w.ys)+cap(w.mt.cx)+cap(w.mt.cy)+cap(w.mt.scratch)) * 8
+	b := int64(cap(w.left)+cap(w.left0)+cap(w.xs)+cap(w.ys)+cap(w.mt.cx)+cap(w.mt.cy))*8 + w.mt.stack.bytes()
 	for i := range w.q {
 		b += w.q[i].bytes()
 	}
