@@ -452,7 +452,7 @@ func TestEstimateShard(t *testing.T) {
 	sh := ledger.Shard{I: 3, K: 400}
 	code, out, errOut := runCLI("estimate", strconv.Itoa(n), "--shard", sh.String(), "--json")
 	var j estimateJSON
-	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Shard != "3/400" || j.Units != sh.Size(n) || j.Engine != count.EngineJoin || j.Measured {
+	if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Shard != "3/400" || j.Units != sh.Size(n) || j.Engine != count.EngineJoin || j.Measured || j.Reference != nil {
 		t.Fatalf("exit %d, %q, %s", code, out, errOut)
 	}
 	var pairs float64
@@ -467,6 +467,10 @@ func TestEstimateShard(t *testing.T) {
 	// that probed every unit would be far off.
 	if r := j.Nodes / pairs; r < 0.7 || r > 1.3 {
 		t.Errorf("the shard's pairs: estimate %.4g ± %.2g, counted %.4g (ratio %.2f)", j.Nodes, j.NodesSE, pairs, r)
+	}
+	// The published total of N is no check of a shard's solutions.
+	if code, out, _ := runCLI("estimate", strconv.Itoa(n), "--shard", sh.String()); code != 0 || strings.Contains(out, "published") {
+		t.Errorf("exit %d, %q", code, out)
 	}
 	for _, bad := range []string{"4/4", "x", "-1/2"} {
 		if code, _, errOut := runCLI("estimate", "16", "--shard", bad); code != 2 || !strings.Contains(errOut, "--shard") {

@@ -147,7 +147,11 @@ func (o *estimateOptions) run(ctx context.Context) error {
 	w := workersOf(o.workers)
 	j := estimateJSON{N: o.n, Engine: e.Engine, Probes: e.Probes, Seed: o.seed, Shard: o.shard, Units: e.Units, Solutions: e.Total, SolutionsSE: e.TotalErr,
 		Nodes: e.Nodes, NodesSE: e.NodesErr, Workers: w}
-	j.Reference = count.ReferenceOf(o.n)
+	if o.units == nil {
+		// A shard's solutions are a part of N's: the published count is
+		// no check of them.
+		j.Reference = count.ReferenceOf(o.n)
+	}
 	if o.n <= rateN && o.units == nil {
 		// Small boards: count in full, on one worker, and report that.
 		r, err := count.Count(ctx, o.n, count.Options{Workers: 1})
