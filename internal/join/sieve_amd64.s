@@ -3,6 +3,17 @@
 #include "go_asm.h"
 #include "textflag.h"
 
+// ORLANES(z, y) leaves in AX the OR of the eight lanes of z (y is its low
+// half): the ORs of the patterns a loop kept in one vector.
+#define ORLANES(z, y) \
+	VEXTRACTI64X4 $1, z, Y1; \
+	VPORQ Y1, y, Y1; \
+	VEXTRACTI128 $1, Y1, X2; \
+	VPOR X2, X1, X1; \
+	VPSHUFD $0x4e, X1, X2; \
+	VPOR X2, X1, X1; \
+	VMOVQ X1, AX
+
 // func partitionAVX512(xs, ones *uint64, n int, b uint8) (n0 int, or0, or1 uint64)
 //
 // partitionGo: eight patterns at a time, those without bit b left-packed
@@ -71,21 +82,9 @@ pdone2:
 	SUBQ SI, DI
 	SHRQ $3, DI
 	MOVQ DI, n0+32(FP)
-	VEXTRACTI64X4 $1, Z29, Y1
-	VPORQ Y1, Y29, Y1
-	VEXTRACTI128 $1, Y1, X2
-	VPOR X2, X1, X1
-	VPSHUFD $0x4e, X1, X2
-	VPOR X2, X1, X1
-	VMOVQ X1, AX
+	ORLANES(Z29, Y29)
 	MOVQ AX, or0+40(FP)
-	VEXTRACTI64X4 $1, Z30, Y1
-	VPORQ Y1, Y30, Y1
-	VEXTRACTI128 $1, Y1, X2
-	VPOR X2, X1, X1
-	VPSHUFD $0x4e, X1, X2
-	VPOR X2, X1, X1
-	VMOVQ X1, AX
+	ORLANES(Z30, Y30)
 	MOVQ AX, or1+48(FP)
 	VZEROUPPER
 	RET
@@ -139,13 +138,7 @@ ldone:
 	SUBQ SI, DI
 	SHRQ $3, DI
 	MOVQ DI, m+32(FP)
-	VEXTRACTI64X4 $1, Z29, Y1
-	VPORQ Y1, Y29, Y1
-	VEXTRACTI128 $1, Y1, X2
-	VPOR X2, X1, X1
-	VPSHUFD $0x4e, X1, X2
-	VPOR X2, X1, X1
-	VMOVQ X1, AX
+	ORLANES(Z29, Y29)
 	MOVQ AX, or+40(FP)
 	VZEROUPPER
 	RET
