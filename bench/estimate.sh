@@ -16,17 +16,8 @@ set -eu
 cd "$(dirname "$0")/.."
 ns=${*:-19 20 21}
 seeds=${SEEDS:-2}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p bench/out
-out=bench/out/estimate-$(date -u +%Y%m%dT%H%M%SZ).txt
-say() { # a line of the table, on stdout and in $out
-	echo "$*" | tee -a "$out"
-}
-go build -o "$tmp/nqueens" ./cmd/nqueens
-cc -O2 -o "$tmp/rusage" bench/c/rusage.c
-changes=$(git diff --quiet HEAD -- . ':!bench' || echo ' (with changes)')
-say "commit $(git rev-parse --short HEAD)$changes, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+. bench/table.sh
+table_start estimate
 say "$(printf '%-4s %-6s %12s %9s %12s %7s %6s' N seed estimate_s pairs_se count_cpu_s ratio load)"
 for n in $ns; do
 	load=$(cut -d' ' -f1 /proc/loadavg)
@@ -35,12 +26,12 @@ for n in $ns; do
 	seed=1
 	while [ "$seed" -le "$seeds" ]; do
 		"$tmp/nqueens" estimate "$n" --json --seed "$seed" >"$tmp/est"
-		est=$(sed 's/.*"seconds_one_worker":\([0-9.e+]*\).*/\1/' "$tmp/est")
-		nodes=$(sed 's/.*"nodes":\([0-9.e+]*\).*/\1/' "$tmp/est")
-		se=$(sed 's/.*"nodes_stderr":\([0-9.e+]*\).*/\1/' "$tmp/est")
+		est=$(field seconds_one_worker "$tmp/est")
+		nodes=$(field nodes "$tmp/est")
+		se=$(field nodes_stderr "$tmp/est")
 		say "$(awk -v n="$n" -v s="$seed" -v e="$est" -v c="$cpu" -v p="$nodes" -v q="$se" -v l="$load" \
 			'BEGIN { printf "%-4s %-6s %12.2f %8.1f%% %12.2f %7.2f %6s", n, s, e, 100 * q / p, c, e / c, l }')"
 		seed=$((seed + 1))
 	done
 done
-say "load after $(cut -d' ' -f1-3 /proc/loadavg); the table is in $out"
+table_end

@@ -21,20 +21,8 @@ n=${1:-23}
 k=${2:-512}
 [ $# -ge 2 ] && shift 2 || set --
 shards=${*:-0 1 2}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p bench/out
-out=bench/out/units-$(date -u +%Y%m%dT%H%M%SZ).txt
-say() { # a line of the table, on stdout and in $out
-	echo "$*" | tee -a "$out"
-}
-field() { # field NAME FILE: a number of the JSON object in FILE
-	sed "s/.*\"$1\":\([0-9.e+-]*\).*/\1/" "$2"
-}
-go build -o "$tmp/nqueens" ./cmd/nqueens
-cc -O2 -o "$tmp/rusage" bench/c/rusage.c
-changes=$(git diff --quiet HEAD -- . ':!bench' || echo ' (with changes)')
-say "commit $(git rev-parse --short HEAD)$changes, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+. bench/table.sh
+table_start units
 "$tmp/nqueens" estimate "$n" --json >"$tmp/whole"
 wholes=$(field seconds_one_worker "$tmp/whole")
 wholep=$(field nodes "$tmp/whole")
@@ -61,4 +49,4 @@ done
 # the whole: the shards are every K-th unit, a systematic sample.
 say "$(awk -v all="$(field units "$tmp/whole")" -v ws="$wholes" -v wp="$wholep" \
 	'{u += $1; c += $2; p += $3} END { printf "all %d units counted: %.2f s of CPU, %.4g pairs; scaled to the %d units of N: %.4g s (the whole estimate / it: %.2f), %.4g pairs (%.2f)", u, c, p, all, c * all / u, ws / (c * all / u), p * all / u, wp / (p * all / u) }' "$tmp/sums")"
-say "load after $(cut -d' ' -f1-3 /proc/loadavg); the table is in $out"
+table_end
