@@ -52,3 +52,23 @@ func TestOrAll(t *testing.T) {
 		}
 	}
 }
+
+// TestSieveScore: of two bits that rule out the same share of pairs, the
+// sieve splits first on the one whose split copies fewer patterns; of two
+// that copy as many, on the one that rules out more pairs.
+func TestSieveScore(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		nx, ny        int
+		better, worse [2]float64 // px, py
+	}{
+		{"fewer copied", 1000, 1000, [2]float64{0.9, 0.25 / 0.9}, [2]float64{0.5, 0.5}},
+		{"more ruled out", 1000, 1000, [2]float64{0.6, 0.5}, [2]float64{0.5, 0.5}},
+	} {
+		b := sieveScore(c.nx, c.ny, c.better[0], c.better[1])
+		w := sieveScore(c.nx, c.ny, c.worse[0], c.worse[1])
+		if !(b > w) {
+			t.Errorf("%s: score %v for %v, not above %v for %v", c.name, b, c.better, w, c.worse)
+		}
+	}
+}

@@ -11,20 +11,24 @@ import (
 // every pair that shares it. Split both lists on such a bit b: the pairs
 // are those of (the xs without b, all ys) and (the xs with b, the ys
 // without b), and the quarter or so of pairs that both have b are never
-// looked at. countDisjoint applies this recursively, each time on the bit
-// that the most pairs of the part share, to the two sides of each split,
-// until comparing the pairs left costs less than splitting them further;
-// there, the leaves, the larger side is cut into blocks of 512 and counted
-// with bit-sliced tables (see [matcher.leaf]). A split is a pass over both
-// sides: the xs without the bit are moved to the front in place, and
-// those with it and the ys without it are copied onto a stack of buffers
-// (matcher.stack) for the first part. At N = 22 the pairs compared fall to
-// about 1/80 of all pairs.
+// looked at (the roles of xs and ys are chosen per split, so that the ys,
+// in both parts, are the side with the fewer patterns to copy).
+// countDisjoint applies this recursively, each time on the bit that a
+// sample rates best, the pairs it rules out against the patterns it copies
+// ([sieveScore]), to the two sides of each split, until comparing the
+// pairs left costs less than splitting them further; there, the leaves,
+// the larger side is cut into blocks of 512 and counted with bit-sliced
+// tables (see [matcher.leaf]). A split is a pass over both sides: the xs
+// without the bit are moved to the front in place, and those with it and
+// the ys without it are copied onto a stack of buffers (matcher.stack) for
+// the first part. At N = 22 the pairs compared fall to about 1/80 of all
+// pairs.
 
 // SieveVersion names the way the sieve splits, which decides the pairs
 // compared (a unit's result): 2 since the parts split off went on a stack
-// and the ys were left whole for the second part.
-const SieveVersion = 2
+// and the ys were left whole for the second part, 3 since [sieveScore]
+// ranks the bits and the side copied whole is chosen per split.
+const SieveVersion = 3
 
 // countDisjoint returns the number of pairs (x, y), x from xs and y from
 // ys, with x & y == 0, and the pairs it compared; the patterns have at most
@@ -130,6 +134,15 @@ func (mt *matcher) split(ops *matchOps, xs, ys []uint64, ox, oy uint64, order si
 	if !ok || !worthSplitting(nx, ny, bits.OnesCount64(j), px, py) {
 		return mt.leaf(ops, xs, ys, j, stop)
 	}
+	if (1-px)*float64(nx) < (1-py)*float64(ny) {
+		// The side copied whole into the first part is the one whose
+		// share without the bit, copied for the second, is smaller: at
+		// N = 27 this compared a tenth fewer pairs than always copying
+		// the shorter side (see [sieveScore]).
+		xs, ys, ox, oy, px, py = ys, xs, oy, ox, py, px
+		order.flip = !order.flip
+		nx, ny = ny, nx
+	}
 	order.i++
 	// The xs with the bit go on the stack and those without it stay in
 	// place; the ys without it are copied onto the stack for the first
@@ -175,18 +188,18 @@ func worthSplitting(nx, ny, m int, px, py float64) bool {
 	return split < leaf(x, y)
 }
 
-// chooseOrder sets order to the bits of j by how many pairs of a sample
-// of xs and ys (64 each, evenly spaced) both have them, most first: only
-// the bits that some pair of the sample shares.
+// chooseOrder sets order to the bits of j by [sieveScore] on a sample of
+// xs and ys (64 each, evenly spaced), best first: only the bits that some
+// pair of the sample shares.
 func (mt *matcher) chooseOrder(ops *matchOps, xs, ys []uint64, j uint64, order *sieveOrder) {
 	cx := mt.sampleCounts(ops, xs)
 	cy := mt.sampleCounts(ops, ys)
-	var score [64]int
+	var score [64]float64
 	order.n, order.i, order.flip = 0, 0, false
 	for x := j; x != 0; x &= x - 1 {
 		b := bits.TrailingZeros64(x)
-		if s := cx[b] * cy[b]; s > 0 {
-			score[b] = s
+		if cx[b]*cy[b] > 0 {
+			score[b] = sieveScore(len(xs), len(ys), float64(cx[b])/64, float64(cy[b])/64)
 			order.bits[order.n] = uint8(b)
 			order.n++
 		}
@@ -201,6 +214,21 @@ func (mt *matcher) chooseOrder(ops *matchOps, xs, ys []uint64, j uint64, order *
 	for i, b := range o {
 		order.px[i], order.py[i] = uint8(cx[b]), uint8(cy[b])
 	}
+}
+
+// sieveScore rates a split of nx and ny patterns on a bit that the shares
+// px and py of them have: the pairs it rules out against the patterns it
+// copies, both as logarithms, since the parts are split again and again
+// (pairs shrink by the factor 1 − px·py a level, and the patterns passed
+// over grow by the side copied whole, the smaller (1 − p)·n of the two).
+// Ranking by the pairs ruled out alone (px·py) compared a fifth more pairs
+// at N = 27, for 1.1 times the time. 0.999 keeps a bit that every sampled
+// pattern has finite, and 0.01 is a pass's cost when a split copies next
+// to nothing.
+func sieveScore(nx, ny int, px, py float64) float64 {
+	x, y := float64(nx), float64(ny)
+	copied := min((1-px)*x, (1-py)*y) / (x + y)
+	return -math.Log1p(-0.999*px*py) / math.Log1p(copied+0.01)
 }
 
 // sampleCounts returns, per bit, how many of 64 evenly spaced patterns of
