@@ -334,14 +334,14 @@ var memoryLimit = func() int64 {
 // joinSeconds is about how long a whole count by the join takes on one
 // core of the project machine (an AMD EPYC with AVX-512), in CPU seconds,
 // by N from JoinFrom (docs/engine.md): N = 16 to 22 counted (16 to 21 on
-// one worker, 22 on two, 2026-11-26 to 12-06), 23 from the join's
-// estimate, which 27 of its units counted in full agree with (2026-12-06,
-// bench/results), 24 to 28 likewise from the estimate (24 and 25 at
-// 2c7aac7, 26 to 28 at f8fffcb). Past the table the time grows by the
-// factor of its last step (15 from N = 27 to 28; 10 a step from N = 19
-// had put N = 24 to 27 four to seven times too high).
-var joinSeconds = [...]float64{14: 0.004, 15: 0.04, 16: 0.12, 17: 0.52, 18: 1.35, 19: 11, 20: 41, 21: 372, 22: 2430,
-	23: 2.16e4, 24: 2.6e5, 25: 1.6e6, 26: 1.76e7, 27: 7.54e7, 28: 1.13e9}
+// one worker, 22 on two, 2026-11-26 to 12-07), 23 from the join's
+// estimate, which 27 of its units counted in full agree with (2026-12-07,
+// bench/results), 24 to 28 likewise from the estimate (at 29e4525).
+// Past the table the time grows by the factor of its last step (15 from
+// N = 27 to 28; 10 a step from N = 19 had put N = 24 to 27 four to seven
+// times too high).
+var joinSeconds = [...]float64{14: 0.004, 15: 0.04, 16: 0.12, 17: 0.52, 18: 1.35, 19: 11, 20: 41, 21: 344, 22: 2430,
+	23: 1.73e4, 24: 1.14e5, 25: 1.15e6, 26: 1.02e7, 27: 6.18e7, 28: 9.15e8}
 
 // Tree search: about treeSecondsN16 for N = 16 on one core, treeGrowth-fold
 // per N (the batch search; the node rate of N = 18 and the tree's growth).
