@@ -89,7 +89,7 @@
 // On amd64 the same tree is searched level by level, the rows of eight nodes
 // at a time in AVX2 vector instructions (or by the loop in assembly where
 // the CPU lacks AVX2), node for node the Go loop; the experiments behind
-// this engine, kept or not, are in docs/engine.md.
+// this engine, kept or not, are in docs/engine-log.md.
 //
 // # Units and checkpoints
 //

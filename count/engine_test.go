@@ -39,7 +39,7 @@ func TestEngineLoopsAgree(t *testing.T) {
 
 // TestEngineAgainstReference counts N = 17 (in CI) and, with
 // NQUEENS_LONG=1, N = 18 and 19 on all cores against the published table.
-// N = 20 was counted once by hand; docs/engine.md has the run.
+// N = 20 was counted once by hand; docs/engine-log.md has the run.
 func TestEngineAgainstReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("N = 17 takes seconds")
