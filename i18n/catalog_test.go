@@ -70,12 +70,29 @@ var zhWords = map[string]bool{
 	"Go": true,
 	// Text encodings, by their names.
 	"UTF": true, "ASCII": true,
+	// The command line's help: the commands help and algorithms, the
+	// format JSON Lines, the shells and systems the completion scripts are
+	// for, the protocols, signals, environment variables and standards it
+	// names (TLS, SIGTERM, PATH, HMAC-SHA-256), the marks of a board (x,
+	// an attacked or blocked square) and the authors the literature cites
+	// (Knuth's probes, Sosic and Gu's QS4): all written so in Chinese
+	// technical texts.
+	"help": true, "algorithms": true, "Lines": true,
+	"bash": true, "zsh": true, "fish": true, "powershell": true, "Linux": true, "macOS": true,
+	"JetStream": true, "TLS": true, "CA": true, "JWT": true, "URL": true, "DNS": true, "HMAC": true, "SHA": true,
+	"SIGTERM": true, "PATH": true, "GOMEMLIMIT": true, "ALARM": true, "x": true,
+	"Knuth": true, "Sosic": true, "Gu": true, "QS": true,
+	// The order of a cost, as Chinese textbooks write it: O(N).
+	"O": true,
 }
 
 // codeSpan is what a Chinese message holds as code, in Latin letters in
-// every language: a flag (--resume), a quoted name or character ("queens",
-// 'x'), an element of an array (blocked[2]).
-var codeSpan = regexp.MustCompile(`--[a-z][a-z0-9-]*|"[^"\p{Han}]*"|'[^'\p{Han}]*'|\b[a-z]+\[`)
+// every language: a flag (--resume, -o), a quoted name or character
+// ("queens", 'x'), an element of an array (blocked[2]), a path, file name
+// or address (docs/json.md, ~/.config/nqueens/seal.key, /api/count), an
+// environment variable (SLURM_ARRAY_TASK_ID).
+var codeSpan = regexp.MustCompile(`--[a-z][a-z0-9-]*|(?:^|[^\w-])-[a-z]\b|"[^"\p{Han}]*"|'[^'\p{Han}]*'|\b[a-z]+\[|` +
+	`[\w~$:-]*[/.][\w~$*/.:-]+|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
 
 // codeWords may stand in a line of pseudocode (a key algo.NAME.code.LINE)
 // besides zhWords: its keywords, functions and one-letter variables, which

@@ -22,7 +22,7 @@ var keyUses = map[string]*regexp.Regexp{
 // goKey is a literal key of the command line's and the libraries' own
 // parts in Go, whatever function it is handed to (i18n.NewError, a
 // helper such as errT): a string of a catalog's prefix and a dot.
-var goKey = regexp.MustCompile(`"((?:board|cli|error|web|count|trace|construct|list)\.[a-z0-9_.-]*[a-z0-9])"`)
+var goKey = regexp.MustCompile(`"((?:board|cli|error|web|count|trace|construct|list|help)\.[a-z0-9_.-]*[a-z0-9])"`)
 
 // TestKeysExist: every key the code names literally is in the catalogs,
 // so that no sentence shows as its [key].

@@ -30,11 +30,11 @@ type algoCount struct {
 	strategy classic.Strategy // named by --algo
 }
 
-func newAlgoCount(cmd *cobra.Command, c *countCommon) *algoCount {
+func newAlgoCount(cmd *cobra.Command, p *i18n.Printer, c *countCommon) *algoCount {
 	o := &algoCount{countCommon: c}
 	fl := cmd.Flags()
-	fl.StringVar(&o.name, "algo", "", "count with one classic strategy instead (see nqueens algorithms)")
-	fl.BoolVar(&o.stats, "stats", false, "with --algo: print the strategy's counters and time")
+	fl.StringVar(&o.name, "algo", "", p.T("help.count.flag.algo", nil))
+	fl.BoolVar(&o.stats, "stats", false, p.T("help.count.flag.stats", nil))
 	algoNames(cmd, "algo")
 	return o
 }

@@ -15,17 +15,15 @@ type algorithmsOptions struct {
 	jsonOut bool
 }
 
-func newAlgorithmsCmd() *cobra.Command {
+func newAlgorithmsCmd(p *i18n.Printer) *cobra.Command {
 	o := &algorithmsOptions{}
 	cmd := &cobra.Command{
 		Use:   "algorithms",
-		Short: "List the classic algorithms, one line each",
-		Long: `List the classic algorithms that count, compare and trace run, from brute
-force to the bitmask search, one line each. "trace" marks those that
-nqueens trace can show step by step.`,
-		Args: exactArgs(0, "no arguments"),
+		Short: p.T("help.algorithms.short", nil),
+		Long:  p.T("help.algorithms.long", nil),
+		Args:  exactArgs(0, "no arguments"),
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "JSON Lines: name, description, traceable, enumerates")
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, p.T("help.algorithms.flag.json", nil))
 	return command(cmd, o)
 }
 

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/i18n"
 )
 
 // FuzzParseN: N is accepted exactly when it is written as plain decimal
@@ -47,7 +49,7 @@ func FuzzNegativeArgs(f *testing.F) {
 	for _, s := range []string{"count -1", "count -1 --torus", "solve 8 --seed -1", "list -- -3", "show -o -5 -2", "count 8", "-1", "merge -3 --key-file -4 x"} {
 		f.Add(s)
 	}
-	root := newRootCmd()
+	root := newRootCmd(i18n.For(i18n.English))
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Fields(line)
 		got := negativeArgs(root, args)

@@ -23,27 +23,19 @@ type compareOptions struct {
 	jsonOut bool
 }
 
-func newCompareCmd() *cobra.Command {
+func newCompareCmd(p *i18n.Printer) *cobra.Command {
 	o := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare N",
-		Short: "Run the classic algorithms one after another and compare their work",
-		Long: `Run the classic algorithms for the N×N board one after another and print a
-table of solutions, nodes, tries, reads (of the classic strategies), time
-and time relative to bitmask; --json writes the same rows as GET
-/api/compare (docs/json.md).
-
-A brute-force method whose candidates (known in closed form: C(N², N), N^N,
-N!) would take longer than --timeout at the rate measured in a short
-calibration run is skipped with a note; any other run is stopped at
---timeout. Runs shorter than 10ms are repeated and averaged.`,
+		Short: p.T("help.compare.short", nil),
+		Long:  p.T("help.compare.long", nil),
 		Example: `  nqueens compare 8
   nqueens compare 12 --algos backtrack-flags,stack,bitmask --timeout 10s`,
 		Args: exactArgs(1, "N"),
 	}
-	cmd.Flags().StringVar(&o.algos, "algos", "", "comma-separated algorithms to run, in order (default: all, see nqueens algorithms)")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", time.Second, "time allowed to each algorithm")
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "JSON Lines, one per algorithm")
+	cmd.Flags().StringVar(&o.algos, "algos", "", p.T("help.compare.flag.algos", nil))
+	cmd.Flags().DurationVar(&o.timeout, "timeout", time.Second, p.T("help.compare.flag.timeout", nil))
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, p.T("help.compare.flag.json", nil))
 	return command(cmd, o)
 }
 

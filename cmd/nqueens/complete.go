@@ -31,29 +31,12 @@ type completeOptions struct {
 	path                     string
 }
 
-func newCompleteCmd() *cobra.Command {
+func newCompleteCmd(p *i18n.Printer) *cobra.Command {
 	o := &completeOptions{}
 	cmd := &cobra.Command{
 		Use:   "complete [FILE|-]",
-		Short: "Complete a partly filled board, or prove that it cannot be",
-		Long: `complete reads one partial board (from FILE, or stdin when FILE is - or
-missing): queens already placed, and optionally blocked squares (x in dots
-boards, "blocked":[[row,col],...] in JSON, 1-based). It prints one
-completion, a full solution that keeps those queens and avoids the blocked
-squares, or the line "no completion exists", which is then a proof by
-exhaustive search; both are answers, so both exit 0.
-
-Boards up to 64×64 are searched exactly (bit-parallel backtracking that
-fills the most constrained row first and forced squares at once); --count
-prints the exact number of completions and --all streams them. Larger
-boards, up to 10^7 rows, get a local search that never moves the placed
-queens; when it fails, complete says so (the exact search, which could
-prove that none exists, stops at 64) and exits 1. A larger board is
-refused at once: the local search would take minutes and gigabytes.
-
-The input is checked first: two placed queens that attack each other, a
-queen on a blocked square or malformed input are reported with positions,
-exit 1. Every completion is verified before it is printed.`,
+		Short: p.T("help.complete.short", nil),
+		Long:  p.T("help.complete.long", nil),
 		Example: `  printf '.Q......\n........\n........\n........\n........\n........\n........\n........\n' | nqueens complete
   echo "2 0 0 0 0 0" | nqueens complete --format list
   nqueens complete board.txt --count
@@ -61,18 +44,18 @@ exit 1. Every completion is verified before it is printed.`,
 		Args: maxArgs(1),
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&o.format, "format", "f", "", "output format: list, grid, dots, unicode, json, svg, png (default: the input's, or list past 1000 rows)")
-	fl.StringVar(&o.inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
-	fl.BoolVar(&o.count, "count", false, "print the exact number of completions (n ≤ 64)")
-	fl.BoolVar(&o.all, "all", false, "print every completion (n ≤ 64)")
-	fl.IntVar(&o.limit, "limit", 0, "with --all, stop after this many completions (0: no limit)")
-	fl.BoolVar(&o.jsonOut, "json", false, `print JSON Lines (docs/json.md): a completion as {"n":N,"exists":true,"queens":[...]}, which verify and show read as a board, {"n":N,"exists":true,"completions":K} for --count, {"n":N,"exists":false} when there is none`)
-	fl.Uint64Var(&o.seed, "seed", 0, "seed of the local search used above 64×64")
-	fl.BoolVar(&o.yes, "yes", false, "start a --count or --all estimated to take over an hour")
+	fl.StringVarP(&o.format, "format", "f", "", p.T("help.complete.flag.format", nil))
+	fl.StringVar(&o.inFormat, "input-format", "auto", p.T("help.flag.input-format", nil))
+	fl.StringVarP(&o.output, "output", "o", "", p.T("help.flag.output", nil))
+	fl.BoolVar(&o.count, "count", false, p.T("help.complete.flag.count", nil))
+	fl.BoolVar(&o.all, "all", false, p.T("help.complete.flag.all", nil))
+	fl.IntVar(&o.limit, "limit", 0, p.T("help.complete.flag.limit", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.complete.flag.json", nil))
+	fl.Uint64Var(&o.seed, "seed", 0, p.T("help.complete.flag.seed", nil))
+	fl.BoolVar(&o.yes, "yes", false, p.T("help.complete.flag.yes", nil))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(board.Formats), cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagsMutuallyExclusive("count", "all")
-	addQuietFlag(cmd)
+	addQuietFlag(cmd, p)
 	return command(cmd, o)
 }
 

@@ -19,43 +19,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const coordinatorLong = `coordinator publishes the work units of a count of N to a JetStream
-work-queue stream, in blocks of consecutive units (one message each, sized
-so that messaging stays cheap next to counting: up to 64 units for small N,
-one unit from N = 20 on), and tallies the results the workers ("nqueens
-worker") store in a key-value bucket, then prints total and unique exactly
-as count does, checked against the published counts for N ≤ 27.
-
-Trust: every result is sealed under the pool's seal key (the user's, or
---key-file; workers need a copy) and, from a worker with an NKey, signed by
-it. The coordinator counts a random --verify-fraction of the blocks again
-itself (1% by default); a worker whose result differs is banned, its
-results are discarded and counted again by others. --replicas 2 has every
-block counted by two distinct credentials: the NKeys listed with
---auth-nkeys, whatever names (--name) the workers give; workers without an
-NKey all vote as one shared credential, so loopback without credentials or
-a shared token allows --replicas 1 only. Any disagreement is settled by the
-coordinator's own count. Past the published counts (N > 27) a total is
-printed only with what backs it, and refused (exit 1) when no check
-independent of the workers stands behind it. See docs/security.md.
-
-Without --nats it runs an embedded nats-server on --listen (127.0.0.1:4222)
-with its files in --store, so workers on the same machine connect with the
-default URL. The embedded server refuses to listen beyond loopback without
-credentials: --auth-token-file FILE (a shared secret; workers pass the same
-file with --nats-token-file) or --auth-nkeys FILE (the public NKeys of the
-workers, one per line; each worker passes its seed with --nats-nkey), and
-with --server-tls-cert and --server-tls-key to encrypt the traffic (workers
-then pass --tls-ca). With --nats URL the server is yours, credentials and
-all; --auth-nkeys then lists the workers' public NKeys whose signed results
-count as distinct voters.
-
-Interrupting the coordinator loses nothing: run the same command again to
-resume from the stream and bucket. A second coordinator on the same --store
-stops at once. A block that no worker finishes in --max-deliver attempts is
-counted by the coordinator itself (an error of that count ends the run),
-never dropped.`
-
 // coordinatorOptions are the flags and arguments of coordinator.
 type coordinatorOptions struct {
 	streams
@@ -73,33 +36,33 @@ type coordinatorOptions struct {
 	key                   sealKey
 }
 
-func newCoordinatorCmd() *cobra.Command {
+func newCoordinatorCmd(p *i18n.Printer) *cobra.Command {
 	o := &coordinatorOptions{}
 	cmd := &cobra.Command{
 		Use:   "coordinator N [--nats URL]",
-		Short: "Run a count of N on a pool of workers through NATS JetStream",
-		Long:  coordinatorLong,
+		Short: p.T("help.coordinator.short", nil),
+		Long:  p.T("help.coordinator.long", nil),
 		Args:  exactArgs(1, "N"),
 	}
-	addNATSFlags(cmd, &o.nats, "URL(s) of your NATS server with JetStream (default: run an embedded one)")
+	addNATSFlags(cmd, p, &o.nats, p.T("help.coordinator.flag.nats", nil))
 	fl := cmd.Flags()
-	fl.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address of the embedded NATS server")
-	fl.StringVar(&o.store, "store", "nqueens-jetstream", "folder for the embedded server's files")
-	fl.StringVar(&o.tokenFile, "auth-token-file", "", "embedded server: require the token in this file from every client")
-	fl.StringVar(&o.nkeysFile, "auth-nkeys", "", "the workers' public user NKeys, one per line: the voters of the run (and, embedded, the only users admitted)")
-	fl.StringVar(&o.serverCert, "server-tls-cert", "", "embedded server: TLS certificate file (with --server-tls-key)")
-	fl.StringVar(&o.serverKey, "server-tls-key", "", "embedded server: TLS key file (with --server-tls-cert)")
-	fl.DurationVar(&o.ackWait, "ack-wait", time.Minute, "time a worker may hold a block without reporting progress")
-	fl.IntVar(&o.maxDeliver, "max-deliver", 5, "attempts by workers before the coordinator counts a block itself")
-	fl.IntVar(&o.blockSize, "block-size", 0, "units per message (default: automatic, about 0.1 s of work; fixed for the life of a run)")
-	fl.IntVar(&o.replicas, "replicas", 1, "distinct credentials (NKeys of --auth-nkeys) that must agree on each block (quorum; fixed for the life of a run)")
-	fl.Float64Var(&o.verifyFraction, "verify-fraction", 0.01, "share of blocks the coordinator counts again itself to catch wrong workers (0 to 1)")
-	fl.IntVar(&o.verifyWorkers, "verify-workers", 1, "cores the coordinator uses for its own counts")
-	fl.IntVar(&o.streamReps, "stream-replicas", 1, "copies of the run's stream and bucket on a clustered NATS server")
-	fl.DurationVar(&o.every, "progress-every", 5*time.Second, "time between progress lines")
-	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
-	addKeyFlag(cmd, &o.key)
-	cmd.Flags().BoolP("quiet", "q", false, "print no progress or notes on stderr, only warnings and errors")
+	fl.StringVar(&o.listen, "listen", "127.0.0.1:4222", p.T("help.coordinator.flag.listen", nil))
+	fl.StringVar(&o.store, "store", "nqueens-jetstream", p.T("help.coordinator.flag.store", nil))
+	fl.StringVar(&o.tokenFile, "auth-token-file", "", p.T("help.coordinator.flag.auth-token-file", nil))
+	fl.StringVar(&o.nkeysFile, "auth-nkeys", "", p.T("help.coordinator.flag.auth-nkeys", nil))
+	fl.StringVar(&o.serverCert, "server-tls-cert", "", p.T("help.coordinator.flag.server-tls-cert", nil))
+	fl.StringVar(&o.serverKey, "server-tls-key", "", p.T("help.coordinator.flag.server-tls-key", nil))
+	fl.DurationVar(&o.ackWait, "ack-wait", time.Minute, p.T("help.coordinator.flag.ack-wait", nil))
+	fl.IntVar(&o.maxDeliver, "max-deliver", 5, p.T("help.coordinator.flag.max-deliver", nil))
+	fl.IntVar(&o.blockSize, "block-size", 0, p.T("help.coordinator.flag.block-size", nil))
+	fl.IntVar(&o.replicas, "replicas", 1, p.T("help.coordinator.flag.replicas", nil))
+	fl.Float64Var(&o.verifyFraction, "verify-fraction", 0.01, p.T("help.coordinator.flag.verify-fraction", nil))
+	fl.IntVar(&o.verifyWorkers, "verify-workers", 1, p.T("help.coordinator.flag.verify-workers", nil))
+	fl.IntVar(&o.streamReps, "stream-replicas", 1, p.T("help.coordinator.flag.stream-replicas", nil))
+	fl.DurationVar(&o.every, "progress-every", 5*time.Second, p.T("help.coordinator.flag.progress-every", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.flag.json", nil))
+	addKeyFlag(cmd, p, &o.key)
+	cmd.Flags().BoolP("quiet", "q", false, p.T("help.coordinator.flag.quiet", nil))
 	cmd.MarkFlagsMutuallyExclusive("auth-token-file", "auth-nkeys")
 	cmd.MarkFlagsRequiredTogether("server-tls-cert", "server-tls-key")
 	natsFlagGroups(cmd)

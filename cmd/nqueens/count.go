@@ -57,64 +57,26 @@ const estimateFrom = 18
 // longRun is the estimated run time past which a count asks for --yes.
 const longRun = time.Hour
 
-const countLong = `count prints the number of solutions of the N-Queens problem (OEIS A000170)
-and of classes under rotation and reflection (OEIS A002562), exactly, for
-1 ≤ N ≤ 64, using every core. From N = 18 on it first prints an estimate of
-the run time, and asks for --yes when that is over an hour. For N ≤ 27 the
-result is compared with the published counts before it is printed; a
-difference is an error (exit 1), never a number.
-
-Progress goes to stderr (--quiet: none). Ctrl-C or SIGTERM stops within a
-second and saves the finished work units: to the --checkpoint file, which
-is kept current every --checkpoint-every while the count runs, or else to
-nqueens-count-N.ckpt.json in the current folder, which the next plain
-"count N" resumes (and removes when the count is complete). --resume FILE
-continues a checkpoint (N comes from the file) and gives exactly the count
-of an uninterrupted run; a file named by --checkpoint or --resume is kept
-once the count is complete (a note says so). A checkpoint that cannot be
-written stops the count at once (exit 1) unless --ignore-save-errors is
-given. Checkpoints carry a keyed seal (HMAC-SHA-256) made with the user's
-seal key, created on first use in the configuration folder
-(~/.config/nqueens/seal.key), or with --key-file: one edited, or sealed
-under another key, is refused.
-
---range A-B prints a table of N, total, unique and seconds, checking each row
-against the published counts.
-
-The variants (see docs/variants.md) are counted with their own engine:
---torus (diagonals wrap round the edges: OEIS A051906), --super (queens that
-also move as a knight: A051223, classes A051224), --queens K (K pieces, at
-most one a row: A036464, A047659, A061994, A108792 for K = 2 … 5 on N × N)
-and --cols M (N rows × M columns; N queens on N ≤ M columns: the triangle
-A269133), together where they make sense (a torus is square). They print
-the total and the classes under the board's symmetries (8 for a square, the
-torus included, whose turns are not merged; 4 for a rectangle), with the
-OEIS sequence each number is a term of; where its term is published (the
-table is in the binary) the count is compared with it: "matches OEIS
-A051906 a(13)", and a difference is an error (exit 1), never a number. More
-pieces than the board's shorter side gives 0 with a sentence. A run
-estimated over an hour asks for --yes.`
-
-func newCountCmd() *cobra.Command {
+func newCountCmd(p *i18n.Printer) *cobra.Command {
 	o := &countOptions{}
 	c := &o.countCommon
 	cmd := &cobra.Command{
 		Use:   "count N | count --resume FILE | count --range A-B",
-		Short: "Count all solutions and their symmetry classes exactly",
-		Long:  countLong,
+		Short: p.T("help.count.short", nil),
+		Long:  p.T("help.count.long", nil),
 		Args:  maxArgs(1),
 	}
 	fl := cmd.Flags()
-	fl.IntVarP(&c.workers, "workers", "w", 0, "worker goroutines (default: all cores)")
-	fl.BoolVar(&c.jsonOut, "json", false, "print a JSON object per count")
-	fl.BoolVarP(&c.quiet, "quiet", "q", false, "print no progress or notes on stderr, only errors")
-	fl.BoolVar(&c.yes, "yes", false, "start a count estimated to take over an hour")
-	addKeyFlag(cmd, &c.key)
-	addMemoryFlag(cmd, &c.memory)
+	fl.IntVarP(&c.workers, "workers", "w", 0, p.T("help.flag.workers", nil))
+	fl.BoolVar(&c.jsonOut, "json", false, p.T("help.count.flag.json", nil))
+	fl.BoolVarP(&c.quiet, "quiet", "q", false, p.T("help.flag.quiet", nil))
+	fl.BoolVar(&c.yes, "yes", false, p.T("help.count.flag.yes", nil))
+	addKeyFlag(cmd, p, &c.key)
+	addMemoryFlag(cmd, p, &c.memory)
 	// In the order the flags choose them: --algo, --range, a shard flag, a
 	// variant flag, else a count of N.
-	whole := newWholeCount(cmd, c)
-	o.modes = []countMode{newAlgoCount(cmd, c), newRangeCount(cmd, c), newShardCount(cmd, c), newVariantCount(cmd, c, whole), whole}
+	whole := newWholeCount(cmd, p, c)
+	o.modes = []countMode{newAlgoCount(cmd, p, c), newRangeCount(cmd, p, c), newShardCount(cmd, p, c), newVariantCount(cmd, p, c, whole), whole}
 	cmd.MarkFlagsMutuallyExclusive("range", "algo", "ledger", "checkpoint")
 	cmd.MarkFlagsMutuallyExclusive("range", "algo", "ledger", "resume")
 	cmd.MarkFlagsMutuallyExclusive("shard", "shard-from-env")

@@ -18,9 +18,9 @@ type rangeCount struct {
 	lo, hi int
 }
 
-func newRangeCount(cmd *cobra.Command, c *countCommon) *rangeCount {
+func newRangeCount(cmd *cobra.Command, p *i18n.Printer, c *countCommon) *rangeCount {
 	o := &rangeCount{countCommon: c}
-	cmd.Flags().StringVar(&o.arg, "range", "", "count every N from A to B and print a table")
+	cmd.Flags().StringVar(&o.arg, "range", "", p.T("help.count.flag.range", nil))
 	return o
 }
 

@@ -20,8 +20,8 @@ type variantCount struct {
 	whole *wholeCount // for a variant that is the N-Queens problem
 }
 
-func newVariantCount(cmd *cobra.Command, c *countCommon, whole *wholeCount) *variantCount {
-	flags := addVariantFlags(cmd, "range", "algo", "ledger", "checkpoint", "resume", "shard", "shard-from-env")
+func newVariantCount(cmd *cobra.Command, p *i18n.Printer, c *countCommon, whole *wholeCount) *variantCount {
+	flags := addVariantFlags(cmd, p, "range", "algo", "ledger", "checkpoint", "resume", "shard", "shard-from-env")
 	return &variantCount{countCommon: c, flags: flags, whole: whole}
 }
 

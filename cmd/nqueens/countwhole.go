@@ -27,13 +27,13 @@ type wholeCount struct {
 	ignoreSaveErrs  bool
 }
 
-func newWholeCount(cmd *cobra.Command, c *countCommon) *wholeCount {
+func newWholeCount(cmd *cobra.Command, p *i18n.Printer, c *countCommon) *wholeCount {
 	o := &wholeCount{countCommon: c}
 	fl := cmd.Flags()
-	fl.StringVar(&o.checkpoint, "checkpoint", "", "save finished units to this new file while counting")
-	fl.StringVar(&o.resume, "resume", "", "continue the count saved in this checkpoint file")
-	fl.DurationVar(&o.checkpointEvery, "checkpoint-every", count.DefaultCheckpointEvery, "time between checkpoint saves")
-	fl.BoolVar(&o.ignoreSaveErrs, "ignore-save-errors", false, "keep counting when the checkpoint cannot be saved (warn instead)")
+	fl.StringVar(&o.checkpoint, "checkpoint", "", p.T("help.count.flag.checkpoint", nil))
+	fl.StringVar(&o.resume, "resume", "", p.T("help.count.flag.resume", nil))
+	fl.DurationVar(&o.checkpointEvery, "checkpoint-every", count.DefaultCheckpointEvery, p.T("help.count.flag.checkpoint-every", nil))
+	fl.BoolVar(&o.ignoreSaveErrs, "ignore-save-errors", false, p.T("help.count.flag.ignore-save-errors", nil))
 	return o
 }
 

@@ -10,22 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const dominateLong = `dominate prints the fewest queens that occupy or attack every square of an
-N × N board (the domination number, OEIS A075458), one such arrangement as a
-board, and with --count how many minimum arrangements there are, every
-placement counted (A002564). --independent asks for queens that also do not
-attack each other (A075324, counts A002568).
-
-Up to N = 13 the minimum is proved by exhaustive search: no arrangement of
-one queen fewer dominates the board (for --independent, none of any size
-from the plain minimum up). Past that, dominate prints the smallest
-arrangement a greedy choice and a local search find, beside the proved lower
-bound ⌈(N − 1)/2⌉, and says how wide the gap is, and the published minimum
-where there is one; --count is refused there. Every arrangement printed is
-checked square by square, and a proved minimum or count is compared with
-its published OEIS term where there is one ("matches OEIS A075458 a(8)"): a
-difference is an error (exit 1), never a number.`
-
 // dominateOptions are the flags and arguments of dominate.
 type dominateOptions struct {
 	streams
@@ -36,19 +20,19 @@ type dominateOptions struct {
 	workers     int
 }
 
-func newDominateCmd() *cobra.Command {
+func newDominateCmd(p *i18n.Printer) *cobra.Command {
 	o := &dominateOptions{}
 	cmd := &cobra.Command{
 		Use:   "dominate N",
-		Short: "The fewest queens that attack every square, proved, with the count of minimum arrangements",
-		Long:  dominateLong,
+		Short: p.T("help.dominate.short", nil),
+		Long:  p.T("help.dominate.long", nil),
 		Args:  exactArgs(1, "N"),
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&o.independent, "independent", false, "queens that do not attack each other")
-	fl.BoolVar(&o.count, "count", false, "count the minimum arrangements (N ≤ 13)")
-	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object")
-	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores)")
+	fl.BoolVar(&o.independent, "independent", false, p.T("help.dominate.flag.independent", nil))
+	fl.BoolVar(&o.count, "count", false, p.T("help.dominate.flag.count", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.flag.json", nil))
+	fl.IntVarP(&o.workers, "workers", "w", 0, p.T("help.flag.workers", nil))
 	return command(cmd, o)
 }
 

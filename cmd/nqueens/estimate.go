@@ -15,29 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-var estimateLong = fmt.Sprintf(`estimate forecasts the solutions of N and the time an exact count (nqueens
-count N) would take, with Knuth's random probes (Math. Comp. 1975) down the
-count engine's own work: each probe picks a work unit at random. It prints
-each mean with its standard error.
-
-From N = %d on (the tree search), a probe follows one random path down the
-unit's search tree: the product of the branching factors met is an unbiased
-estimate of the nodes and solutions, and the time comes from the node rate
-measured by counting N = %d on one worker (the rate per node slows a little
-as N grows, so long runs take somewhat longer than shown).
-
-For N = %d to %d (the join of half boards, see docs/engine.md), a probe
-counts the keys of a few row sets (N = 24 on: one) in full and times them in
-CPU time, so the solutions, the pairs of half boards compared ("nodes" in
---json) and the time of one worker are all unbiased estimates, however busy
-the machine; these take at most 200 probes or 2 seconds of them (but at
-least 10), whatever --probes says. --json also gives the memory one worker
-took (its lists and halves) and the quarter tables' size, which are built
-only where they fit in half of --memory.
-
-Up to N = %d the board is counted in full instead, which is quicker than
-measuring.`, count.JoinTo+1, rateN, rateN+1, count.JoinTo, rateN)
-
 // estimateOptions are the flags and arguments of estimate.
 type estimateOptions struct {
 	streams
@@ -87,20 +64,21 @@ type estimateJSON struct {
 // estimateLimit is how long the join's probes of estimate may take.
 const estimateLimit = time.Hour
 
-func newEstimateCmd() *cobra.Command {
+func newEstimateCmd(p *i18n.Printer) *cobra.Command {
 	o := &estimateOptions{}
 	cmd := &cobra.Command{
 		Use:   "estimate N",
-		Short: "Estimate the solutions of N and the time an exact count would take",
-		Long:  estimateLong,
-		Args:  exactArgs(1, "N"),
+		Short: p.T("help.estimate.short", nil),
+		Long: p.T("help.estimate.long", i18n.Args{"Tree": count.JoinTo + 1, "RateN": rateN, "JoinFrom": rateN + 1,
+			"JoinTo": count.JoinTo, "Whole": rateN}),
+		Args: exactArgs(1, "N"),
 	}
-	cmd.Flags().IntVar(&o.probes, "probes", 50000, "number of random probes (N = 16 to 23: at most 200)")
-	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same estimate)")
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object")
-	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, "workers to plan the time for (default: all cores)")
-	cmd.Flags().StringVar(&o.shard, "shard", "", "estimate only shard I/K (the units whose index is I mod K), as count --shard I/K counts it")
-	addMemoryFlag(cmd, &o.memory)
+	cmd.Flags().IntVar(&o.probes, "probes", 50000, p.T("help.estimate.flag.probes", nil))
+	cmd.Flags().Uint64Var(&o.seed, "seed", 1, p.T("help.estimate.flag.seed", nil))
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, p.T("help.flag.json", nil))
+	cmd.Flags().IntVarP(&o.workers, "workers", "w", 0, p.T("help.estimate.flag.workers", nil))
+	cmd.Flags().StringVar(&o.shard, "shard", "", p.T("help.estimate.flag.shard", nil))
+	addMemoryFlag(cmd, p, &o.memory)
 	return command(cmd, o)
 }
 

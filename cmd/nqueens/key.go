@@ -18,11 +18,9 @@ type sealKey struct {
 	cmd  *cobra.Command // whose context ends the read (Ctrl-C)
 }
 
-const keyFileHelp = "seal key file (default: the user's key, made on first use in the configuration folder, such as ~/.config/nqueens/seal.key)"
-
-func addKeyFlag(cmd *cobra.Command, k *sealKey) {
+func addKeyFlag(cmd *cobra.Command, p *i18n.Printer, k *sealKey) {
 	k.cmd = cmd
-	cmd.Flags().StringVar(&k.path, "key-file", "", keyFileHelp)
+	cmd.Flags().StringVar(&k.path, "key-file", "", p.T("help.flag.key-file", nil))
 }
 
 // get returns the key, reading it on the first call; a key made now is

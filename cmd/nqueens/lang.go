@@ -22,8 +22,7 @@ import (
 const langFlag = "lang"
 
 // addLangFlag adds --lang to root, for every command.
-func addLangFlag(root *cobra.Command) {
-	p := i18n.For(envLang())
+func addLangFlag(root *cobra.Command, p *i18n.Printer) {
 	root.PersistentFlags().String(langFlag, "", p.T("cli.lang.flag", i18n.Args{"Langs": strings.Join(langTags(), ", "),
 		"Env": p.List([]string{"LC_ALL", "LC_MESSAGES", "LANG"})}))
 	_ = root.RegisterFlagCompletionFunc(langFlag, cobra.FixedCompletions(langTags(), cobra.ShellCompDirectiveNoFileComp))

@@ -34,18 +34,28 @@ var zhAllowed = []string{"nqueens", "N", "n", "OEIS", "A", "B", "K", "M", "kB", 
 	"open", "stat", "mkdir", "remove", "rename", // the system's calls, which a file error names
 	"chmod", // a command the reader runs
 	"gcd", "Pólya",
-	"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"} // the variables of a cluster's array job
+	"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", // the variables of a cluster's array job
+	// The help's: the values of a usage (URL, LEDGER, shard I/K), the
+	// formats by the names --format takes, the systems, protocols, signals
+	// and variables it names, the marks of a board (Q, x), the cost O(N),
+	// the pseudocode's k·row mod N and the authors the literature cites.
+	"URL", "LEDGER", "I", "grid", "dots", "unicode", "auto", "Lines",
+	"NATS", "JetStream", "TLS", "CA", "JWT", "DNS", "UTF", "SIGTERM", "PATH", "GOMEMLIMIT", "ALARM", "WebAssembly",
+	"Linux", "macOS", "Q", "O", "row", "mod", "Knuth", "Sosic", "Gu", "QS",
+	"true", "false", "Go", // JSON's literals, the language
+	"en", "zh", "LC_ALL", "LC_MESSAGES", "LANG"} // --lang's values and variables
 
 // notWords are what the check leaves out of a line before it looks for
 // words: flags, paths and file names, OEIS numbers, and what the user
 // typed, quoted.
-// The values of flags are echoed as given (--checkpoint-every -1s).
-var notWords = regexp.MustCompile(`--?[a-z][a-z0-9-]*|[^\s：；，（）]*[/.][^\s：；，（）]*|A\d{6}|"[^"]*"|-?\b\d+(ms|s|m|h)\b`)
+// The values of flags are echoed as given (--checkpoint-every -1s), and
+// the help shows durations as Go writes them (1m0s).
+var notWords = regexp.MustCompile(`--?[a-z][a-z0-9-]*|[^\s：；，（）]*[/.][^\s：；，（）]*|A\d{6}|"[^"]*"|-?\b(\d+h)?(\d+m)?\d+(ms|s|m|h)\b`)
 
 // zhEnglishWords are the words of s that are not Chinese and not allowed.
 func zhEnglishWords(s string) []string {
 	allowed := slices.Concat(zhAllowed, classic.Names())
-	for _, c := range newRootCmd().Commands() {
+	for _, c := range newRootCmd(i18n.For(i18n.English)).Commands() {
 		allowed = append(allowed, c.Name())
 	}
 	for _, name := range allowed {

@@ -19,34 +19,6 @@ import (
 // listFormats are the formats in which list can stream many boards.
 var listFormats = []board.Format{board.List, board.Grid, board.Dots, board.Unicode, board.JSON}
 
-const listLong = `list prints the solutions of the N-Queens problem in lexicographic order
-of their 1-based column lists (N ≤ 64; beyond N ≈ 30 even the first ones
-take long).
-
---unique prints one solution per class under the 8 symmetries of the square
-(the lexicographically smallest of its orbit, OEIS A002562), with the size of
-its orbit. Board formats (grid, dots, unicode) put a line "# solution K"
-before each board; list and json print one solution a line, and nothing
-else goes to stdout.
-
-The search runs on every core (--workers): parts of it, the prefixes of the
-first rows, are searched at once and printed in order, the same output for
-any number of workers, in bounded memory (under 100 MB whatever N). --limit K
-stops after K solutions; a reader that goes away (| head) ends the listing
-quietly; Ctrl-C stops it within a second, with exit status 130, saying how
-many solutions were written. -o FILE is written whole or not at all: the
-listing goes to a temporary file beside it, renamed to FILE at the end and
-removed if the listing stops early.
-
-The variants (docs/variants.md): --torus, --super, --queens K and --cols M
-list the placements of that board in the order of their column lists, an
-empty row (0) after every column, in every format (a board of N rows × M
-columns is drawn M squares wide, and its JSON has "cols"); with --unique,
-one placement of each class under the board's symmetries (8 for a square,
-the torus included, 4 for a rectangle: the group count uses, so that the
-classes listed are as many as count's unique), the first of its orbit,
-with the orbit's size. They are listed on one core.`
-
 // listOptions are the flags and arguments of list.
 type listOptions struct {
 	streams
@@ -61,12 +33,12 @@ type listOptions struct {
 	spec            *variant.Spec // of the variant flags, if given
 }
 
-func newListCmd() *cobra.Command {
+func newListCmd(p *i18n.Printer) *cobra.Command {
 	o := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list N",
-		Short: "Stream every solution, or one per symmetry class",
-		Long:  listLong,
+		Short: p.T("help.list.short", nil),
+		Long:  p.T("help.list.long", nil),
 		Example: `  nqueens list 6
   nqueens list 8 --unique --format dots
   nqueens list 12 --limit 5 --json
@@ -74,15 +46,15 @@ func newListCmd() *cobra.Command {
   nqueens list 6 --cols 9 --queens 4 --format dots --limit 2`,
 		Args: exactArgs(1, "N"),
 	}
-	o.format = formatFlag(cmd, board.List, listFormats)
+	o.format = formatFlag(cmd, p, board.List, listFormats)
 	fl := cmd.Flags()
-	fl.BoolVarP(&o.unique, "unique", "u", false, "one solution per symmetry class")
-	fl.IntVarP(&o.limit, "limit", "k", 0, "stop after this many solutions (0: all)")
-	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines (the same as --format json)")
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
-	fl.IntVarP(&o.workers, "workers", "w", 0, "worker goroutines (default: all cores); the order is the same for any number")
-	o.variant = addVariantFlags(cmd)
-	addQuietFlag(cmd)
+	fl.BoolVarP(&o.unique, "unique", "u", false, p.T("help.list.flag.unique", nil))
+	fl.IntVarP(&o.limit, "limit", "k", 0, p.T("help.list.flag.limit", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.list.flag.json", nil))
+	fl.StringVarP(&o.output, "output", "o", "", p.T("help.flag.output", nil))
+	fl.IntVarP(&o.workers, "workers", "w", 0, p.T("help.list.flag.workers", nil))
+	o.variant = addVariantFlags(cmd, p)
+	addQuietFlag(cmd, p)
 	return command(cmd, o)
 }
 

@@ -49,7 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runContext is run with ctx in place of Ctrl-C and SIGTERM.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+	root := newRootCmd(i18n.For(helpLang(args)))
 	root.SetArgs(negativeArgs(root, args))
 	root.SetIn(stdin)
 	root.SetOut(stdout)

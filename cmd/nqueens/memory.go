@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -60,8 +59,8 @@ func parseBytes(s string) (int64, error) {
 }
 
 // addMemoryFlag adds --memory to cmd.
-func addMemoryFlag(cmd *cobra.Command, m *memoryFlag) {
-	cmd.Flags().Var(m, "memory", fmt.Sprintf("memory the join may take per worker: its tables if they fit in half of it, else lists per row set (default %dG)", count.DefaultMemory>>30))
+func addMemoryFlag(cmd *cobra.Command, p *i18n.Printer, m *memoryFlag) {
+	cmd.Flags().Var(m, "memory", p.T("help.flag.memory", i18n.Args{"Default": strconv.Itoa(count.DefaultMemory>>30) + "G"}))
 }
 
 // apply sets the memory of this process's counts.

@@ -13,26 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const mergeLong = `merge reads the ledger files written by "nqueens count N --shard I/K --ledger
-FILE" and prints the total and unique counts exactly as count does. Every
-line of a ledger carries a keyed seal (HMAC-SHA-256 under the seal key, the
-user's or --key-file's), and every unit result is checked against what its
-unit can give; a damaged or edited line, or one sealed under another key, is
-refused with its file and line. merge refuses ledgers of different runs
-(fingerprints), reports every unit found with two different results (naming
-both files and lines), and lists the missing units with the shards to
-rerun; a unit found twice with the same result is counted once. For N ≤ 27
-the total is compared with the published counts: a difference is an error,
-never a number. Past them the total is checked against the random-probe
-estimate's spread and printed with what backs it. A last line cut short
-while it was written (a kill, a crash, a full disk) is ignored with a
-warning.
-
-In the --json output, seconds is the sum of the units' counting times (CPU
-seconds) and workers the number of distinct workers (hosts). When units are
-missing, --json prints them all (and the shards to rerun) as one object on
-stdout, and merge exits 1.`
-
 // mergeOptions are the flags and arguments of merge.
 type mergeOptions struct {
 	streams
@@ -41,16 +21,16 @@ type mergeOptions struct {
 	key     sealKey
 }
 
-func newMergeCmd() *cobra.Command {
+func newMergeCmd(p *i18n.Printer) *cobra.Command {
 	o := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge LEDGER…",
-		Short: "Add up the ledgers of a sharded count into the exact total",
-		Long:  mergeLong,
+		Short: p.T("help.merge.short", nil),
+		Long:  p.T("help.merge.long", nil),
 	}
-	cmd.Flags().BoolVar(&o.jsonOut, "json", false, "print a JSON object (with every missing unit when some are)")
-	addKeyFlag(cmd, &o.key)
-	addQuietFlag(cmd)
+	cmd.Flags().BoolVar(&o.jsonOut, "json", false, p.T("help.merge.flag.json", nil))
+	addKeyFlag(cmd, p, &o.key)
+	addQuietFlag(cmd, p)
 	return command(cmd, o)
 }
 

@@ -6,10 +6,10 @@
 //		...
 //	}
 //
-//	func newFooCmd() *cobra.Command {
+//	func newFooCmd(p *i18n.Printer) *cobra.Command { // p: the help's language
 //		o := &fooOptions{}
-//		cmd := &cobra.Command{Use: "foo N", Args: exactArgs(1, "N"), ...}
-//		cmd.Flags().BoolVar(&o.json, "json", ...)
+//		cmd := &cobra.Command{Use: "foo N", Short: p.T("help.foo.short", nil), Args: exactArgs(1, "N"), ...}
+//		cmd.Flags().BoolVar(&o.json, "json", false, p.T("help.foo.flag.json", nil))
 //		cmd.MarkFlagsMutuallyExclusive("a", "b") // which flags go together
 //		return command(cmd, o)
 //	}
@@ -55,8 +55,8 @@ func (s *streams) base() *streams { return s }
 
 // addQuietFlag adds --quiet (-q) to a long command: no progress bar, no
 // status lines and no notes on stderr, only errors (streams.quiet).
-func addQuietFlag(cmd *cobra.Command) {
-	cmd.Flags().BoolP("quiet", "q", false, "print no progress or notes on stderr, only errors")
+func addQuietFlag(cmd *cobra.Command, p *i18n.Printer) {
+	cmd.Flags().BoolP("quiet", "q", false, p.T("help.flag.quiet", nil))
 }
 
 // note prints a line for the user on stderr, unless --quiet.
@@ -122,7 +122,7 @@ func flagGroupError(err error) error {
 
 // commands lists the constructors of every subcommand, in the order help
 // shows them (cobra sorts them by name).
-var commands = []func() *cobra.Command{
+var commands = []func(*i18n.Printer) *cobra.Command{
 	// Boards: make, list, check and draw them.
 	newSolveCmd, newListCmd, newVerifyCmd, newShowCmd, newCompleteCmd,
 	// Counting, on one machine or many.
@@ -134,19 +134,13 @@ var commands = []func() *cobra.Command{
 
 const startedKey = "nqueens-started"
 
-func newRootCmd() *cobra.Command {
+// newRootCmd builds the command tree, its help in p's language.
+func newRootCmd(p *i18n.Printer) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "nqueens",
-		Short: "Solve, count, verify, draw and trace the N-Queens problem",
-		Long: `nqueens places n queens on an n×n board so that no two attack each other.
-
-It constructs a solution for any n ≥ 4 in linear time, lists and counts all
-solutions and their symmetry classes, verifies and converts boards between
-formats (list, grid, dots, unicode, json, svg, png), and more.
-
-Data goes to stdout, messages to stderr. Exit codes: 0 ok, 1 failure, 2 usage,
-130 interrupted (Ctrl-C or SIGTERM; serve and worker, which run until they
-are stopped, shut down and exit 0).`,
+		Use:           "nqueens",
+		Short:         p.T("help.root.short", nil),
+		Long:          p.T("help.root.long", nil),
+		Annotations:   map[string]string{},
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Cobra checks flag groups after this hook: check them first, so
@@ -160,33 +154,34 @@ are stopped, shut down and exit 0).`,
 				return err
 			}
 			cmd.SetContext(withLangs(cmd.Context(), human, data))
-			cmd.Root().Annotations = map[string]string{startedKey: "1"}
+			cmd.Root().Annotations[startedKey] = "1"
 			return nil
 		},
 	}
 	root.SetFlagErrorFunc(flagError)
-	addLangFlag(root)
+	addLangFlag(root, p)
 	for _, f := range commands {
-		root.AddCommand(f())
+		root.AddCommand(f(p))
 	}
 	root.Version = versionString()
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetHelpCommand(newHelpCmd(root))
+	root.SetHelpCommand(newHelpCmd(root, p))
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			strictParent(c, "cli.completion.shell.need", "cli.completion.shell.unknown")
 		}
 	}
+	localizeCobra(root, p)
 	return root
 }
 
 // newHelpCmd replaces cobra's help command, which answers an unknown topic
 // with the root's help and exit status 0.
-func newHelpCmd(root *cobra.Command) *cobra.Command {
+func newHelpCmd(root *cobra.Command, p *i18n.Printer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
+		Use:   p.T("help.help.use", nil),
+		Short: p.T("help.help.short", nil),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if err != nil || len(rest) > 0 || target == nil {
@@ -344,11 +339,11 @@ func parseN(arg, op string, limit int) (int, error) {
 }
 
 // formatFlag adds --format (and -f) with shell completion of format names.
-func formatFlag(cmd *cobra.Command, def board.Format, allowed []board.Format) *string {
+func formatFlag(cmd *cobra.Command, p *i18n.Printer, def board.Format, allowed []board.Format) *string {
 	names := formatNames(allowed)
-	p := cmd.Flags().StringP("format", "f", string(def), "output format: "+strings.Join(names, ", "))
+	f := cmd.Flags().StringP("format", "f", string(def), p.T("help.flag.format", i18n.Args{"Formats": strings.Join(names, ", ")}))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(names, cobra.ShellCompDirectiveNoFileComp))
-	return p
+	return f
 }
 
 // checkFormat validates a --format value against the formats a command allows.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/syncbuf"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
@@ -19,7 +20,7 @@ import (
 // as the root command does on Ctrl-C.
 func TestServe(t *testing.T) {
 	var stderr syncbuf.Buffer
-	root := newRootCmd()
+	root := newRootCmd(i18n.For(i18n.English))
 	root.SetOut(&bytes.Buffer{})
 	root.SetErr(&stderr)
 	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--max-count-n", "12", "--max-jobs", "2", "--quiet"})
@@ -76,7 +77,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve", "--max-jobs", "-1"}, "max jobs must not be negative"},
 		{[]string{"serve", "--timeout", "soon"}, "invalid argument"},
 	} {
-		root := newRootCmd()
+		root := newRootCmd(i18n.For(i18n.English))
 		root.SetOut(&bytes.Buffer{})
 		root.SetErr(&bytes.Buffer{})
 		root.SetArgs(tc.args)
@@ -92,7 +93,7 @@ func TestServeUsage(t *testing.T) {
 // default, as the issue asks.
 func TestServeHelpShowsLimits(t *testing.T) {
 	var out bytes.Buffer
-	root := newRootCmd()
+	root := newRootCmd(i18n.For(i18n.English))
 	root.SetOut(&out)
 	root.SetErr(&out)
 	root.SetArgs([]string{"serve", "--help"})

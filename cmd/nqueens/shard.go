@@ -28,14 +28,14 @@ type shardCount struct {
 
 // newShardCount registers --shard, --ledger, --shard-from-env, --shards
 // and --ledger-every on the count command.
-func newShardCount(cmd *cobra.Command, c *countCommon) *shardCount {
+func newShardCount(cmd *cobra.Command, p *i18n.Printer, c *countCommon) *shardCount {
 	o := &shardCount{countCommon: c}
 	fl := cmd.Flags()
-	fl.StringVar(&o.shard, "shard", "", "count only shard I/K (0 ≤ I < K: the units whose index is I mod K) into --ledger")
-	fl.StringVar(&o.ledger, "ledger", "", "append the shard's unit results to this JSON Lines file (skipping units already in it)")
-	fl.BoolVar(&o.fromEnv, "shard-from-env", false, "take the shard index I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID (needs --shards K)")
-	fl.IntVar(&o.shards, "shards", 0, "number of shards K, with --shard-from-env")
-	fl.DurationVar(&o.saveEvery, "ledger-every", 2*time.Second, "longest time a finished unit waits before it is synced to the ledger")
+	fl.StringVar(&o.shard, "shard", "", p.T("help.count.flag.shard", nil))
+	fl.StringVar(&o.ledger, "ledger", "", p.T("help.count.flag.ledger", nil))
+	fl.BoolVar(&o.fromEnv, "shard-from-env", false, p.T("help.count.flag.shard-from-env", nil))
+	fl.IntVar(&o.shards, "shards", 0, p.T("help.count.flag.shards", nil))
+	fl.DurationVar(&o.saveEvery, "ledger-every", 2*time.Second, p.T("help.count.flag.ledger-every", nil))
 	return o
 }
 

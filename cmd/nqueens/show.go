@@ -11,23 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const showLong = `show reads boards (from FILE, or stdin when FILE is - or missing), full or
-partial, in any input format (detected, or named with --input-format), and
-writes them in the --format asked for: list, grid, dots, unicode, json, or a
-picture, svg or png (one board only; boards over 1000 rows are drawn
-downsampled, as queen density per pixel).
-
---transform applies one of the 8 symmetries of the square (identity, rot90,
-rot180, rot270, mirror-cols, mirror-rows, transpose, anti-transpose);
---orbit prints every distinct board the symmetries make of each input board.
-
-The variants (docs/variants.md): --cols M reads and draws boards of M
-columns (as many rows as they have; a rectangle has 4 symmetries, identity,
-rot180, mirror-cols and mirror-rows), and --torus, --super and --queens K
-check each board by the variant's rules, as verify --partial does (no two
-pieces attacking, at most K): a board that breaks them is drawn all the
-same, with a note on stderr saying why.`
-
 // showOptions are the flags and arguments of show.
 type showOptions struct {
 	streams
@@ -41,12 +24,12 @@ type showOptions struct {
 	variant                     *variantFlags
 }
 
-func newShowCmd() *cobra.Command {
+func newShowCmd(p *i18n.Printer) *cobra.Command {
 	o := &showOptions{}
 	cmd := &cobra.Command{
 		Use:   "show [FILE|-]",
-		Short: "Convert boards between formats, draw them (SVG, PNG), turn and mirror them",
-		Long:  showLong,
+		Short: p.T("help.show.short", nil),
+		Long:  p.T("help.show.long", nil),
 		Example: `  echo "2 4 1 3" | nqueens show --format unicode
   nqueens solve 8 | nqueens show --format svg -o queens8.svg
   nqueens solve 12 | nqueens show --format png -o queens12.png
@@ -55,13 +38,13 @@ func newShowCmd() *cobra.Command {
   echo "2 4 1 3" | nqueens show --super`,
 		Args: maxArgs(1),
 	}
-	o.format = formatFlag(cmd, board.Unicode, board.Formats)
+	o.format = formatFlag(cmd, p, board.Unicode, board.Formats)
 	fl := cmd.Flags()
-	fl.StringVar(&o.inFormat, "input-format", "auto", "input format: auto, list, grid, dots, json")
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
-	fl.StringVar(&o.transform, "transform", "", "apply this symmetry of the square first")
-	fl.BoolVar(&o.orbit, "orbit", false, "print every distinct image of each board under the 8 symmetries")
-	fl.BoolVar(&o.jsonOut, "json", false, "print JSON Lines, a board a line (the same as --format json)")
+	fl.StringVar(&o.inFormat, "input-format", "auto", p.T("help.flag.input-format", nil))
+	fl.StringVarP(&o.output, "output", "o", "", p.T("help.flag.output", nil))
+	fl.StringVar(&o.transform, "transform", "", p.T("help.show.flag.transform", nil))
+	fl.BoolVar(&o.orbit, "orbit", false, p.T("help.show.flag.orbit", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.show.flag.json", nil))
 	_ = cmd.RegisterFlagCompletionFunc("transform", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		names := make([]string, len(board.Symmetries))
 		for i, s := range board.Symmetries {
@@ -69,9 +52,9 @@ func newShowCmd() *cobra.Command {
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
-	o.variant = addVariantFlags(cmd)
-	fl.Lookup("queens").Usage = "check that each board has at most K pieces"
-	fl.Lookup("cols").Usage = "boards of M columns, as many rows as they have (default: square)"
+	o.variant = addVariantFlags(cmd, p)
+	fl.Lookup("queens").Usage = p.T("help.show.flag.queens", nil)
+	fl.Lookup("cols").Usage = p.T("help.flag.cols.read", nil)
 	cmd.MarkFlagsMutuallyExclusive("orbit", "transform")
 	return command(cmd, o)
 }

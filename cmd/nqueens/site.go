@@ -25,32 +25,20 @@ type siteOptions struct {
 	dir     string
 }
 
-func newSiteCmd() *cobra.Command {
+func newSiteCmd(p *i18n.Printer) *cobra.Command {
 	o := &siteOptions{}
 	cmd := &cobra.Command{
 		Use:   "site DIR",
-		Short: "Write the web page as a static site that runs in the browser",
-		Long: `site writes into DIR the web page of serve as a static site: the same page,
-with the nqueens server compiled to WebAssembly, which the page runs in a Web
-Worker instead of asking a server. Any static file server serves DIR
-(python3 -m http.server, GitHub Pages, a course's web space), and the page
-sends nothing anywhere. Its limits are a browser's (counts up to N = 15).
-
-The module is compiled from the nqueens source with the go command (which
-must be on PATH): the source of the working directory's module, or --source,
-or the source this binary was built from. The first build takes under a
-minute on two cores, later ones a few seconds. DIR must be new, empty, or a
-site written before, whose files are replaced.
-
-Summary on stderr; --json prints it as JSON (site.json of DIR) on stdout.`,
+		Short: p.T("help.site.short", nil),
+		Long:  p.T("help.site.long", nil),
 		Example: `  nqueens site public
-  cd public && python3 -m http.server 8000    # then open http://localhost:8000/`,
+  cd public && python3 -m http.server 8000    # ` + p.T("help.site.example.open", i18n.Args{"URL": "http://localhost:8000/"}),
 		Args: exactArgs(1, i18n.NewError("cli.args.site", nil)),
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.source, "source", "", "folder of the nqueens source to compile (default: the module around the working directory, or this binary's)")
-	f.BoolVar(&o.jsonOut, "json", false, "print the summary (site.json) on stdout")
-	addQuietFlag(cmd)
+	f.StringVar(&o.source, "source", "", p.T("help.site.flag.source", nil))
+	f.BoolVar(&o.jsonOut, "json", false, p.T("help.site.flag.json", nil))
+	addQuietFlag(cmd, p)
 	return command(cmd, o)
 }
 

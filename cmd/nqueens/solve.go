@@ -22,37 +22,6 @@ import (
 // would break the constant memory that streaming promises.
 const verifyConstructionUpTo = 10_000_000
 
-const solveLong = `solve prints one solution of the N-Queens problem.
-
-By default it uses the closed-form construction (cases on N mod 6), which
-computes each row's column on the fly: any N from 4 up to 10^9 (and N = 1)
-streams in list or json format in constant memory. N = 2 and 3 have no
-solution. Output over 1 GB (N over about 110 million in list format) is
-written to a file only with --yes; to a pipe it streams.
-
---random finds a random solution by local search (Sosic and Gu's QS4): the
-same --seed gives the same board, different seeds different ones, for any N
-up to 2147483647. It keeps the board in memory, about 5.1 bytes a queen
-with the check (10^8 queens take about 510 MB, 2147483647 about 11 GB); a
-board that needs more than 1 GiB (N over about 209 million) is started
-only with --yes, after an estimate of its memory and time. Ctrl-C stops it
-within a second, at any phase.
-
-Every board is verified before it is printed (random ones always unless
---no-verify; constructed ones up to N = 10^7), so an invalid board is never
-printed. Board formats (grid, dots, unicode) are limited to N ≤ 1000;
-svg and png draw large boards downsampled, as queen density per pixel.
-
-The variants (docs/variants.md; N ≤ 64): --torus, --super, --queens K and
---cols M print one placement by a construction where one is known (column
-= k·row mod N, such as 2·row on a torus with N prime to 6; a K × K solution
-in the corner of a larger board), else by a search, depth first in a
-random order (seeded, the same every run) and restarted with twice the
-nodes each time, which also proves that there is none. Where there is none
-(a torus with N not prime to 6, Pólya; superqueens for 2 ≤ N ≤ 9) it says
-why, exit 1. A search that finds nothing in its first 33554432 nodes
-estimates the whole search and, past an hour, asks for --yes.`
-
 // solveOptions are the flags and arguments of solve.
 type solveOptions struct {
 	streams
@@ -67,12 +36,12 @@ type solveOptions struct {
 	spec                      *variant.Spec // of the variant flags, if given
 }
 
-func newSolveCmd() *cobra.Command {
+func newSolveCmd(p *i18n.Printer) *cobra.Command {
 	o := &solveOptions{}
 	cmd := &cobra.Command{
 		Use:   "solve N",
-		Short: "Print one solution: the closed-form construction, or a random one",
-		Long:  solveLong,
+		Short: p.T("help.solve.short", nil),
+		Long:  p.T("help.solve.long", nil),
 		Example: `  nqueens solve 8 --format unicode
   nqueens solve 1000000000 --format list | tail -c 40
   nqueens solve 200000000 -o queens.txt --yes   # 1.9 GB
@@ -82,17 +51,16 @@ func newSolveCmd() *cobra.Command {
   nqueens solve 20 --super --json`,
 		Args: exactArgs(1, "N"),
 	}
-	o.format = formatFlag(cmd, board.List, board.Formats)
+	o.format = formatFlag(cmd, p, board.List, board.Formats)
 	fl := cmd.Flags()
-	fl.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout (whole or not at all: a run stopped early leaves no file)")
-	fl.BoolVar(&o.random, "random", false, "find a random solution by local search")
-	fl.Uint64Var(&o.seed, "seed", 1, "seed of --random: the same seed gives the same solution")
-	fl.BoolVar(&o.noVerify, "no-verify", false, "skip the O(N) check of a --random solution")
-	fl.BoolVar(&o.yes, "yes", false, "start a --random solve that needs more than 1 GiB of memory")
-	fl.BoolVar(&o.jsonOut, "json", false, "print JSON (the same as --format json)")
-	fl.Lookup("yes").Usage = "write a file over 1 GB, start a --random solve that needs more than 1 GiB of memory, or a variant's search estimated over an hour"
-	o.variant = addVariantFlags(cmd, "random", "seed", "no-verify")
-	addQuietFlag(cmd)
+	fl.StringVarP(&o.output, "output", "o", "", p.T("help.flag.output", nil))
+	fl.BoolVar(&o.random, "random", false, p.T("help.solve.flag.random", nil))
+	fl.Uint64Var(&o.seed, "seed", 1, p.T("help.solve.flag.seed", nil))
+	fl.BoolVar(&o.noVerify, "no-verify", false, p.T("help.solve.flag.no-verify", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.solve.flag.json", nil))
+	fl.BoolVar(&o.yes, "yes", false, p.T("help.solve.flag.yes", nil))
+	o.variant = addVariantFlags(cmd, p, "random", "seed", "no-verify")
+	addQuietFlag(cmd, p)
 	return command(cmd, o)
 }
 

@@ -36,42 +36,27 @@ type traceOptions struct {
 	trace    func(context.Context, int) iter.Seq2[classic.Event, error]
 }
 
-func newTraceCmd() *cobra.Command {
+func newTraceCmd(p *i18n.Printer) *cobra.Command {
 	o := &traceOptions{}
 	cmd := &cobra.Command{
 		Use:   "trace N",
-		Short: "Show a classic search step by step, as its own code takes it",
-		Long: `Show the search of one classic algorithm on the N×N board as a stream of
-events, each emitted by the algorithm's own code: place (row, col), reject
-(row, col and the queen its check met), remove (row, col), solution,
-dead-end (bitmask: a row with no free column) and, when the search ran to
-its end, done. Each event says in a sentence what the code did; rows and
-columns are 1-based.
-
-The text format prints that sentence and draws the board after each event
-(Q queen, x attacked square, * the square just rejected) with the counters;
---format json writes one JSON object a line with the board after the event
-("queens", 0 for an empty row), the counters, the sentence ("text"), the
-line of the algorithm's pseudocode ("line") and what its check read
-("scan", "compared", "flags" or "masks"; see docs/algorithms.md). --every K shows
-only every K-th event (and the last), --limit K stops the search after K
-events. --play animates the board in place on a terminal at --speed events
-per second; Ctrl-C stops it (exit 130, naming the step shown).`,
+		Short: p.T("help.trace.short", nil),
+		Long:  p.T("help.trace.long", nil),
 		Example: `  nqueens trace 4 --algo stack
   nqueens trace 8 --algo bitmask --format json --limit 100
   nqueens trace 8 --play --speed 20`,
 		Args: exactArgs(1, "N"),
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.algo, "algo", "stack", "backtracking algorithm to trace (see nqueens algorithms)")
+	f.StringVar(&o.algo, "algo", "stack", p.T("help.trace.flag.algo", nil))
 	_ = cmd.RegisterFlagCompletionFunc("algo", cobra.FixedCompletions(traceableNames(), cobra.ShellCompDirectiveNoFileComp))
-	f.StringVarP(&o.format, "format", "f", "text", "output format: text or json")
+	f.StringVarP(&o.format, "format", "f", "text", p.T("help.trace.flag.format", nil))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	f.BoolVar(&o.json, "json", false, "same as --format json")
-	f.IntVar(&o.every, "every", 1, "show every K-th event only (and the last)")
-	f.IntVar(&o.limit, "limit", 0, "stop after K events (0: run the whole search)")
-	f.BoolVar(&o.play, "play", false, "animate on the terminal, redrawing in place")
-	f.Float64Var(&o.speed, "speed", 5, "events shown per second with --play")
+	f.BoolVar(&o.json, "json", false, p.T("help.trace.flag.json", nil))
+	f.IntVar(&o.every, "every", 1, p.T("help.trace.flag.every", nil))
+	f.IntVar(&o.limit, "limit", 0, p.T("help.trace.flag.limit", nil))
+	f.BoolVar(&o.play, "play", false, p.T("help.trace.flag.play", nil))
+	f.Float64Var(&o.speed, "speed", 5, p.T("help.trace.flag.speed", nil))
 	return command(cmd, o)
 }
 

@@ -23,7 +23,7 @@ import (
 func classicExec(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	root := newRootCmd()
+	root := newRootCmd(i18n.For(i18n.English))
 	root.SetOut(&out)
 	root.SetErr(&errOut)
 	root.SetArgs(args)

@@ -28,13 +28,13 @@ var variantFlagNames = []string{"torus", "super", "queens", "cols"}
 
 // addVariantFlags adds --torus, --super, --queens and --cols to cmd, each
 // exclusive of the flags named in exclusive.
-func addVariantFlags(cmd *cobra.Command, exclusive ...string) *variantFlags {
+func addVariantFlags(cmd *cobra.Command, p *i18n.Printer, exclusive ...string) *variantFlags {
 	v := &variantFlags{}
 	fl := cmd.Flags()
-	fl.BoolVar(&v.torus, "torus", false, "a toroidal board: diagonals (and knight moves) wrap round the edges")
-	fl.BoolVar(&v.super, "super", false, "superqueens: queens that also move as a knight")
-	fl.IntVar(&v.queens, "queens", 0, "place K pieces, at most one a row (default: one on every row)")
-	fl.IntVar(&v.cols, "cols", 0, "a board of N rows and M columns (default: M = N)")
+	fl.BoolVar(&v.torus, "torus", false, p.T("help.flag.torus", nil))
+	fl.BoolVar(&v.super, "super", false, p.T("help.flag.super", nil))
+	fl.IntVar(&v.queens, "queens", 0, p.T("help.flag.queens", nil))
+	fl.IntVar(&v.cols, "cols", 0, p.T("help.flag.cols", nil))
 	for _, f := range variantFlagNames {
 		for _, x := range exclusive {
 			cmd.MarkFlagsMutuallyExclusive(f, x)

@@ -25,29 +25,12 @@ type verifyOptions struct {
 	variant          *variantFlags
 }
 
-func newVerifyCmd() *cobra.Command {
+func newVerifyCmd(p *i18n.Printer) *cobra.Command {
 	o := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify [FILE|-]",
-		Short: "Check boards: print ok, or exactly why a board is not a solution",
-		Long: `verify reads one or more boards (from FILE, or stdin when FILE is - or
-missing) and prints, for each, "ok" or why it is not a solution: which two
-queens attack each other (rows, columns and the line they share), which row
-is empty, which column is out of range. With several boards each line
-starts with the line number where the board begins.
-
-Boards are in any input format, detected or named with --format: 1-based
-column lists ("2 4 1 3", "[2,4,1,3]"), 0/1 grids, dot boards (".Q.."), JSON
-({"n":4,"queens":[2,4,1,3]}). Board formats are separated by blank lines;
-lists and JSON take one line each.
-
-The variants (docs/variants.md) are checked by their rules: --torus
-(diagonals and knight moves wrap round the edges), --super (superqueens,
-which also attack by a knight's move), --queens K (exactly K pieces, rows
-may be empty; with --partial, at most K) and --cols M (boards of M columns,
-as many rows as they have; JSON boards may say "cols":M).
-
-Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
+		Short: p.T("help.verify.short", nil),
+		Long:  p.T("help.verify.long", nil),
 		Example: `  echo "2 4 1 3" | nqueens verify
   nqueens list 8 | nqueens verify --json
   nqueens verify boards.txt --partial
@@ -55,12 +38,12 @@ Exit status 1 if any board is invalid or malformed, 0 if all are solutions.`,
 		Args: maxArgs(1),
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&o.inFormat, "format", "f", "auto", "input format: auto, list, grid, dots, json")
-	fl.BoolVar(&o.jsonOut, "json", false, "print a JSON object per board")
-	fl.BoolVar(&o.partial, "partial", false, "accept empty rows: check only that no two queens attack each other")
-	o.variant = addVariantFlags(cmd)
-	fl.Lookup("queens").Usage = "K pieces on each board, rows may be empty (with --partial: at most K)"
-	fl.Lookup("cols").Usage = "boards of M columns, as many rows as they have (default: square)"
+	fl.StringVarP(&o.inFormat, "format", "f", "auto", p.T("help.flag.input-format", nil))
+	fl.BoolVar(&o.jsonOut, "json", false, p.T("help.verify.flag.json", nil))
+	fl.BoolVar(&o.partial, "partial", false, p.T("help.verify.flag.partial", nil))
+	o.variant = addVariantFlags(cmd, p)
+	fl.Lookup("queens").Usage = p.T("help.verify.flag.queens", nil)
+	fl.Lookup("cols").Usage = p.T("help.flag.cols.read", nil)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(append([]string{"auto"}, formatNames(board.InputFormats)...), cobra.ShellCompDirectiveNoFileComp))
 	return command(cmd, o)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/nqueens/nqueens/internal/testkit"
 )
 
@@ -24,7 +25,7 @@ func TestReadStopsWhenCancelled(t *testing.T) {
 			stdin, typing := io.Pipe()
 			defer typing.Close()
 			ctx, cancel := context.WithCancel(context.Background())
-			root := newRootCmd()
+			root := newRootCmd(i18n.For(i18n.English))
 			root.SetArgs(args)
 			root.SetIn(stdin)
 			var out, errOut bytes.Buffer

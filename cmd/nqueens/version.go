@@ -5,16 +5,17 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/nqueens/nqueens/i18n"
 	"github.com/spf13/cobra"
 )
 
 // versionOptions: version has no flags.
 type versionOptions struct{ streams }
 
-func newVersionCmd() *cobra.Command {
+func newVersionCmd(p *i18n.Printer) *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "version",
-		Short: "Print the version of nqueens from the build info",
+		Short: p.T("help.version.short", nil),
 		Args:  exactArgs(0, "no arguments"),
 	}, &versionOptions{})
 }

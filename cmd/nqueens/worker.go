@@ -21,15 +21,15 @@ type natsFlags struct {
 	url, creds, nkey, tokenFile, tlsCA, tlsCert, tlsKey string
 }
 
-func addNATSFlags(cmd *cobra.Command, f *natsFlags, urlHelp string) {
+func addNATSFlags(cmd *cobra.Command, p *i18n.Printer, f *natsFlags, urlHelp string) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.url, "nats", "", urlHelp)
-	fl.StringVar(&f.creds, "nats-creds", "", "NATS credentials file (JWT and NKey seed)")
-	fl.StringVar(&f.nkey, "nats-nkey", "", "NATS NKey seed file")
-	fl.StringVar(&f.tokenFile, "nats-token-file", "", "file holding the NATS server's token")
-	fl.StringVar(&f.tlsCA, "tls-ca", "", "CA certificate file to verify the NATS server")
-	fl.StringVar(&f.tlsCert, "tls-cert", "", "client certificate file for TLS (with --tls-key)")
-	fl.StringVar(&f.tlsKey, "tls-key", "", "client key file for TLS (with --tls-cert)")
+	fl.StringVar(&f.creds, "nats-creds", "", p.T("help.flag.nats-creds", nil))
+	fl.StringVar(&f.nkey, "nats-nkey", "", p.T("help.flag.nats-nkey", nil))
+	fl.StringVar(&f.tokenFile, "nats-token-file", "", p.T("help.flag.nats-token-file", nil))
+	fl.StringVar(&f.tlsCA, "tls-ca", "", p.T("help.flag.tls-ca", nil))
+	fl.StringVar(&f.tlsCert, "tls-cert", "", p.T("help.flag.tls-cert", nil))
+	fl.StringVar(&f.tlsKey, "tls-key", "", p.T("help.flag.tls-key", nil))
 }
 
 // natsFlagGroups declares the combinations of the NATS flags that nats.go
@@ -49,36 +49,6 @@ func (f *natsFlags) options(name string) queue.ConnOptions {
 		TLSCA: f.tlsCA, TLSCert: f.tlsCert, TLSKey: f.tlsKey}
 }
 
-const workerLong = `worker connects to the NATS server of one or more "nqueens coordinator" runs,
-pulls blocks of work units, counts them on --workers cores (one block per
-core at a time), stores each block's result in the run's key-value bucket
-under a key naming the block and the worker (create-only), and only then
-acknowledges the block. While a block runs it tells the server it is in
-progress, so it is not handed to another worker. If the worker dies, its
-unacknowledged blocks go to other workers after the ack wait.
-
-Every result is sealed under the pool's seal key (the user's, or
---key-file: a copy of the coordinator's) and, when the worker connects with
-an NKey (--nats-nkey, or the seed in --nats-creds), signed by it: that key
-is the worker's identity as a voter. A run with --replicas needs each block
-counted by that many distinct keys; --name is a label shown in messages,
-and workers without an NKey all vote as one shared credential, whatever
-their names. A worker whose result the coordinator finds wrong is banned
-from the run: it says ALARM, leaves that run, goes on with any other, and
-when it stops (Ctrl-C, --exit-when-idle) it exits 1 naming the runs that
-banned it. A worker whose results the coordinator refuses (sealed under
-another key than the coordinator's, or signed by an NKey that is not among
-its voters) says why, leaves that run, and exits 1 too.
-
---name is at most 128 printable characters of valid UTF-8.
-
-It waits for runs and survives server restarts, saying on stderr when it
-cannot reach the server (it retries with backoff, up to every 30 s), and
-exits 1 when the server refuses its credentials a few times in a row;
-Ctrl-C or SIGTERM hands the blocks in progress back at once.
---exit-when-idle makes it stop once the queue has said for that long that
-it holds no work (an unreachable server is not an idle one).`
-
 // workerOptions are the flags of worker.
 type workerOptions struct {
 	streams
@@ -91,24 +61,24 @@ type workerOptions struct {
 	memory  memoryFlag
 }
 
-func newWorkerCmd() *cobra.Command {
+func newWorkerCmd(p *i18n.Printer) *cobra.Command {
 	o := &workerOptions{}
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
-		Short: "Count blocks of work units from a NATS JetStream queue for a coordinator",
-		Long:  workerLong,
+		Short: p.T("help.worker.short", nil),
+		Long:  p.T("help.worker.long", nil),
 		Args:  exactArgs(0, "no arguments"),
 	}
-	addNATSFlags(cmd, &o.nats, "NATS server URL(s), comma-separated (default nats://127.0.0.1:4222)")
+	addNATSFlags(cmd, p, &o.nats, p.T("help.worker.flag.nats", nil))
 	fl := cmd.Flags()
-	fl.IntVarP(&o.workers, "workers", "w", 0, "blocks counted at once (default: all cores)")
-	fl.StringVar(&o.name, "name", "", "label of this worker in results and messages (default host:pid); its identity as a voter is its NKey")
-	fl.DurationVar(&o.idle, "exit-when-idle", 0, "exit once the queue has had no work for this long (0: never)")
-	fl.BoolVarP(&o.verbose, "verbose", "v", false, "log every block (the debug level)")
-	fl.BoolP("quiet", "q", false, "print only warnings and errors on stderr (no notes, no summary)")
+	fl.IntVarP(&o.workers, "workers", "w", 0, p.T("help.worker.flag.workers", nil))
+	fl.StringVar(&o.name, "name", "", p.T("help.worker.flag.name", nil))
+	fl.DurationVar(&o.idle, "exit-when-idle", 0, p.T("help.worker.flag.exit-when-idle", nil))
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, p.T("help.worker.flag.verbose", nil))
+	fl.BoolP("quiet", "q", false, p.T("help.worker.flag.quiet", nil))
 	cmd.MarkFlagsMutuallyExclusive("quiet", "verbose")
-	addKeyFlag(cmd, &o.key)
-	addMemoryFlag(cmd, &o.memory)
+	addKeyFlag(cmd, p, &o.key)
+	addMemoryFlag(cmd, p, &o.memory)
 	natsFlagGroups(cmd)
 	return command(cmd, o)
 }
