@@ -8,8 +8,8 @@
 //
 //	func newFooCmd(p *i18n.Printer) *cobra.Command { // p: the help's language
 //		o := &fooOptions{}
-//		cmd := &cobra.Command{Use: "foo N", Short: p.T("help.foo.short", nil), Args: exactArgs(1, "N"), ...}
-//		cmd.Flags().BoolVar(&o.json, "json", false, p.T("help.foo.flag.json", nil))
+//		cmd := &cobra.Command{Use: "foo N", Short: p.T("help.FOO.short", nil), Args: exactArgs(1, "N"), ...}
+//		cmd.Flags().BoolVar(&o.json, "json", false, p.T("help.FOO.flag.json", nil))
 //		cmd.MarkFlagsMutuallyExclusive("a", "b") // which flags go together
 //		return command(cmd, o)
 //	}
