@@ -73,9 +73,14 @@ func parseCatalog(l Lang) (catalog, error) {
 	return c, nil
 }
 
+// helpFile is the catalog file of the command line's help.
+const helpFile = "help.json"
+
 // CatalogJSON is l's catalog as one JSON object, keys sorted: the file
 // /locales/LANG.json that the page renders its text from. Each value is a
-// message or an object of plural forms ("description"s left out).
+// message or an object of plural forms ("description"s left out). The
+// command line's help (helpFile) is left out: the page never shows it,
+// and it is a fifth of the catalog.
 func CatalogJSON(l Lang) ([]byte, error) {
 	c, err := readCatalog(l)
 	if err != nil {
@@ -83,6 +88,9 @@ func CatalogJSON(l Lang) ([]byte, error) {
 	}
 	out := make(map[string]any, len(c.values))
 	for k, raw := range c.values {
+		if path.Base(c.files[k]) == helpFile {
+			continue
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			out[k] = s

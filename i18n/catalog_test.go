@@ -349,7 +349,7 @@ func TestCatalogJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(b), `"description"`) || !strings.Contains(string(b), `"list.two"`) {
+		if strings.Contains(string(b), `"description"`) || !strings.Contains(string(b), `"list.two"`) || strings.Contains(string(b), `"help.`) {
 			t.Errorf("%s: %.200s", l, b)
 		}
 	}
