@@ -198,3 +198,70 @@ cloop:
 	JNZ cloop
 cdone:
 	RET
+
+// func compress32BMI2(dst *uint32, src *uint64, n int, j uint64)
+//
+// compressBMI2 into 32-bit patterns (j has at most 32 bits), four at a
+// time: the narrow sieve packs some 10⁹ patterns at N = 27, and the loop
+// of one took two cycles a pattern.
+TEXT ·compress32BMI2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ j+24(FP), BX
+	MOVQ CX, R9
+	SHRQ $2, R9
+	JZ c4tail
+c4loop:
+	MOVQ (SI), AX
+	MOVQ 8(SI), DX
+	MOVQ 16(SI), R10
+	MOVQ 24(SI), R11
+	PEXTQ BX, AX, AX
+	PEXTQ BX, DX, DX
+	PEXTQ BX, R10, R10
+	PEXTQ BX, R11, R11
+	MOVL AX, (DI)
+	MOVL DX, 4(DI)
+	MOVL R10, 8(DI)
+	MOVL R11, 12(DI)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	DECQ R9
+	JNZ c4loop
+c4tail:
+	ANDQ $3, CX
+	JZ c4done
+c1loop:
+	MOVQ (SI), AX
+	PEXTQ BX, AX, AX
+	MOVL AX, (DI)
+	ADDQ $8, SI
+	ADDQ $4, DI
+	DECQ CX
+	JNZ c1loop
+c4done:
+	RET
+
+// func widenAVX512(dst *uint64, src *uint32, n int)
+//
+// dst[i] = src[i], eight at a time: the last vector reads up to 7
+// patterns past n from src and writes them past n into dst, which both
+// have room for.
+TEXT ·widenAVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	ADDQ $7, CX
+	SHRQ $3, CX
+	JZ wdone
+wloop:
+	VPMOVZXDQ (SI), Z0
+	VMOVDQU64 Z0, (DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ wloop
+wdone:
+	VZEROUPPER
+	RET

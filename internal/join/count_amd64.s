@@ -10,8 +10,11 @@
 // 64 bytes); chunk c's table starts const_chunkBytes·c into the tables.
 //
 // Registers: DI the tables, SI the ys, CX the ys left, R8 the leaf's bits,
-// R9 and R10 the spread masks of chunks 0 … 3 and 4 … 7, R11 4w; BX and
-// DX the offsets of the current y; R12 an offset.
+// R9 and R10 the spread masks of chunks 0 … 3 and 4 … 7, R11 4w, R13 the
+// bytes from one y to the next (8, or 4 for the narrow sieve's 32-bit
+// ys: a y is read as 64 bits, and PEXT by the leaf's bits, all below 32
+// there, drops the next y in the high half); BX and DX the offsets of the
+// current y; R12 an offset.
 
 // FHEAD loads the arguments; Z1 counts.
 #define FHEAD \
@@ -22,6 +25,7 @@
 	MOVQ lo+32(FP), R9; \
 	MOVQ hi+40(FP), R10; \
 	MOVQ w4+48(FP), R11; \
+	MOVQ stride+56(FP), R13; \
 	VPXORQ Z1, Z1, Z1; \
 	TESTQ CX, CX; \
 	JZ done
@@ -54,7 +58,7 @@
 #define TAIL \
 	VPOPCNTQ Z0, Z0; \
 	VPADDQ Z0, Z1, Z1; \
-	ADDQ $8, SI; \
+	ADDQ R13, SI; \
 	DECQ CX; \
 	JNZ loop
 
@@ -67,7 +71,7 @@ done: \
 	VPSHUFD $0x4e, X1, X2; \
 	VPADDQ X2, X1, X1; \
 	VMOVQ X1, AX; \
-	MOVQ AX, ret+56(FP); \
+	MOVQ AX, ret+64(FP); \
 	VZEROUPPER; \
 	RET
 
@@ -82,6 +86,7 @@ done: \
 	MOVQ lo+32(FP), R9; \
 	MOVQ hi+40(FP), R10; \
 	MOVQ w4+48(FP), R11; \
+	MOVQ stride+56(FP), R13; \
 	MOVQ $·nibbleCount(SB), AX; \
 	VBROADCASTI128 (AX), Y14; \
 	MOVQ $0x0f0f0f0f0f0f0f0f, AX; \
@@ -118,7 +123,7 @@ done: \
 	VPADDB Y4, Y2, Y2; \
 	VPSADBW Y13, Y2, Y2; \
 	VPADDQ Y2, Y12, Y12; \
-	ADDQ $8, SI; \
+	ADDQ R13, SI; \
 	DECQ CX; \
 	JNZ loop
 
@@ -129,14 +134,14 @@ done: \
 	VPSHUFD $0x4e, X12, X2; \
 	VPADDQ X2, X12, X12; \
 	VMOVQ X12, AX; \
-	MOVQ AX, ret+56(FP); \
+	MOVQ AX, ret+64(FP); \
 	VZEROUPPER; \
 	RET
 
 // func countK1AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 //
 // countBlockGo for k = 1 … 8 chunks in AVX-512.
-TEXT ·countK1AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK1AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -144,7 +149,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK2AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK2AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -154,7 +159,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK3AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK3AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -166,7 +171,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK4AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK4AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -180,7 +185,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK5AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK5AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -196,7 +201,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK6AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK6AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -214,7 +219,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK7AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK7AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -234,7 +239,7 @@ loop:
 	TAIL
 	END
 
-TEXT ·countK8AVX512(SB), NOSPLIT, $0-64
+TEXT ·countK8AVX512(SB), NOSPLIT, $0-72
 	FHEAD
 loop:
 	FLOAD
@@ -260,7 +265,7 @@ loop:
 // func countK1AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
 //
 // countBlockGo for k = 1 … 8 chunks in AVX2.
-TEXT ·countK1AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK1AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -268,7 +273,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK2AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK2AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -278,7 +283,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK3AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK3AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -290,7 +295,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK4AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK4AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -304,7 +309,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK5AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK5AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -320,7 +325,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK6AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK6AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -338,7 +343,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK7AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK7AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD
@@ -358,7 +363,7 @@ loop:
 	TAIL2
 	END2
 
-TEXT ·countK8AVX2(SB), NOSPLIT, $0-64
+TEXT ·countK8AVX2(SB), NOSPLIT, $0-72
 	FHEAD2
 loop:
 	FLOAD

@@ -211,40 +211,25 @@ func TestOpsAgree(t *testing.T) {
 				t.Fatalf("%s reverse, trial %d: %x, want %x", o.name, trial, b, a)
 			}
 		}
-		for trial := range 300 {
-			// A part of a larger list, so that what lies past it must stay;
-			// the split written out: the patterns without the bit and
-			// with it, each in order.
-			n := rng.IntN(100)
-			buf := random(n+16, 1<<63-1)
-			before := slices.Clone(buf)
-			b := uint8(rng.IntN(63))
-			var zeros, ones []uint64
-			var wor0, wor1 uint64
-			for _, x := range buf[4 : 4+n] {
-				if x>>b&1 == 0 {
-					zeros, wor0 = append(zeros, x), wor0|x
-				} else {
-					ones, wor1 = append(ones, x), wor1|x
+		checkPasses(t, o.name, rng, 1<<63-1, 8, o.partition, o.lacking)
+		checkPasses(t, o.name+" narrow", rng, 1<<32-1, 16, o.partition32, o.lacking32)
+		for trial := range 100 {
+			j := randomBits(rng, 1+rng.IntN(32))
+			xs := random(rng.IntN(200), 1<<63-1)
+			want, got := make([]uint32, len(xs)), make([]uint32, len(xs))
+			var mt matcher
+			compress32Go(&mt, want, xs, j)
+			o.compress32(&mt, got, xs, j)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s compress32, trial %d: %x, want %x", o.name, trial, got, want)
+			}
+			// Widened back, with the room past the end that widen may write.
+			wide := make([]uint64, len(got)+8)
+			o.widen(wide[:len(got)], slices.Grow(got, 8))
+			for i, x := range want {
+				if wide[i] != uint64(x) {
+					t.Fatalf("%s widen, trial %d: %x, want %x", o.name, trial, wide[:len(got)], want)
 				}
-			}
-			// Room for n + 8 in both outputs, then a guard.
-			out := random(n+8+4, 1<<63-1)
-			guard := slices.Clone(out[n+8:])
-			n0, or0, or1 := o.partition(buf[4:4+n], out[:n+8], b)
-			if n0 != len(zeros) || or0 != wor0 || or1 != wor1 || !slices.Equal(buf[4:4+n0], zeros) || !slices.Equal(out[:n-n0], ones) {
-				t.Fatalf("%s partition, trial %d: %d %x %x %x %x, want %d %x %x %x %x", o.name, trial, n0, or0, or1, buf[4:4+n0], out[:n-n0], len(zeros), wor0, wor1, zeros, ones)
-			}
-			if !slices.Equal(buf[:4], before[:4]) || !slices.Equal(buf[4+n:], before[4+n:]) || !slices.Equal(out[n+8:], guard) {
-				t.Fatalf("%s partition, trial %d: wrote outside its part", o.name, trial)
-			}
-			copy(buf, before)
-			m, or := o.lacking(out[:n+8], buf[4:4+n], b)
-			if m != len(zeros) || or != wor0 || !slices.Equal(out[:m], zeros) {
-				t.Fatalf("%s lacking, trial %d: %d %x %x, want %d %x %x", o.name, trial, m, or, out[:m], len(zeros), wor0, zeros)
-			}
-			if !slices.Equal(buf, before) || !slices.Equal(out[n+8:], guard) {
-				t.Fatalf("%s lacking, trial %d: wrote outside its output", o.name, trial)
 			}
 		}
 		for trial := range 100 {
@@ -266,6 +251,56 @@ func TestOpsAgree(t *testing.T) {
 			if brute := bruteDisjoint(xs2, ys2); want != brute || got != brute {
 				t.Fatalf("%s countDisjoint on %d bits, trial %d: %d, Go %d, brute force %d", o.name, m, trial, got, want, brute)
 			}
+		}
+	}
+}
+
+// checkPasses runs the sieve's two passes, partition and lacking, on
+// patterns of one width (mask: the bits they may have; lanes: a vector's
+// patterns, the room the outputs have past n) against the split written
+// out: the patterns without the bit and with it, each in order.
+func checkPasses[T pattern](t *testing.T, name string, rng *rand.Rand, mask T, lanes int,
+	partition func(xs, ones []T, b uint8) (int, T, T), lacking func(dst, src []T, b uint8) (int, T)) {
+	t.Helper()
+	random := func(k int) []T {
+		out := make([]T, k)
+		for i := range out {
+			out[i] = T(rng.Uint64()&rng.Uint64()) & mask
+		}
+		return out
+	}
+	for trial := range 300 {
+		// A part of a larger list, so that what lies past it must stay.
+		n := rng.IntN(100)
+		buf := random(n + 2*lanes)
+		before := slices.Clone(buf)
+		b := uint8(rng.IntN(bits.Len64(uint64(mask))))
+		var zeros, ones []T
+		var wor0, wor1 T
+		for _, x := range buf[4 : 4+n] {
+			if x>>b&1 == 0 {
+				zeros, wor0 = append(zeros, x), wor0|x
+			} else {
+				ones, wor1 = append(ones, x), wor1|x
+			}
+		}
+		// Room for n + lanes in both outputs, then a guard.
+		out := random(n + lanes + 4)
+		guard := slices.Clone(out[n+lanes:])
+		n0, or0, or1 := partition(buf[4:4+n], out[:n+lanes], b)
+		if n0 != len(zeros) || or0 != wor0 || or1 != wor1 || !slices.Equal(buf[4:4+n0], zeros) || !slices.Equal(out[:n-n0], ones) {
+			t.Fatalf("%s partition, trial %d: %d %x %x %x %x, want %d %x %x %x %x", name, trial, n0, or0, or1, buf[4:4+n0], out[:n-n0], len(zeros), wor0, wor1, zeros, ones)
+		}
+		if !slices.Equal(buf[:4], before[:4]) || !slices.Equal(buf[4+n:], before[4+n:]) || !slices.Equal(out[n+lanes:], guard) {
+			t.Fatalf("%s partition, trial %d: wrote outside its part", name, trial)
+		}
+		copy(buf, before)
+		m, or := lacking(out[:n+lanes], buf[4:4+n], b)
+		if m != len(zeros) || or != wor0 || !slices.Equal(out[:m], zeros) {
+			t.Fatalf("%s lacking, trial %d: %d %x %x, want %d %x %x", name, trial, m, or, out[:m], len(zeros), wor0, zeros)
+		}
+		if !slices.Equal(buf, before) || !slices.Equal(out[n+lanes:], guard) {
+			t.Fatalf("%s lacking, trial %d: wrote outside its output", name, trial)
 		}
 	}
 }

@@ -23,11 +23,12 @@ const (
 // matcher counts the disjoint pairs of two lists of patterns. Its buffers
 // are reused from one key to the next; one matcher per goroutine.
 type matcher struct {
-	cx, cy []uint64       // the two lists compressed to the bits both can have, partitioned in place by the sieve
-	stack  patternStack   // the sieve's parts that are not in place
-	tab    []blockRow     // the tables of a block
-	has    []blockRow     // per bit, the patterns of the block that have it
-	ext    [8][256]uint64 // pext in Go, for the mask extJ
+	cx, cy []uint64               // the two lists compressed to the bits both can have, partitioned in place by the sieve
+	wblk   [laneBlock + 64]uint64 // a narrow leaf's block, widened, and what its planes read past it
+	stack  patternStack           // the sieve's parts that are not in place
+	tab    []blockRow             // the tables of a block
+	has    []blockRow             // per bit, the patterns of the block that have it
+	ext    [8][256]uint64         // pext in Go, for the mask extJ
 	extJ   uint64
 	extOK  bool
 	// A block's valid patterns and a sample's patterns (buildTables,
@@ -107,7 +108,7 @@ func resize(s []uint64, n int) []uint64 {
 }
 
 // bruteDisjoint compares every pair.
-func bruteDisjoint(xs, ys []uint64) uint64 {
+func bruteDisjoint[T pattern](xs, ys []T) uint64 {
 	var n uint64
 	for _, y := range ys {
 		for _, x := range xs {
@@ -287,12 +288,12 @@ func rowsGo(has, tab []blockRow, valid *blockRow, k, w int) {
 // tables are mt.tab that share no bit with y on the bits of j: the AND of
 // the rows of y's chunks (bits c·w … c·w+w−1 of y's bits that j selects,
 // row v of chunk c) has a bit for each pattern that passes every chunk.
-func countBlockGo(mt *matcher, ys []uint64, j uint64, g chunks) uint64 {
+func countBlockGo[T pattern](mt *matcher, ys []T, j uint64, g chunks) uint64 {
 	mt.extract(j)
 	mask := uint64(1)<<g.w - 1
 	var total uint64
 	for _, y := range ys {
-		y = mt.pext(y)
+		y := mt.pext(uint64(y))
 		acc := mt.tab[y&mask]
 		for c := 1; c < g.k; c++ {
 			r := &mt.tab[c*chunkRows+int(y>>(c*g.w)&mask)]

@@ -2,55 +2,59 @@
 
 package join
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 //go:noescape
-func countK1AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK1AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK2AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK2AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK3AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK3AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK4AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK4AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK5AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK5AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK6AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK6AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK7AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK7AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK8AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK8AVX512(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK1AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK1AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK2AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK2AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK3AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK3AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK4AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK4AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK5AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK5AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK6AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK6AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK7AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK7AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 //go:noescape
-func countK8AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+func countK8AVX2(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 // rowsAVX2 is rowsAVX512 in 256-bit halves.
 //
@@ -63,7 +67,7 @@ const offsetBits = 16
 
 // countKernels are the count loops of one instruction set, by the number
 // of chunks (1 … 8).
-type countKernels [maxChunks + 1]func(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4 int) uint64
+type countKernels [maxChunks + 1]func(tab *blockRow, ys *uint64, n int, j, lo, hi uint64, w4, stride int) uint64
 
 // count is countBlockGo by the loop for g.k chunks: the row offsets of
 // chunks 0 … 3 spread into 16-bit lanes by the mask lo, and those of
@@ -72,11 +76,26 @@ func (c *countKernels) count(mt *matcher, ys []uint64, j uint64, g chunks) uint6
 	if len(ys) == 0 {
 		return 0
 	}
+	return c.run(mt, &ys[0], len(ys), 8, j, g)
+}
+
+// count32 is count on the narrow sieve's 32-bit ys (j below 32 bits; the
+// loops read 4 bytes past the last y, which its buffers have).
+func (c *countKernels) count32(mt *matcher, ys []uint32, j uint64, g chunks) uint64 {
+	if len(ys) == 0 {
+		return 0
+	}
+	return c.run(mt, (*uint64)(unsafe.Pointer(&ys[0])), len(ys), 4, j, g)
+}
+
+// run runs the loop for g.k chunks on the n ys from ys on, stride bytes
+// apart.
+func (c *countKernels) run(mt *matcher, ys *uint64, n, stride int, j uint64, g chunks) uint64 {
 	var lo uint64
 	for c := range 4 {
 		lo |= (1<<g.w - 1) << (offsetBits*c + 6) // row v of a chunk is v·64 bytes on
 	}
-	return c[g.k](&mt.tab[0], &ys[0], len(ys), j, lo, lo, 4*g.w)
+	return c[g.k](&mt.tab[0], ys, n, j, lo, lo, 4*g.w, stride)
 }
 
 var countKAVX2 = countKernels{
@@ -90,14 +109,16 @@ func rowsVectorAVX2(has, tab []blockRow, valid *blockRow, k, w int) {
 
 // avx2Ops are the AVX2 and BMI2 loops, for CPUs without AVX-512: the
 // joins, filters, reversal and bit planes stay in Go.
-var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, partitionGo, lackingGo, compressVector, planesGo, rowsVectorAVX2, countKAVX2.count}
+var avx2Ops = matchOps{"avx2", joinCellGo, filterGo, reverseGo, partitionGo[uint64], lackingGo[uint64], compressVector,
+	partitionGo[uint32], lackingGo[uint32], compress32Vector, widenGo, planesGo, rowsVectorAVX2, countKAVX2.count, countKAVX2.count32}
 
 var countKAVX512 = countKernels{
 	nil, countK1AVX512, countK2AVX512, countK3AVX512, countK4AVX512,
 	countK5AVX512, countK6AVX512, countK7AVX512, countK8AVX512,
 }
 
-var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, partitionVector, lackingVector, compressVector, planesVector, rowsVector, countKAVX512.count}
+var avx512Ops = matchOps{"avx512", joinVector, filterVector, reverseVector, partitionVector, lackingVector, compressVector,
+	partition32Vector, lacking32Vector, compress32Vector, widenVector, planesVector, rowsVector, countKAVX512.count, countKAVX512.count32}
 
 func joinVector(out []uint64, out0 *[]uint64, t0, t1 []uint64, inner, sm uint64, b0, b1 []uint64) []uint64 {
 	n := len(out)
@@ -214,4 +235,53 @@ func lackingVector(dst, src []uint64, b uint8) (n int, or uint64) {
 		return 0, 0
 	}
 	return lackingAVX512(&dst[0], &src[0], len(src), b)
+}
+
+// partition32AVX512 is partitionGo on 32-bit patterns (ones has room for
+// n + 16).
+//
+//go:noescape
+func partition32AVX512(xs, ones *uint32, n int, b uint8) (n0 int, or0, or1 uint32)
+
+func partition32Vector(xs, ones []uint32, b uint8) (n0 int, or0, or1 uint32) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	return partition32AVX512(&xs[0], &ones[0], len(xs), b)
+}
+
+// lacking32AVX512 is lackingGo on 32-bit patterns (dst has room for
+// n + 16).
+//
+//go:noescape
+func lacking32AVX512(dst, src *uint32, n int, b uint8) (m int, or uint32)
+
+func lacking32Vector(dst, src []uint32, b uint8) (n int, or uint32) {
+	if len(src) == 0 {
+		return 0, 0
+	}
+	return lacking32AVX512(&dst[0], &src[0], len(src), b)
+}
+
+// compress32BMI2 is compress32Go with the PEXT instruction.
+//
+//go:noescape
+func compress32BMI2(dst *uint32, src *uint64, n int, j uint64)
+
+func compress32Vector(_ *matcher, dst []uint32, src []uint64, j uint64) {
+	if len(src) > 0 {
+		compress32BMI2(&dst[0], &src[0], len(src), j)
+	}
+}
+
+// widenAVX512 is widenGo, eight at a time (dst and src have room for 7
+// past n).
+//
+//go:noescape
+func widenAVX512(dst *uint64, src *uint32, n int)
+
+func widenVector(dst []uint64, src []uint32) {
+	if len(src) > 0 {
+		widenAVX512(&dst[0], &src[0], len(src))
+	}
 }

@@ -19,7 +19,7 @@ import (
 // ([sieveScore]), to the two sides of each split, until comparing the
 // pairs left costs less than splitting them further; there, the leaves,
 // the larger side is cut into blocks of 512 and counted with bit-sliced
-// tables (see [matcher.leaf]). A split is a pass over both sides: the xs
+// tables (see [leaf]). A split is a pass over both sides: the xs
 // without the bit are moved to the front in place, and those with it and
 // the ys without it are copied onto a stack of buffers (matcher.stack) for
 // the first part. At N = 22 the pairs compared fall to about 1/80 of all
@@ -58,7 +58,7 @@ func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bo
 	ops.compress(mt, mt.cy[:ny], ys, j)
 	mt.stack.reset()
 	m := uint64(1)<<bits.OnesCount64(j) - 1
-	return mt.split(ops, mt.cx[:nx], mt.cy[:ny], m, m, sieveOrder{}, stop)
+	return split(mt, ops, &wide, mt.cx[:nx], mt.cy[:ny], m, m, sieveOrder{}, stop)
 }
 
 // orAll returns the OR of xs. Four accumulators, so that the ORs do not
@@ -108,9 +108,10 @@ func (o *sieveOrder) next(j uint64) (b uint8, px, py float64, ok bool) {
 // bit of the order chosen above them.
 var chooseSize = 8192
 
-// split is countDisjoint of xs and ys (compressed), whose ORs are ox and
-// oy; order lists the bits to split on if the part is too small to choose.
-func (mt *matcher) split(ops *matchOps, xs, ys []uint64, ox, oy uint64, order sieveOrder, stop *atomic.Bool) (count, compared uint64, ok bool) {
+// split is countDisjoint of xs and ys (compressed, patterns of w's
+// width), whose ORs are ox and oy; order lists the bits to split on if
+// the part is too small to choose.
+func split[T pattern](mt *matcher, ops *matchOps, w *width[T], xs, ys []T, ox, oy T, order sieveOrder, stop *atomic.Bool) (count, compared uint64, ok bool) {
 	if len(xs) < len(ys) {
 		xs, ys, ox, oy = ys, xs, oy, ox
 		order.flip = !order.flip
@@ -129,11 +130,15 @@ func (mt *matcher) split(ops *matchOps, xs, ys []uint64, ox, oy uint64, order si
 		return 0, 0, false
 	}
 	if nx+ny >= chooseSize {
-		mt.chooseOrder(ops, xs, ys, j, &order)
+		chooseOrder(mt, ops, xs, ys, uint64(j), &order)
 	}
-	b, px, py, ok := order.next(j)
-	if !ok || !worthSplitting(nx, ny, bits.OnesCount64(j), px, py) {
-		return mt.leaf(ops, xs, ys, j, stop)
+	m := bits.OnesCount64(uint64(j))
+	b, px, py, ok := order.next(uint64(j))
+	if !ok || !worthSplitting(nx, ny, m, px, py) {
+		return leaf(mt, ops, w, xs, ys, j, stop)
+	}
+	if w.narrow != nil && m <= 32 {
+		return w.narrow(mt, ops, xs, ys, j, order, stop)
 	}
 	if (1-px)*float64(nx) < (1-py)*float64(ny) {
 		// The ys go into both parts, whole into the second and their
@@ -153,18 +158,18 @@ func (mt *matcher) split(ops *matchOps, xs, ys []uint64, ox, oy uint64, order si
 	// with the bit, stored each y twice and more (the passes took 31 % of
 	// N = 20's CPU profile, 28 % now).
 	mark := mt.stack.mark()
-	x1 := mt.stack.alloc(nx + 8)
-	n0, ox0, ox1 := ops.partition(xs, x1, b)
-	x1 = mt.stack.trim(x1, nx-n0)
-	y0 := mt.stack.alloc(ny + 8)
-	m0, oy0 := ops.lacking(y0, ys, b)
-	y0 = mt.stack.trim(y0, m0)
-	c1, p1, ok := mt.split(ops, x1, y0, ox1, oy0, order, stop)
+	x1 := w.alloc(&mt.stack, nx)
+	n0, ox0, ox1 := w.partition(ops, xs, x1, b)
+	x1 = w.trim(&mt.stack, x1, nx-n0)
+	y0 := w.alloc(&mt.stack, ny)
+	m0, oy0 := w.lacking(ops, y0, ys, b)
+	y0 = w.trim(&mt.stack, y0, m0)
+	c1, p1, ok := split(mt, ops, w, x1, y0, ox1, oy0, order, stop)
 	mt.stack.release(mark)
 	if !ok {
 		return 0, 0, false
 	}
-	c0, p0, ok := mt.split(ops, xs[:n0], ys, ox0, oy, order, stop)
+	c0, p0, ok := split(mt, ops, w, xs[:n0], ys, ox0, oy, order, stop)
 	return c0 + c1, p0 + p1, ok
 }
 
@@ -193,9 +198,9 @@ func worthSplitting(nx, ny, m int, px, py float64) bool {
 // chooseOrder sets order to the bits of j by [sieveScore] on a sample of
 // xs and ys (64 each, evenly spaced), best first: only the bits that some
 // pair of the sample shares.
-func (mt *matcher) chooseOrder(ops *matchOps, xs, ys []uint64, j uint64, order *sieveOrder) {
-	cx := mt.sampleCounts(ops, xs)
-	cy := mt.sampleCounts(ops, ys)
+func chooseOrder[T pattern](mt *matcher, ops *matchOps, xs, ys []T, j uint64, order *sieveOrder) {
+	cx := sampleCounts(mt, ops, xs)
+	cy := sampleCounts(mt, ops, ys)
 	var score [64]float64
 	order.n, order.i, order.flip = 0, 0, false
 	for x := j; x != 0; x &= x - 1 {
@@ -236,10 +241,10 @@ func sieveScore(nx, ny int, px, py float64) float64 {
 
 // sampleCounts returns, per bit, how many of 64 evenly spaced patterns of
 // xs (len(xs) ≥ 64) have it: their bit planes, each counted.
-func (mt *matcher) sampleCounts(ops *matchOps, xs []uint64) (c [64]int) {
+func sampleCounts[T pattern](mt *matcher, ops *matchOps, xs []T) (c [64]int) {
 	s := &mt.sample
 	for i := range s {
-		s[i] = xs[i*len(xs)/64]
+		s[i] = uint64(xs[i*len(xs)/64])
 	}
 	if mt.has == nil {
 		mt.has = make([]blockRow, 64)
@@ -255,7 +260,7 @@ func (mt *matcher) sampleCounts(ops *matchOps, xs []uint64) (c [64]int) {
 // their order, and copies those with it to ones (room for len(xs) + 8), in
 // their order; it returns how many lack it and the ORs of both parts. What
 // xs holds past the first is left undefined.
-func partitionGo(xs, ones []uint64, b uint8) (n0 int, or0, or1 uint64) {
+func partitionGo[T pattern](xs, ones []T, b uint8) (n0 int, or0, or1 T) {
 	n1 := 0
 	ones = ones[:len(xs)]
 	for _, x := range xs {
@@ -272,7 +277,7 @@ func partitionGo(xs, ones []uint64, b uint8) (n0 int, or0, or1 uint64) {
 
 // lackingGo copies the patterns of src without bit b to dst (room for
 // len(src) + 8), in their order, and returns how many and their OR.
-func lackingGo(dst, src []uint64, b uint8) (n int, or uint64) {
+func lackingGo[T pattern](dst, src []T, b uint8) (n int, or T) {
 	dst = dst[:len(src)]
 	for _, x := range src {
 		s := x >> b & 1
@@ -287,8 +292,8 @@ func lackingGo(dst, src []uint64, b uint8) (n int, or uint64) {
 // blocks of 512, each with its bit-sliced tables, against which every y
 // ANDs one row per chunk of its bits. xs may be followed in memory by any
 // 64 patterns (the planes read them).
-func (mt *matcher) leaf(ops *matchOps, xs, ys []uint64, j uint64, stop *atomic.Bool) (count, compared uint64, ok bool) {
-	m := bits.OnesCount64(j)
+func leaf[T pattern](mt *matcher, ops *matchOps, w *width[T], xs, ys []T, j T, stop *atomic.Bool) (count, compared uint64, ok bool) {
+	m := bits.OnesCount64(uint64(j))
 	g, perX := chunking(m, len(ys))
 	// The shorter list in blocks instead where its partial last block
 	// wastes less: 1 200 xs against 770 ys are 3 blocks against 770 ys,
@@ -301,8 +306,8 @@ func (mt *matcher) leaf(ops *matchOps, xs, ys []uint64, j uint64, stop *atomic.B
 			return 0, 0, false
 		}
 		end := min(b+laneBlock, len(xs))
-		mt.buildTables(ops, xs[b:end], j, g)
-		count += ops.count(mt, ys, j, g)
+		mt.buildTables(ops, w.block(mt, ops, xs[b:end]), uint64(j), g)
+		count += w.count(mt, ops, ys, uint64(j), g)
 	}
 	return count, uint64(len(xs)) * uint64(len(ys)), true
 }

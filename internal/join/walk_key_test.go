@@ -209,7 +209,7 @@ func walkBitSliced(t *testing.T, w *strings.Builder, xs, ys []uint64) {
 
 	walkLine(w, "5. The same pairs, bit-sliced")
 	fmt.Fprintf(w, "In a count, the sieve (internal/join/sieve.go) splits long lists on the bits many patterns share, and its\n")
-	fmt.Fprintf(w, "leaves count the pairs left with tables (matcher.leaf), as here for this key's lists. Both\n")
+	fmt.Fprintf(w, "leaves count the pairs left with tables (leaf), as here for this key's lists. Both\n")
 	fmt.Fprintf(w, "lists keep only the %d bits that both have (compressGo): ", m)
 	var kept []string
 	for x := j; x != 0; x &= x - 1 {

@@ -16,12 +16,19 @@ type matchOps struct {
 	partition func(xs, ones []uint64, b uint8) (n0 int, or0, or1 uint64)
 	lacking   func(dst, src []uint64, b uint8) (n int, or uint64)
 	compress  func(mt *matcher, dst, src []uint64, j uint64)
-	planes    func(pats []uint64, has []blockRow, nbytes int)
-	rows      func(has, tab []blockRow, valid *blockRow, k, w int)
-	count     func(mt *matcher, ys []uint64, j uint64, g chunks) uint64
+	// The narrow sieve's (see narrow.go).
+	partition32 func(xs, ones []uint32, b uint8) (n0 int, or0, or1 uint32)
+	lacking32   func(dst, src []uint32, b uint8) (n int, or uint32)
+	compress32  func(mt *matcher, dst []uint32, src []uint64, j uint64)
+	widen       func(dst []uint64, src []uint32) // dst has room for a vector past len(src), src too
+	planes      func(pats []uint64, has []blockRow, nbytes int)
+	rows        func(has, tab []blockRow, valid *blockRow, k, w int)
+	count       func(mt *matcher, ys []uint64, j uint64, g chunks) uint64
+	count32     func(mt *matcher, ys []uint32, j uint64, g chunks) uint64 // the narrow sieve's leaves
 }
 
-var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, partitionGo, lackingGo, compressGo, planesGo, rowsGo, countBlockGo}
+var goOps = matchOps{"go", joinCellGo, filterGo, reverseGo, partitionGo[uint64], lackingGo[uint64], compressGo,
+	partitionGo[uint32], lackingGo[uint32], compress32Go, widenGo, planesGo, rowsGo, countBlockGo[uint64], countBlockGo[uint32]}
 
 // allOps lists the implementations this CPU runs, goOps first.
 var allOps = []*matchOps{&goOps}
