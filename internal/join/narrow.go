@@ -16,6 +16,10 @@ import (
 // on the wide ones (the packing keeps the bits' order), so the pairs
 // compared and the counts are the same.
 
+// narrowSize is the size (both lists) from which a part is packed: below
+// it, too few splits are left under it to pay for the pass that packs it.
+var narrowSize = 1 << 13
+
 // pattern is a half's pattern, wide (as built) or packed to 32 bits.
 type pattern interface{ uint32 | uint64 }
 

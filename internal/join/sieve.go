@@ -137,7 +137,7 @@ func split[T pattern](mt *matcher, ops *matchOps, w *width[T], xs, ys []T, ox, o
 	if !ok || !worthSplitting(nx, ny, m, px, py) {
 		return leaf(mt, ops, w, xs, ys, j, stop)
 	}
-	if w.narrow != nil && m <= 32 {
+	if w.narrow != nil && m <= 32 && nx+ny >= narrowSize {
 		return w.narrow(mt, ops, xs, ys, j, order, stop)
 	}
 	if (1-px)*float64(nx) < (1-py)*float64(ny) {
