@@ -226,7 +226,7 @@ c4loop:
 	MOVL R10, 8(DI)
 	MOVL R11, 12(DI)
 	ADDQ $32, SI
-	ADDQ $16, DI
+	LEAQ 16(DI), DI
 	DECQ R9
 	JNZ c4loop
 c4tail:
