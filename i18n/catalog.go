@@ -76,6 +76,10 @@ func parseCatalog(l Lang) (catalog, error) {
 // helpFile is the catalog file of the command line's help.
 const helpFile = "help.json"
 
+// onPage reports whether the messages of the catalog file named file are
+// the page's too: all but the command line's help.
+func onPage(file string) bool { return path.Base(file) != helpFile }
+
 // CatalogJSON is l's catalog as one JSON object, keys sorted: the file
 // /locales/LANG.json that the page renders its text from. Each value is a
 // message or an object of plural forms ("description"s left out). The
@@ -88,7 +92,7 @@ func CatalogJSON(l Lang) ([]byte, error) {
 	}
 	out := make(map[string]any, len(c.values))
 	for k, raw := range c.values {
-		if path.Base(c.files[k]) == helpFile {
+		if !onPage(c.files[k]) {
 			continue
 		}
 		var s string
@@ -162,13 +166,14 @@ type Message struct {
 	Key          string
 	Plural       bool
 	Placeholders []string
+	Page         bool // in the page's catalog, /locales/LANG.json: all but the command line's help
 }
 
 // Messages describes every message of l's catalog, by key.
 func Messages(l Lang) ([]Message, error) {
 	var out []Message
 	for _, k := range Keys(l) {
-		f, plural, _, err := forms(l, k)
+		f, plural, file, err := forms(l, k)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +182,7 @@ func Messages(l Lang) ([]Message, error) {
 			return nil, fmt.Errorf("%s: %s: %w", l, k, err)
 		}
 		slices.Sort(names)
-		out = append(out, Message{Key: k, Plural: plural, Placeholders: slices.Compact(names)})
+		out = append(out, Message{Key: k, Plural: plural, Placeholders: slices.Compact(names), Page: onPage(file)})
 	}
 	return out, nil
 }
