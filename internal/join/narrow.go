@@ -81,7 +81,7 @@ func narrowSplit(mt *matcher, ops *matchOps, xs, ys []uint64, j uint64, order si
 // packed returns the bits of o left to split on, those of j renamed to
 // their places among j's bits (a split never needs the others).
 func (o sieveOrder) packed(j uint64) sieveOrder {
-	r := sieveOrder{flip: o.flip}
+	r := sieveOrder{flip: o.flip, ready: o.ready}
 	for i := o.i; i < o.n; i++ {
 		if b := o.bits[i]; j>>b&1 != 0 {
 			r.bits[r.n] = uint8(bits.OnesCount64(j & (1<<b - 1)))

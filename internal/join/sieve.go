@@ -50,13 +50,18 @@ func (mt *matcher) countDisjoint(ops *matchOps, xs, ys []uint64, stop *atomic.Bo
 		}
 		return count, uint64(nx) * uint64(ny), true
 	}
+	mt.stack.reset()
+	if bits.OnesCount64(j) <= 32 && nx+ny >= narrowSize {
+		// Packed to 32 bits at once, rather than to 64 bits and again
+		// to 32 by the first split.
+		return narrowSplit(mt, ops, xs, ys, j, sieveOrder{}, stop)
+	}
 	// Both lists compressed to the bits of j, with room for the planes
 	// of a block to read past the end.
 	mt.cx = resize(mt.cx, nx+64)
 	mt.cy = resize(mt.cy, ny+64)
 	ops.compress(mt, mt.cx[:nx], xs, j)
 	ops.compress(mt, mt.cy[:ny], ys, j)
-	mt.stack.reset()
 	m := uint64(1)<<bits.OnesCount64(j) - 1
 	return split(mt, ops, &wide, mt.cx[:nx], mt.cy[:ny], m, m, sieveOrder{}, stop)
 }
@@ -84,6 +89,7 @@ type sieveOrder struct {
 	px, py [64]uint8
 	n, i   int  // bits[i:n] are left
 	flip   bool // the sides have changed places since the sample
+	ready  bool // chosen for the part it is given to (packed by narrowSplit), not above it
 }
 
 // next drops the bits that j, the bits both sides of a part have, lacks,
@@ -129,15 +135,20 @@ func split[T pattern](mt *matcher, ops *matchOps, w *width[T], xs, ys []T, ox, o
 	if stop != nil && stop.Load() {
 		return 0, 0, false
 	}
-	if nx+ny >= chooseSize {
+	if nx+ny >= chooseSize && !order.ready {
 		chooseOrder(mt, ops, xs, ys, uint64(j), &order)
 	}
+	order.ready = false
 	m := bits.OnesCount64(uint64(j))
 	b, px, py, ok := order.next(uint64(j))
 	if !ok || !worthSplitting(nx, ny, m, px, py) {
 		return leaf(mt, ops, w, xs, ys, j, stop)
 	}
 	if w.narrow != nil && m <= 32 && nx+ny >= narrowSize {
+		// The order is this part's (chosen above, or the part is too
+		// small to choose): packing keeps the bits' order, so the packed
+		// part would choose the same again.
+		order.ready = true
 		return w.narrow(mt, ops, xs, ys, j, order, stop)
 	}
 	if (1-px)*float64(nx) < (1-py)*float64(ny) {
